@@ -1,0 +1,98 @@
+// Element types. The numeric values are ONNX's TensorProto.DataType codes, so a code read from a
+// model maps to a DType without a table, and unknown newer codes stay representable.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace hi {
+
+enum class DType : int32_t {
+  kUndefined = 0,
+  kFloat32 = 1,
+  kUInt8 = 2,
+  kInt8 = 3,
+  kUInt16 = 4,
+  kInt16 = 5,
+  kInt32 = 6,
+  kInt64 = 7,
+  kString = 8,
+  kBool = 9,
+  kFloat16 = 10,
+  kFloat64 = 11,
+  kUInt32 = 12,
+  kUInt64 = 13,
+  kComplex64 = 14,
+  kComplex128 = 15,
+  kBFloat16 = 16,
+  kFloat8E4M3FN = 17,
+  kFloat8E4M3FNUZ = 18,
+  kFloat8E5M2 = 19,
+  kFloat8E5M2FNUZ = 20,
+  kUInt4 = 21,
+  kInt4 = 22,
+  kFloat4E2M1 = 23,
+};
+
+// "float32", "int64", ... or "dtype(<code>)" for codes hipinfer does not know.
+std::string dtype_name(DType t);
+// Bytes per element; 0 for strings, sub-byte and unknown types (callers must check).
+size_t dtype_size(DType t);
+bool dtype_is_float(DType t);    // float16/32/64, bfloat16
+bool dtype_is_integer(DType t);  // signed or unsigned integers, not bool
+bool dtype_is_signed(DType t);
+// Types hipinfer can hold in a Tensor (fixed-size, or string).
+bool dtype_is_supported(DType t);
+// Parses "float32", "fp32", "float", "int64", ... Returns kUndefined when unknown.
+DType dtype_from_name(const std::string& name);
+
+// IEEE 754 binary16, stored as bits; arithmetic goes through float.
+struct Float16 {
+  uint16_t bits = 0;
+  Float16() = default;
+  explicit Float16(float f) : bits(from_float(f)) {}
+  operator float() const { return to_float(bits); }  // NOLINT: implicit on purpose
+  static uint16_t from_float(float f);
+  static float to_float(uint16_t h);
+};
+
+// bfloat16: the upper half of a float32, rounded to nearest even.
+struct BFloat16 {
+  uint16_t bits = 0;
+  BFloat16() = default;
+  explicit BFloat16(float f) : bits(from_float(f)) {}
+  operator float() const { return to_float(bits); }  // NOLINT
+  static uint16_t from_float(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // NaN
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return static_cast<uint16_t>(u >> 16);
+  }
+  static float to_float(uint16_t b) {
+    uint32_t u = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+
+// Compile-time mapping from C++ type to DType.
+template <typename T> struct DTypeOf;
+template <> struct DTypeOf<float> { static constexpr DType value = DType::kFloat32; };
+template <> struct DTypeOf<double> { static constexpr DType value = DType::kFloat64; };
+template <> struct DTypeOf<Float16> { static constexpr DType value = DType::kFloat16; };
+template <> struct DTypeOf<BFloat16> { static constexpr DType value = DType::kBFloat16; };
+template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::kInt8; };
+template <> struct DTypeOf<int16_t> { static constexpr DType value = DType::kInt16; };
+template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::kInt32; };
+template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::kInt64; };
+template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::kUInt8; };
+template <> struct DTypeOf<uint16_t> { static constexpr DType value = DType::kUInt16; };
+template <> struct DTypeOf<uint32_t> { static constexpr DType value = DType::kUInt32; };
+template <> struct DTypeOf<uint64_t> { static constexpr DType value = DType::kUInt64; };
+template <> struct DTypeOf<bool> { static constexpr DType value = DType::kBool; };
+template <typename T> inline constexpr DType dtype_of = DTypeOf<T>::value;
+
+}  // namespace hi

@@ -1,0 +1,193 @@
+// Tensor storage and host memory accounting.
+#include "hipinfer/tensor.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace hi {
+namespace {
+
+std::atomic<int64_t> g_allocated{0};
+std::atomic<int64_t> g_peak{0};
+std::atomic<int64_t> g_count{0};
+std::atomic<int64_t> g_limit{0};
+
+int64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(pages) * page;
+}
+
+void note_alloc(int64_t bytes) {
+  const int64_t now = g_allocated.fetch_add(bytes) + bytes;
+  g_count.fetch_add(1);
+  int64_t peak = g_peak.load();
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+  }
+}
+
+constexpr size_t kAlignment = 64;  // a cache line; what vector kernels want
+
+std::string human_bytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (b >= 1024 && u < 6) {
+    b /= 1024;
+    ++u;
+  }
+  return str(static_cast<int64_t>(b * 10) / 10.0, " ", units[u]);
+}
+
+// Allocates `count` elements of `dtype`, accounted; strings are constructed.
+std::shared_ptr<void> allocate(DType dtype, int64_t count) {
+  const size_t elem = dtype_size(dtype);
+  if (count < 0 || elem == 0) throw OutOfMemory{0, "cannot allocate a " + dtype_name(dtype) + " tensor"};
+  if (count > 0 && static_cast<uint64_t>(count) > std::numeric_limits<int64_t>::max() / elem)
+    throw OutOfMemory{0, str(count, " elements of ", dtype_name(dtype), " overflow a 64-bit size")};
+  const int64_t bytes = count * static_cast<int64_t>(elem);
+  if (bytes > host_allocation_limit())
+    throw OutOfMemory{static_cast<size_t>(bytes),
+                      str("a tensor of ", human_bytes(bytes), " exceeds the host memory limit of ",
+                          human_bytes(host_allocation_limit()))};
+  const size_t padded = (static_cast<size_t>(bytes) + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(kAlignment, padded == 0 ? kAlignment : padded);
+  if (!p) throw OutOfMemory{static_cast<size_t>(bytes), str("allocation of ", human_bytes(bytes), " failed")};
+  note_alloc(bytes);
+  if (dtype == DType::kString) {
+    auto* s = static_cast<std::string*>(p);
+    for (int64_t i = 0; i < count; ++i) new (s + i) std::string();
+    return std::shared_ptr<void>(p, [count, bytes](void* q) {
+      auto* s = static_cast<std::string*>(q);
+      for (int64_t i = 0; i < count; ++i) s[i].~basic_string();
+      std::free(q);
+      g_allocated.fetch_sub(bytes);
+    });
+  }
+  return std::shared_ptr<void>(p, [bytes](void* q) {
+    std::free(q);
+    g_allocated.fetch_sub(bytes);
+  });
+}
+
+}  // namespace
+
+int64_t shape_numel(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) return -1;
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+std::string shape_to_string(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+HostMemoryStats host_memory_stats() { return {g_allocated.load(), g_peak.load(), g_count.load()}; }
+void reset_host_peak() { g_peak.store(g_allocated.load()); }
+void set_host_allocation_limit(int64_t bytes) { g_limit.store(bytes); }
+int64_t host_allocation_limit() {
+  const int64_t l = g_limit.load();
+  return l > 0 ? l : physical_memory();
+}
+
+Tensor Tensor::empty(DType dtype, Shape shape) {
+  const int64_t n = shape_numel(shape);
+  if (n < 0) throw OutOfMemory{0, "tensor shape " + shape_to_string(shape) + " has a negative dim or overflows"};
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.numel_ = n;
+  t.storage_ = allocate(dtype, n);
+  t.data_ = t.storage_.get();
+  return t;
+}
+
+Tensor Tensor::zeros(DType dtype, Shape shape) {
+  Tensor t = empty(dtype, std::move(shape));
+  if (dtype != DType::kString) std::memset(t.data_, 0, t.nbytes());
+  return t;
+}
+
+Tensor Tensor::wrap(DType dtype, Shape shape, void* data, std::shared_ptr<void> owner) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.numel_ = shape_numel(shape);
+  HI_ASSERT(t.numel_ >= 0, "bad shape ", shape_to_string(shape));
+  t.shape_ = std::move(shape);
+  t.storage_ = std::move(owner);
+  t.data_ = data;
+  return t;
+}
+
+Tensor Tensor::reshaped(Shape shape) const {
+  Tensor t = *this;
+  HI_ASSERT(shape_numel(shape) == numel_, "reshape ", shape_to_string(shape_), " to ",
+            shape_to_string(shape));
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Tensor Tensor::clone() const {
+  Tensor t = empty(dtype_, shape_);
+  if (dtype_ == DType::kString) {
+    for (int64_t i = 0; i < numel_; ++i) t.strings()[i] = strings()[i];
+  } else if (numel_ > 0) {
+    std::memcpy(t.data_, data_, nbytes());
+  }
+  return t;
+}
+
+double Tensor::as_double(int64_t i) const {
+  switch (dtype_) {
+    case DType::kFloat32: return data<float>()[i];
+    case DType::kFloat64: return data<double>()[i];
+    case DType::kFloat16: return static_cast<float>(data<Float16>()[i]);
+    case DType::kBFloat16: return static_cast<float>(data<BFloat16>()[i]);
+    case DType::kInt8: return data<int8_t>()[i];
+    case DType::kInt16: return data<int16_t>()[i];
+    case DType::kInt32: return data<int32_t>()[i];
+    case DType::kInt64: return static_cast<double>(data<int64_t>()[i]);
+    case DType::kUInt8: return data<uint8_t>()[i];
+    case DType::kUInt16: return data<uint16_t>()[i];
+    case DType::kUInt32: return data<uint32_t>()[i];
+    case DType::kUInt64: return static_cast<double>(data<uint64_t>()[i]);
+    case DType::kBool: return data<bool>()[i] ? 1.0 : 0.0;
+    default: HI_ASSERT(false, "as_double on ", dtype_name(dtype_));
+  }
+  return 0;
+}
+
+int64_t Tensor::as_int64(int64_t i) const {
+  switch (dtype_) {
+    case DType::kInt64: return data<int64_t>()[i];
+    case DType::kInt32: return data<int32_t>()[i];
+    case DType::kInt16: return data<int16_t>()[i];
+    case DType::kInt8: return data<int8_t>()[i];
+    case DType::kUInt8: return data<uint8_t>()[i];
+    case DType::kUInt16: return data<uint16_t>()[i];
+    case DType::kUInt32: return data<uint32_t>()[i];
+    case DType::kUInt64: return static_cast<int64_t>(data<uint64_t>()[i]);
+    case DType::kBool: return data<bool>()[i] ? 1 : 0;
+    default: return static_cast<int64_t>(as_double(i));
+  }
+}
+
+std::vector<int64_t> Tensor::to_int64_vector() const {
+  std::vector<int64_t> v(static_cast<size_t>(numel_));
+  for (int64_t i = 0; i < numel_; ++i) v[static_cast<size_t>(i)] = as_int64(i);
+  return v;
+}
+
+std::string Tensor::type_string() const { return dtype_name(dtype_) + shape_to_string(shape_); }
+
+}  // namespace hi

@@ -1,0 +1,429 @@
+// ModelProto -> ir::Model, with every check a malformed or hostile file needs.
+#include "onnx/model_reader.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <onnx/onnx_pb.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+
+namespace hi::onnx_reader {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Context carried through the conversion: where we are, for messages and external data.
+struct ReadContext {
+  std::string display_name;  // the model's path, for messages
+  std::string base_dir;      // folder external data must stay inside ("" = none allowed)
+};
+
+Status model_error(const ReadContext& ctx, const std::string& what) {
+  return Status(StatusCode::kInvalidModel, ctx.display_name + ": " + what);
+}
+
+Result<std::string> read_whole_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': no such file");
+  if (fs::is_directory(path, ec))
+    return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path, "': it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': ", std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0) return error(StatusCode::kInvalidModel, "cannot read ", what, " '", path, "'");
+  std::string bytes(static_cast<size_t>(size), '\0');
+  if (size > 0 && !in.read(bytes.data(), size))
+    return error(StatusCode::kInvalidModel, "short read of ", what, " '", path, "'");
+  return bytes;
+}
+
+bool parse_limited(google::protobuf::MessageLite* msg, const void* data, size_t size) {
+  if (size > static_cast<size_t>(INT_MAX)) return false;  // protobuf's own hard limit
+  google::protobuf::io::ArrayInputStream raw(data, static_cast<int>(size));
+  google::protobuf::io::CodedInputStream coded(&raw);
+  coded.SetTotalBytesLimit(INT_MAX);
+  coded.SetRecursionLimit(200);  // nested subgraphs; deeper means a hostile file
+  return msg->ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
+}
+
+Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto& tp, const std::string& where);
+
+Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where);
+
+Status read_external(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where,
+                     Tensor& t) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : tp.external_data()) {
+    if (kv.key() == "location") location = kv.value();
+    else if (kv.key() == "offset" || kv.key() == "length") {
+      char* end = nullptr;
+      errno = 0;
+      const long long v = std::strtoll(kv.value().c_str(), &end, 10);
+      if (errno || end == kv.value().c_str() || *end || v < 0)
+        return model_error(ctx, str(where, ": external data ", kv.key(), " '", kv.value(), "' is not a non-negative integer"));
+      (kv.key() == "offset" ? offset : length) = v;
+    }
+  }
+  if (location.empty()) return model_error(ctx, where + ": external data has no location");
+  if (ctx.base_dir.empty())
+    return model_error(ctx, where + ": external data '" + location + "' needs the model to be loaded from a file");
+  const fs::path rel(location);
+  if (rel.is_absolute())
+    return model_error(ctx, where + ": external data location '" + location + "' is absolute; it must be relative to the model's folder");
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(fs::path(ctx.base_dir), ec);
+  const fs::path full = fs::weakly_canonical(base / rel, ec);
+  const std::string base_s = base.string() + "/";
+  if (ec || full.string().compare(0, base_s.size(), base_s) != 0)
+    return model_error(ctx, where + ": external data location '" + location + "' leaves the model's folder");
+  struct stat st {};
+  if (::stat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return model_error(ctx, where + ": external data file '" + location + "' does not exist beside the model");
+  const int64_t file_size = st.st_size;
+  const int64_t need = static_cast<int64_t>(t.nbytes());
+  if (length >= 0 && length != need)
+    return model_error(ctx, str(where, ": external data length ", length, " bytes does not match ", t.type_string(), " (", need, " bytes)"));
+  if (offset > file_size || need > file_size - offset)
+    return model_error(ctx, str(where, ": external data '", location, "' at offset ", offset, " needs ", need,
+                                " bytes but the file has ", file_size));
+  std::ifstream in(full, std::ios::binary);
+  in.seekg(offset);
+  if (need > 0 && !in.read(static_cast<char*>(t.raw()), need))
+    return model_error(ctx, where + ": short read of external data '" + location + "'");
+  return Status::ok();
+}
+
+// Copies a typed repeated field into the tensor with a conversion.
+template <typename Dst, typename Field, typename Conv>
+Status copy_field(const ReadContext& ctx, const std::string& where, const Field& field, Tensor& t, Conv conv,
+                  const char* field_name) {
+  if (static_cast<int64_t>(field.size()) != t.numel())
+    return model_error(ctx, str(where, ": ", t.type_string(), " needs ", t.numel(), " values but ", field_name, " holds ", field.size()));
+  Dst* out = t.data<Dst>();
+  for (int i = 0; i < field.size(); ++i) out[i] = conv(field.Get(i));
+  return Status::ok();
+}
+
+Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where_in) {
+  const std::string where = where_in + (tp.name().empty() ? "" : " '" + tp.name() + "'");
+  const auto dtype = static_cast<DType>(tp.data_type());
+  if (tp.data_type() == 0) return model_error(ctx, where + ": tensor has no data type");
+  Shape shape;
+  for (int64_t d : tp.dims()) {
+    if (d < 0) return model_error(ctx, str(where, ": dim ", d, " is negative"));
+    shape.push_back(d);
+  }
+  const int64_t n = shape_numel(shape);
+  if (n < 0) return model_error(ctx, where + ": shape " + shape_to_string(shape) + " overflows a 64-bit element count");
+  if (!dtype_is_supported(dtype) || dtype_size(dtype) == 0)
+    return error(StatusCode::kUnsupported, ctx.display_name, ": ", where, ": data type ", dtype_name(dtype), " is not supported");
+  const bool external = tp.data_location() == onnx::TensorProto::EXTERNAL;
+  // Check the declared size against the bytes that back it before allocating anything, so a
+  // forged dims field cannot make us allocate terabytes.
+  const size_t elem = dtype_size(dtype);
+  if (!external && dtype != DType::kString) {
+    const uint64_t declared = static_cast<uint64_t>(n);
+    uint64_t held = 0;
+    if (tp.has_raw_data()) held = tp.raw_data().size() / elem;
+    else held = static_cast<uint64_t>(tp.float_data_size() + tp.int32_data_size() + tp.int64_data_size() +
+                                      tp.double_data_size() + tp.uint64_data_size());
+    if (declared != held)
+      return model_error(ctx, str(where, ": declares ", dtype_name(dtype), shape_to_string(shape), " (", n,
+                                    " elements) but holds data for ", held));
+  }
+  if (n > 0 && static_cast<uint64_t>(n) > static_cast<uint64_t>(host_allocation_limit()) / elem)
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", dtype_name(dtype), shape_to_string(shape),
+                 " is larger than the host memory limit");
+  Tensor t;
+  try {
+    t = Tensor::empty(dtype, shape);
+  } catch (const OutOfMemory& e) {
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", e.what);
+  }
+  if (external) {
+    HI_RETURN_IF_ERROR(read_external(ctx, tp, where, t));
+    return t;
+  }
+  if (dtype == DType::kString) {
+    if (tp.string_data_size() != n)
+      return model_error(ctx, str(where, ": string tensor of ", n, " elements holds ", tp.string_data_size(), " strings"));
+    for (int i = 0; i < tp.string_data_size(); ++i) t.strings()[i] = tp.string_data(i);
+    return t;
+  }
+  if (tp.has_raw_data()) {
+    if (tp.raw_data().size() != t.nbytes())
+      return model_error(ctx, str(where, ": raw_data has ", tp.raw_data().size(), " bytes, ", t.type_string(),
+                                  " needs ", t.nbytes()));
+    if (n > 0) std::memcpy(t.raw(), tp.raw_data().data(), t.nbytes());
+    if (dtype == DType::kBool)  // normalise to 0/1 so bool loads never see other bytes
+      for (int64_t i = 0; i < n; ++i) static_cast<uint8_t*>(t.raw())[i] = static_cast<uint8_t*>(t.raw())[i] != 0;
+    return t;
+  }
+  auto as_is = [](auto v) { return v; };
+  switch (dtype) {
+    case DType::kFloat32: HI_RETURN_IF_ERROR(copy_field<float>(ctx, where, tp.float_data(), t, as_is, "float_data")); break;
+    case DType::kFloat64: HI_RETURN_IF_ERROR(copy_field<double>(ctx, where, tp.double_data(), t, as_is, "double_data")); break;
+    case DType::kInt64: HI_RETURN_IF_ERROR(copy_field<int64_t>(ctx, where, tp.int64_data(), t, as_is, "int64_data")); break;
+    case DType::kUInt64: HI_RETURN_IF_ERROR(copy_field<uint64_t>(ctx, where, tp.uint64_data(), t, as_is, "uint64_data")); break;
+    case DType::kUInt32: HI_RETURN_IF_ERROR(copy_field<uint32_t>(ctx, where, tp.uint64_data(), t, [](uint64_t v) { return static_cast<uint32_t>(v); }, "uint64_data")); break;
+    case DType::kInt32: HI_RETURN_IF_ERROR(copy_field<int32_t>(ctx, where, tp.int32_data(), t, as_is, "int32_data")); break;
+    case DType::kInt16: HI_RETURN_IF_ERROR(copy_field<int16_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<int16_t>(v); }, "int32_data")); break;
+    case DType::kUInt16: HI_RETURN_IF_ERROR(copy_field<uint16_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint16_t>(v); }, "int32_data")); break;
+    case DType::kInt8: HI_RETURN_IF_ERROR(copy_field<int8_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<int8_t>(v); }, "int32_data")); break;
+    case DType::kUInt8: HI_RETURN_IF_ERROR(copy_field<uint8_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint8_t>(v); }, "int32_data")); break;
+    case DType::kBool: HI_RETURN_IF_ERROR(copy_field<bool>(ctx, where, tp.int32_data(), t, [](int32_t v) { return v != 0; }, "int32_data")); break;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      HI_RETURN_IF_ERROR(copy_field<uint16_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint16_t>(v); }, "int32_data"));
+      break;
+    default:
+      HI_RETURN_IF_ERROR(copy_field<uint8_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint8_t>(v); }, "int32_data"));
+      break;
+  }
+  return t;
+}
+
+Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto& tp, const std::string& where) {
+  ir::ValueType vt;
+  if (tp.has_tensor_type() || tp.has_sparse_tensor_type()) {
+    const auto& tt = tp.has_tensor_type() ? tp.tensor_type() : tp.sparse_tensor_type();
+    vt.kind = ir::ValueKind::kTensor;
+    vt.dtype = static_cast<DType>(tt.elem_type());
+    if (tt.has_shape()) {
+      std::vector<ir::Dim> dims;
+      for (const auto& d : tt.shape().dim()) {
+        if (d.has_dim_value()) {
+          if (d.dim_value() < 0) return model_error(ctx, str(where, ": dim ", d.dim_value(), " is negative"));
+          dims.push_back(ir::Dim::known(d.dim_value()));
+        } else {
+          dims.push_back(ir::Dim::named(d.dim_param()));
+        }
+      }
+      vt.shape = std::move(dims);
+    }
+    return vt;
+  }
+  if (tp.has_sequence_type() || tp.has_optional_type()) {
+    vt.kind = tp.has_sequence_type() ? ir::ValueKind::kSequence : ir::ValueKind::kOptional;
+    const auto& inner = tp.has_sequence_type() ? tp.sequence_type().elem_type() : tp.optional_type().elem_type();
+    HI_ASSIGN_OR_RETURN(auto e, convert_type(ctx, inner, where));
+    vt.elem = std::make_shared<ir::ValueType>(std::move(e));
+    return vt;
+  }
+  if (tp.has_map_type()) {
+    vt.kind = ir::ValueKind::kMap;
+    return vt;
+  }
+  vt.kind = ir::ValueKind::kUnknown;
+  return vt;
+}
+
+Result<ir::Graph> convert_graph(const ReadContext& ctx, const onnx::GraphProto& gp, int depth);
+
+Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::AttributeProto& ap, const std::string& where,
+                                        int depth) {
+  using K = ir::Attribute::Kind;
+  ir::Attribute a;
+  const std::string w = where + " attribute '" + ap.name() + "'";
+  // Inside a function body an attribute may refer to the caller's attribute by name.
+  if (!ap.ref_attr_name().empty()) {
+    a.s = ap.ref_attr_name();
+    return a;
+  }
+  switch (ap.type()) {
+    case onnx::AttributeProto::FLOAT: a.kind = K::kFloat; a.f = ap.f(); break;
+    case onnx::AttributeProto::INT: a.kind = K::kInt; a.i = ap.i(); break;
+    case onnx::AttributeProto::STRING: a.kind = K::kString; a.s = ap.s(); break;
+    case onnx::AttributeProto::TENSOR: {
+      a.kind = K::kTensor;
+      HI_ASSIGN_OR_RETURN(a.t, convert_tensor(ctx, ap.t(), w));
+      break;
+    }
+    case onnx::AttributeProto::SPARSE_TENSOR:
+      return error(StatusCode::kUnsupported, ctx.display_name, ": ", w, ": sparse tensor attributes are not supported");
+    case onnx::AttributeProto::GRAPH: {
+      a.kind = K::kGraph;
+      HI_ASSIGN_OR_RETURN(auto g, convert_graph(ctx, ap.g(), depth + 1));
+      a.g = std::make_shared<ir::Graph>(std::move(g));
+      break;
+    }
+    case onnx::AttributeProto::FLOATS: a.kind = K::kFloats; a.floats.assign(ap.floats().begin(), ap.floats().end()); break;
+    case onnx::AttributeProto::INTS: a.kind = K::kInts; a.ints.assign(ap.ints().begin(), ap.ints().end()); break;
+    case onnx::AttributeProto::STRINGS: a.kind = K::kStrings; a.strings.assign(ap.strings().begin(), ap.strings().end()); break;
+    case onnx::AttributeProto::TENSORS:
+      a.kind = K::kTensors;
+      for (const auto& t : ap.tensors()) {
+        HI_ASSIGN_OR_RETURN(auto tt, convert_tensor(ctx, t, w));
+        a.tensors.push_back(std::move(tt));
+      }
+      break;
+    case onnx::AttributeProto::GRAPHS:
+      a.kind = K::kGraphs;
+      for (const auto& g : ap.graphs()) {
+        HI_ASSIGN_OR_RETURN(auto gg, convert_graph(ctx, g, depth + 1));
+        a.graphs.push_back(std::make_shared<ir::Graph>(std::move(gg)));
+      }
+      break;
+    case onnx::AttributeProto::TYPE_PROTO: {
+      a.kind = K::kTypeProto;
+      HI_ASSIGN_OR_RETURN(a.type, convert_type(ctx, ap.tp(), w));
+      break;
+    }
+    default:
+      // Old exporters leave `type` unset; infer it from the one field that is filled.
+      if (ap.has_f()) { a.kind = K::kFloat; a.f = ap.f(); }
+      else if (ap.has_i()) { a.kind = K::kInt; a.i = ap.i(); }
+      else if (ap.has_s()) { a.kind = K::kString; a.s = ap.s(); }
+      else if (ap.ints_size()) { a.kind = K::kInts; a.ints.assign(ap.ints().begin(), ap.ints().end()); }
+      else if (ap.floats_size()) { a.kind = K::kFloats; a.floats.assign(ap.floats().begin(), ap.floats().end()); }
+      else if (ap.strings_size()) { a.kind = K::kStrings; a.strings.assign(ap.strings().begin(), ap.strings().end()); }
+      else if (ap.has_t()) { a.kind = K::kTensor; HI_ASSIGN_OR_RETURN(a.t, convert_tensor(ctx, ap.t(), w)); }
+      else return model_error(ctx, w + " has no type and no value");
+  }
+  return a;
+}
+
+Result<ir::Node> convert_node(const ReadContext& ctx, const onnx::NodeProto& np, int index, int depth) {
+  ir::Node n;
+  n.name = np.name();
+  n.op_type = np.op_type();
+  n.domain = np.domain() == "ai.onnx" ? "" : np.domain();
+  n.inputs.assign(np.input().begin(), np.input().end());
+  n.outputs.assign(np.output().begin(), np.output().end());
+  const std::string where = n.name.empty() ? str("node #", index, " (", n.op_type, ")") : n.describe();
+  if (n.op_type.empty()) return model_error(ctx, where + " has no op_type");
+  for (const auto& ap : np.attribute()) {
+    if (ap.name().empty()) return model_error(ctx, where + " has an attribute without a name");
+    HI_ASSIGN_OR_RETURN(auto a, convert_attribute(ctx, ap, where, depth));
+    if (!ap.ref_attr_name().empty()) {
+      a.s = ap.ref_attr_name();
+      n.attributes["@ref:" + ap.name()] = a;  // resolved when a function is expanded
+      continue;
+    }
+    if (!n.attributes.emplace(ap.name(), std::move(a)).second)
+      return model_error(ctx, where + " has the attribute '" + ap.name() + "' twice");
+  }
+  return n;
+}
+
+Result<ir::Graph> convert_graph(const ReadContext& ctx, const onnx::GraphProto& gp, int depth) {
+  if (depth > 64) return model_error(ctx, "subgraphs are nested more than 64 deep");
+  ir::Graph g;
+  g.name = gp.name();
+  for (const auto& tp : gp.initializer()) {
+    HI_ASSIGN_OR_RETURN(auto t, convert_tensor(ctx, tp, "initializer"));
+    if (tp.name().empty()) return model_error(ctx, "an initializer has no name");
+    if (!g.initializers.emplace(tp.name(), std::move(t)).second)
+      return model_error(ctx, "initializer '" + tp.name() + "' is defined twice");
+  }
+  if (gp.sparse_initializer_size() > 0)
+    return error(StatusCode::kUnsupported, ctx.display_name, ": sparse initializers are not supported");
+  std::set<std::string> input_names;
+  for (const auto& vi : gp.input()) {
+    if (vi.name().empty()) return model_error(ctx, "a graph input has no name");
+    if (!input_names.insert(vi.name()).second) return model_error(ctx, "graph input '" + vi.name() + "' is listed twice");
+    HI_ASSIGN_OR_RETURN(auto type, convert_type(ctx, vi.type(), "input '" + vi.name() + "'"));
+    if (g.initializers.count(vi.name())) g.overridable_initializers.push_back({vi.name(), std::move(type)});
+    else g.inputs.push_back({vi.name(), std::move(type)});
+  }
+  for (const auto& vi : gp.output()) {
+    HI_ASSIGN_OR_RETURN(auto type, convert_type(ctx, vi.type(), "output '" + vi.name() + "'"));
+    g.outputs.push_back({vi.name(), std::move(type)});
+  }
+  for (const auto& vi : gp.value_info()) {
+    HI_ASSIGN_OR_RETURN(auto type, convert_type(ctx, vi.type(), "value '" + vi.name() + "'"));
+    g.value_infos.push_back({vi.name(), std::move(type)});
+  }
+  int index = 0;
+  for (const auto& np : gp.node()) {
+    HI_ASSIGN_OR_RETURN(auto n, convert_node(ctx, np, index++, depth));
+    g.nodes.push_back(std::move(n));
+  }
+  return g;
+}
+
+Result<ir::Model> convert_model(const ReadContext& ctx, const onnx::ModelProto& mp) {
+  ir::Model m;
+  m.path = ctx.display_name;
+  m.ir_version = mp.ir_version();
+  m.producer_name = mp.producer_name();
+  m.producer_version = mp.producer_version();
+  if (!mp.has_graph()) return model_error(ctx, "the model has no graph (is this an ONNX model?)");
+  if (m.ir_version < kMinIrVersion || m.ir_version > kMaxIrVersion)
+    return error(StatusCode::kUnsupported, ctx.display_name, ": IR version ", m.ir_version, " is outside the supported range ",
+                 kMinIrVersion, "..", kMaxIrVersion);
+  for (const auto& os : mp.opset_import()) {
+    const std::string domain = os.domain() == "ai.onnx" ? "" : os.domain();
+    m.opsets[domain] = os.version();
+  }
+  if (!m.opsets.count("")) m.opsets[""] = 1;  // IR 3 allows omitting it
+  const int64_t opset = m.opsets[""];
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return error(StatusCode::kUnsupported, ctx.display_name, ": default-domain opset ", opset, " is outside the supported range ",
+                 kMinOpset, "..", kMaxOpset);
+  for (const auto& fp : mp.functions()) {
+    ir::Function f;
+    f.name = fp.name();
+    f.domain = fp.domain();
+    f.inputs.assign(fp.input().begin(), fp.input().end());
+    f.outputs.assign(fp.output().begin(), fp.output().end());
+    f.attribute_names.assign(fp.attribute().begin(), fp.attribute().end());
+    for (const auto& ap : fp.attribute_proto()) {
+      HI_ASSIGN_OR_RETURN(auto a, convert_attribute(ctx, ap, "function '" + f.name + "'", 1));
+      f.attribute_names.push_back(ap.name());
+      f.attribute_defaults[ap.name()] = std::move(a);
+    }
+    for (const auto& os : fp.opset_import()) f.opsets[os.domain() == "ai.onnx" ? "" : os.domain()] = os.version();
+    int index = 0;
+    for (const auto& np : fp.node()) {
+      HI_ASSIGN_OR_RETURN(auto n, convert_node(ctx, np, index++, 1));
+      f.nodes.push_back(std::move(n));
+    }
+    m.functions.push_back(std::move(f));
+  }
+  HI_ASSIGN_OR_RETURN(m.graph, convert_graph(ctx, mp.graph(), 0));
+  return m;
+}
+
+}  // namespace
+
+Result<ir::Model> read_model_bytes(const void* data, size_t size, const std::string& base_dir,
+                                   const std::string& display_name) {
+  ReadContext ctx{display_name, base_dir};
+  if (size == 0) return model_error(ctx, "the model is empty (0 bytes)");
+  onnx::ModelProto mp;
+  if (!parse_limited(&mp, data, size))
+    return model_error(ctx, str("not a valid ONNX model: protobuf parsing failed (", size,
+                                " bytes; the file is truncated, corrupt, or not ONNX)"));
+  return convert_model(ctx, mp);
+}
+
+Result<ir::Model> read_model_file(const std::string& path) {
+  HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "model file"));
+  std::error_code ec;
+  std::string dir = fs::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  return read_model_bytes(bytes.data(), bytes.size(), dir, path);
+}
+
+Result<Tensor> read_tensor_file(const std::string& path, std::string* name) {
+  HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "tensor file"));
+  onnx::TensorProto tp;
+  ReadContext ctx{path, fs::path(path).parent_path().string()};
+  if (!parse_limited(&tp, bytes.data(), bytes.size())) return model_error(ctx, "not a serialized TensorProto");
+  if (name) *name = tp.name();
+  return convert_tensor(ctx, tp, "tensor");
+}
+
+}  // namespace hi::onnx_reader

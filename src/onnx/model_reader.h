@@ -1,0 +1,26 @@
+// Reads ONNX ModelProto and TensorProto into hipinfer's IR. The only code that sees protobuf.
+#pragma once
+
+#include <string>
+
+#include "hipinfer/status.h"
+#include "hipinfer/tensor.h"
+#include "ir/graph.h"
+
+namespace hi::onnx_reader {
+
+// Opsets of the default domain that hipinfer reads (the newest is the newest in the ONNX test data).
+inline constexpr int64_t kMinOpset = 1;
+inline constexpr int64_t kMaxOpset = 28;
+inline constexpr int64_t kMinIrVersion = 3;
+inline constexpr int64_t kMaxIrVersion = 13;
+
+// Reads a model file; external data files are resolved beside it and may not leave its folder.
+Result<ir::Model> read_model_file(const std::string& path);
+// Reads a serialized model; `base_dir` is where external data lives ("" forbids external data).
+Result<ir::Model> read_model_bytes(const void* data, size_t size, const std::string& base_dir,
+                                   const std::string& display_name = "<memory>");
+// Reads a serialized TensorProto file (the ONNX test data's input_N.pb / output_N.pb).
+Result<Tensor> read_tensor_file(const std::string& path, std::string* name = nullptr);
+
+}  // namespace hi::onnx_reader
