@@ -196,8 +196,10 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
 
 Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto& tp, const std::string& where) {
   ir::ValueType vt;
-  if (tp.has_tensor_type() || tp.has_sparse_tensor_type()) {
-    const auto& tt = tp.has_tensor_type() ? tp.tensor_type() : tp.sparse_tensor_type();
+  if (tp.has_sparse_tensor_type())
+    return error(StatusCode::kUnsupported, ctx.display_name, ": ", where, ": sparse tensors are not supported");
+  if (tp.has_tensor_type()) {
+    const auto& tt = tp.tensor_type();
     vt.kind = ir::ValueKind::kTensor;
     vt.dtype = static_cast<DType>(tt.elem_type());
     if (tt.has_shape()) {
@@ -379,11 +381,6 @@ Result<ir::Model> convert_model(const ReadContext& ctx, const onnx::ModelProto& 
     f.inputs.assign(fp.input().begin(), fp.input().end());
     f.outputs.assign(fp.output().begin(), fp.output().end());
     f.attribute_names.assign(fp.attribute().begin(), fp.attribute().end());
-    for (const auto& ap : fp.attribute_proto()) {
-      HI_ASSIGN_OR_RETURN(auto a, convert_attribute(ctx, ap, "function '" + f.name + "'", 1));
-      f.attribute_names.push_back(ap.name());
-      f.attribute_defaults[ap.name()] = std::move(a);
-    }
     for (const auto& os : fp.opset_import()) f.opsets[os.domain() == "ai.onnx" ? "" : os.domain()] = os.version();
     int index = 0;
     for (const auto& np : fp.node()) {
@@ -417,13 +414,24 @@ Result<ir::Model> read_model_file(const std::string& path) {
   return read_model_bytes(bytes.data(), bytes.size(), dir, path);
 }
 
-Result<Tensor> read_tensor_file(const std::string& path, std::string* name) {
-  HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "tensor file"));
+namespace {
+
+Result<Tensor> parse_tensor(const ReadContext& ctx, const void* data, size_t size, std::string* name) {
   onnx::TensorProto tp;
-  ReadContext ctx{path, fs::path(path).parent_path().string()};
-  if (!parse_limited(&tp, bytes.data(), bytes.size())) return model_error(ctx, "not a serialized TensorProto");
+  if (!parse_limited(&tp, data, size)) return model_error(ctx, "not a serialized TensorProto");
   if (name) *name = tp.name();
   return convert_tensor(ctx, tp, "tensor");
+}
+
+}  // namespace
+
+Result<Tensor> parse_tensor_bytes(const void* data, size_t size, const std::string& display_name, std::string* name) {
+  return parse_tensor(ReadContext{display_name, ""}, data, size, name);
+}
+
+Result<Tensor> read_tensor_file(const std::string& path, std::string* name) {
+  HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "tensor file"));
+  return parse_tensor(ReadContext{path, fs::path(path).parent_path().string()}, bytes.data(), bytes.size(), name);
 }
 
 }  // namespace hi::onnx_reader

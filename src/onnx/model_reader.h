@@ -22,5 +22,8 @@ Result<ir::Model> read_model_bytes(const void* data, size_t size, const std::str
                                    const std::string& display_name = "<memory>");
 // Reads a serialized TensorProto file (the ONNX test data's input_N.pb / output_N.pb).
 Result<Tensor> read_tensor_file(const std::string& path, std::string* name = nullptr);
+// Parses a serialized TensorProto held in memory (external data is refused: there is no folder).
+Result<Tensor> parse_tensor_bytes(const void* data, size_t size, const std::string& display_name,
+                                  std::string* name = nullptr);
 
 }  // namespace hi::onnx_reader

@@ -1,0 +1,42 @@
+// A model's summary without running it: what `hipinfer inspect` prints.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hipinfer/session.h"
+#include "hipinfer/status.h"
+
+namespace hi {
+
+struct ModelSummary {
+  std::string path;
+  int64_t file_bytes = 0;
+  int64_t ir_version = 0;
+  std::map<std::string, int64_t> opsets;  // "" = ai.onnx
+  std::string producer;                   // "pytorch 2.1"
+  std::vector<TensorInfo> inputs, outputs;
+  int64_t nodes = 0;                      // including nodes in subgraphs
+  std::map<std::string, int64_t> op_histogram;
+  int64_t parameters = 0;                 // elements in initializers
+  int64_t parameter_bytes = 0;
+  // Multiply-adds count as 2 FLOPs; estimated with symbolic dims set to `batch` (and other
+  // unknown dims to 1). -1 when shapes could not be inferred.
+  int64_t flops = -1;
+  // Ops hipinfer cannot run, one line each: "Foo (opset 17): nodes 'a', 'b'".
+  std::vector<std::string> unsupported;
+  // Why a session could not be built, if it could not (empty when it can run).
+  std::string load_error;
+};
+
+struct InspectOptions {
+  int64_t batch = 1;  // value for symbolic dims when estimating FLOPs
+};
+
+// Fails only when the file cannot be read as ONNX at all; a model that parses but cannot run
+// still gets a summary with `unsupported` / `load_error` filled.
+Result<ModelSummary> inspect_model(const std::string& path, const InspectOptions& options = {});
+
+}  // namespace hi

@@ -1,0 +1,174 @@
+// Conv: N-d convolution with groups, strides, dilations and padding, as im2col + GEMM.
+#include "ops/conv_util.h"
+#include "ops/dispatch.h"
+#include "ops/elementwise.h"
+#include "ops/gemm_ref.h"
+
+namespace hi::ops {
+namespace {
+
+// Unfolds one image's group of channels into columns [C*K, O] for a GEMM with the weights.
+template <typename T>
+void im2col(const T* x, int64_t channels, const std::vector<int64_t>& in, const std::vector<int64_t>& out,
+            const WindowParams& w, const std::vector<int64_t>& pads, T* col) {
+  const size_t r = in.size();
+  const int64_t in_size = shape_numel(in), out_size = shape_numel(out), k_size = shape_numel(w.kernel);
+  std::vector<int64_t> kidx(r);
+  for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t k = 0; k < k_size; ++k) {
+      for (int64_t t = k, d = static_cast<int64_t>(r); d-- > 0;) {
+        kidx[static_cast<size_t>(d)] = t % w.kernel[static_cast<size_t>(d)];
+        t /= w.kernel[static_cast<size_t>(d)];
+      }
+      T* row = col + (c * k_size + k) * out_size;
+      for (int64_t o = 0; o < out_size; ++o) {
+        // Walk the dims from the last (fastest) to the first, building the input offset.
+        int64_t lin = 0, mul = 1;
+        bool inside = true;
+        for (int64_t t = o, d = static_cast<int64_t>(r); d-- > 0 && inside;) {
+          const size_t du = static_cast<size_t>(d);
+          const int64_t od = t % out[du];
+          t /= out[du];
+          const int64_t pos = od * w.strides[du] - pads[du] + kidx[du] * w.dilations[du];
+          inside = pos >= 0 && pos < in[du];
+          lin += pos * mul;
+          mul *= in[du];
+        }
+        row[o] = inside ? x[c * in_size + lin] : T(0);
+      }
+    }
+  }
+}
+
+class ConvOp final : public Op {
+ public:
+  Status init(InitContext& ctx) override {
+    window_.parse(ctx, true);
+    group_ = ctx.get_int("group", 1);
+    if (group_ <= 0) return ctx.fail(StatusCode::kInvalidModel, "group must be positive, got ", group_);
+    return ctx.status();
+  }
+
+  Status infer(InferContext& ctx) const override {
+    const ir::ValueType& x = ctx.input_type(0);
+    const ir::ValueType& w = ctx.input_type(1);
+    if (!in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
+    if (x.dtype != w.dtype) return error(StatusCode::kInvalidModel, "X is ", dtype_name(x.dtype), " but W is ", dtype_name(w.dtype));
+    if (!x.has_rank() || !w.has_rank()) {
+      ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
+      return Status::ok();
+    }
+    if (x.rank() < 3 || w.rank() != x.rank())
+      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(), " must both be [N, C, spatial...]");
+    const auto& xd = *x.shape;
+    const auto& wd = *w.shape;
+    if (xd[1].is_known() && wd[1].is_known() && xd[1].value != wd[1].value * group_)
+      return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " with group ", group_,
+                   " expects ", wd[1].value * group_);
+    if (wd[0].is_known() && wd[0].value % group_ != 0)
+      return error(StatusCode::kInvalidModel, "W's ", wd[0].value, " output channels are not divisible by group ", group_);
+    if (ctx.has_input(2)) {
+      const ir::ValueType& b = ctx.input_type(2);
+      if (b.has_rank() && (b.rank() != 1 || (b.is_static() && wd[0].is_known() && b.concrete_shape()[0] != wd[0].value)))
+        return error(StatusCode::kInvalidModel, "bias ", b.to_string(), " must be [", wd[0].to_string(), "]");
+    }
+    std::vector<ir::Dim> out = {xd[0], wd[0]};
+    WindowParams wp = window_;
+    bool spatial_known = true;
+    std::vector<int64_t> in_sp, k_sp;
+    for (size_t i = 2; i < xd.size(); ++i) {
+      spatial_known = spatial_known && xd[i].is_known() && wd[i].is_known();
+      in_sp.push_back(xd[i].value);
+      k_sp.push_back(wd[i].value);
+    }
+    if (wp.kernel.empty()) wp.kernel = k_sp;
+    if (spatial_known) {
+      HI_RETURN_IF_ERROR(wp.resolve_rank(in_sp.size()));
+      std::vector<int64_t> pads, o;
+      HI_RETURN_IF_ERROR(wp.output_dims(in_sp, &pads, &o));
+      for (int64_t v : o) out.push_back(ir::Dim::known(v));
+    } else {
+      for (size_t i = 2; i < xd.size(); ++i) out.emplace_back();
+    }
+    ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, out));
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    const Tensor& x = ctx.in(0);
+    const Tensor& w = ctx.in(1);
+    const Tensor* b = ctx.input(2);
+    if (x.rank() < 3 || w.rank() != x.rank())
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...]");
+    const int64_t n = x.dim(0), c = x.dim(1), m = w.dim(0);
+    if (c != w.dim(1) * group_ || m % group_ != 0)
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
+    if (b && (b->rank() != 1 || b->dim(0) != m))
+      return error(StatusCode::kInvalidArgument, "bias ", b->type_string(), " must be [", m, "]");
+    const std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
+    WindowParams wp = window_;
+    if (wp.kernel.empty()) wp.kernel.assign(w.shape().begin() + 2, w.shape().end());
+    HI_RETURN_IF_ERROR(wp.resolve_rank(in.size()));
+    for (size_t i = 0; i < in.size(); ++i)
+      if (wp.kernel[i] != w.dim(static_cast<int64_t>(i) + 2))
+        return error(StatusCode::kInvalidArgument, "kernel_shape ", shape_to_string(wp.kernel), " does not match W ", w.type_string());
+    std::vector<int64_t> pads, out_sp;
+    HI_RETURN_IF_ERROR(wp.output_dims(in, &pads, &out_sp));
+    Shape out_shape = {n, m};
+    out_shape.insert(out_shape.end(), out_sp.begin(), out_sp.end());
+    Tensor& y = ctx.output(0, x.dtype(), out_shape);
+    bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
+      using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
+      const auto xs = to_compute<T, C>(x), ws = to_compute<T, C>(w);
+      std::vector<C> bs;
+      if (b) bs = to_compute<T, C>(*b);
+      std::vector<C> ys(static_cast<size_t>(y.numel()));
+      run_typed<C>(xs.data(), ws.data(), b ? bs.data() : nullptr, ys.data(), n, c, m, in, out_sp, wp, pads);
+      T* py = y.data<T>();
+      for (size_t i = 0; i < ys.size(); ++i) py[i] = static_cast<T>(ys[i]);
+    });
+    if (!ok) return unsupported_dtype(ctx.node(), x.dtype());
+    return Status::ok();
+  }
+
+ private:
+  template <typename T, typename C>
+  static std::vector<C> to_compute(const Tensor& t) {
+    std::vector<C> v(static_cast<size_t>(t.numel()));
+    const T* p = t.data<T>();
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(p[i]);
+    return v;
+  }
+
+  template <typename C>
+  void run_typed(const C* x, const C* w, const C* bias, C* y, int64_t n, int64_t c, int64_t m, const std::vector<int64_t>& in,
+                 const std::vector<int64_t>& out, const WindowParams& wp, const std::vector<int64_t>& pads) const {
+    const int64_t cg = c / group_, mg = m / group_;
+    const int64_t in_size = shape_numel(in), out_size = shape_numel(out), k_size = shape_numel(wp.kernel);
+    // A 1x1 convolution with stride 1 and no padding reads the image as its own column matrix.
+    bool pointwise = k_size == 1;
+    for (size_t i = 0; i < in.size(); ++i) pointwise = pointwise && wp.strides[i] == 1 && pads[i] == 0 && pads[i + in.size()] == 0;
+    std::vector<C> col(pointwise ? 0 : static_cast<size_t>(cg * k_size * out_size));
+    for (int64_t img = 0; img < n; ++img) {
+      for (int64_t g = 0; g < group_; ++g) {
+        const C* xg = x + (img * c + g * cg) * in_size;
+        if (!pointwise) im2col(xg, cg, in, out, wp, pads, col.data());
+        C* yg = y + (img * m + g * mg) * out_size;
+        gemm_ref<C>(false, false, mg, out_size, cg * k_size, C(1), w + g * mg * cg * k_size, cg * k_size,
+                    pointwise ? xg : col.data(), out_size, C(0), yg, out_size);
+        if (bias)
+          for (int64_t o = 0; o < mg; ++o)
+            for (int64_t s = 0; s < out_size; ++s) yg[o * out_size + s] += bias[g * mg + o];
+      }
+    }
+  }
+
+  WindowParams window_;
+  int64_t group_ = 1;
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Conv, ConvOp)
+
+}  // namespace hi::ops

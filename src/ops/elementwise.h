@@ -1,0 +1,120 @@
+// Reference kernels and inference shared by the elementwise ops (unary, binary, variadic).
+// Arithmetic on float16/bfloat16 happens in float and rounds once per element.
+#pragma once
+
+#include <cmath>
+
+#include "ops/dispatch.h"
+#include "ops/op.h"
+#include "ops/shape_util.h"
+
+namespace hi::ops {
+
+// Error for a dtype an op does not take.
+Status unsupported_dtype(const ir::Node& node, DType dtype, const char* what = "input");
+
+// Inference for ops whose output has the input's type and shape; checks the dtype is in `types`.
+Status infer_same_as_input(InferContext& ctx, uint64_t types);
+// Inference for broadcasting ops: all inputs share a dtype from `types`; the output has
+// `out_dtype` (kUndefined: the inputs' dtype).
+Status infer_broadcast(InferContext& ctx, uint64_t types, DType out_dtype = DType::kUndefined);
+
+// Calls fn(out_index, a_offset, b_offset) for every element of the broadcast of a and b,
+// a row at a time so the index arithmetic runs once per row.
+template <typename Fn>
+void for_each_broadcast(const Shape& out, const Shape& a, const Shape& b, Fn&& fn) {
+  const int64_t n = shape_numel(out);
+  if (n == 0) return;
+  const int64_t inner = out.empty() ? 1 : out.back();
+  const int64_t rows = n / inner;
+  const BroadcastIndex ia(out, a), ib(out, b);
+  // Along the last dim an input either advances with the output or is broadcast (size 1).
+  const int64_t a_step = (!a.empty() && a.back() != 1) ? 1 : 0;
+  const int64_t b_step = (!b.empty() && b.back() != 1) ? 1 : 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t base = r * inner;
+    const int64_t ao = ia.offset(base), bo = ib.offset(base);
+    for (int64_t j = 0; j < inner; ++j) fn(base + j, ao + j * a_step, bo + j * b_step);
+  }
+}
+
+// out = f(a, b) with numpy broadcasting. In and Out are storage types; f works on compute types.
+template <typename In, typename Out, typename F>
+void binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
+  const In* pa = a.data<In>();
+  const In* pb = b.data<In>();
+  Out* po = out.data<Out>();
+  using C = compute_t<In>;
+  for_each_broadcast(out.shape(), a.shape(), b.shape(), [&](int64_t o, int64_t ia, int64_t ib) {
+    if constexpr (std::is_same_v<Out, In>)
+      po[o] = static_cast<Out>(f(static_cast<C>(pa[ia]), static_cast<C>(pb[ib])));
+    else
+      po[o] = f(static_cast<C>(pa[ia]), static_cast<C>(pb[ib]));
+  });
+}
+
+// A binary op over the numeric types in Types whose output has the input dtype.
+template <uint64_t Types, typename F>
+Status run_binary(RunContext& ctx, F f) {
+  const Tensor& a = ctx.in(0);
+  const Tensor& b = ctx.in(1);
+  HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
+  Tensor& out = ctx.output(0, a.dtype(), shape);
+  if (!dispatch<Types>(a.dtype(), [&]<typename T>() { binary_loop<T, T>(a, b, out, f); }))
+    return unsupported_dtype(ctx.node(), a.dtype());
+  return Status::ok();
+}
+
+// A comparison: output bool.
+template <uint64_t Types, typename F>
+Status run_compare(RunContext& ctx, F f) {
+  const Tensor& a = ctx.in(0);
+  const Tensor& b = ctx.in(1);
+  HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
+  Tensor& out = ctx.output(0, DType::kBool, shape);
+  if (!dispatch<Types>(a.dtype(), [&]<typename T>() { binary_loop<T, bool>(a, b, out, f); }))
+    return unsupported_dtype(ctx.node(), a.dtype());
+  return Status::ok();
+}
+
+// out[i] = f(x[i]) for the types in Types; f takes and returns the compute type.
+template <uint64_t Types, typename F>
+Status run_unary(RunContext& ctx, F f) {
+  const Tensor& x = ctx.in(0);
+  Tensor& out = ctx.output(0, x.dtype(), x.shape());
+  const int64_t n = x.numel();
+  if (!dispatch<Types>(x.dtype(), [&]<typename T>() {
+        const T* px = x.data<T>();
+        T* po = out.data<T>();
+        using C = compute_t<T>;
+        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(f(static_cast<C>(px[i])));
+      }))
+    return unsupported_dtype(ctx.node(), x.dtype());
+  return Status::ok();
+}
+
+// An op with no attributes computing out = F{}(x) elementwise over Types.
+template <uint64_t Types, typename F>
+class UnaryOp : public Op {
+ public:
+  Status infer(InferContext& ctx) const override { return infer_same_as_input(ctx, Types); }
+  Status run(RunContext& ctx) const override { return run_unary<Types>(ctx, F{}); }
+};
+
+// An op computing out = F{}(a, b) with broadcasting over Types.
+template <uint64_t Types, typename F>
+class BinaryOp : public Op {
+ public:
+  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types); }
+  Status run(RunContext& ctx) const override { return run_binary<Types>(ctx, F{}); }
+};
+
+// A comparison computing bool out = F{}(a, b) with broadcasting over Types.
+template <uint64_t Types, typename F>
+class CompareOp : public Op {
+ public:
+  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types, DType::kBool); }
+  Status run(RunContext& ctx) const override { return run_compare<Types>(ctx, F{}); }
+};
+
+}  // namespace hi::ops

@@ -1,0 +1,16 @@
+// Mul: elementwise a * b with numpy broadcasting.
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+struct MulFn {
+  template <typename T>
+  T operator()(T a, T b) const { return static_cast<T>(a * b); }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Mul, BinaryOp<kNumericTypes, MulFn>)
+
+}  // namespace hi::ops

@@ -1,0 +1,47 @@
+// Shape helpers shared by ops: broadcasting, axis normalisation, symbolic dims.
+#pragma once
+
+#include <vector>
+
+#include "hipinfer/status.h"
+#include "hipinfer/tensor.h"
+#include "ir/graph.h"
+
+namespace hi::ops {
+
+// Numpy broadcasting of concrete shapes; error names both shapes.
+Result<Shape> broadcast_shapes(const Shape& a, const Shape& b);
+// The same over symbolic dims: unknown dims broadcast to unknown (or to the known dim != 1).
+Result<std::vector<ir::Dim>> broadcast_dims(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b);
+// Output type of an elementwise op over the given inputs (all must share `dtype`).
+Result<ir::ValueType> broadcast_types(const std::vector<const ir::ValueType*>& inputs, DType dtype);
+
+// Maps a possibly negative axis into [0, rank); error when out of range.
+Result<int64_t> normalize_axis(int64_t axis, int64_t rank);
+
+// Row-major strides of a shape (in elements).
+std::vector<int64_t> strides_of(const Shape& shape);
+
+// Walks an output shape and yields, for each element, the offset into an input that is
+// broadcast to it (stride 0 on broadcast dims). Used by the reference elementwise kernels.
+class BroadcastIndex {
+ public:
+  BroadcastIndex(const Shape& out_shape, const Shape& in_shape);
+  // Offset of output element `linear` in the input (linear must increase by one each call for
+  // the fast path; random access also works).
+  int64_t offset(int64_t linear) const;
+
+ private:
+  Shape out_shape_;
+  std::vector<int64_t> in_strides_;  // aligned to out_shape_, 0 where broadcast
+  bool same_ = false;
+  bool scalar_ = false;
+};
+
+// Reads an int64 list from a constant 1-D tensor (shape, axes, pads inputs).
+std::vector<int64_t> int_list(const Tensor& t);
+
+// "float32[batch, 3]" style dims from a concrete shape.
+std::vector<ir::Dim> known_dims(const Shape& shape);
+
+}  // namespace hi::ops

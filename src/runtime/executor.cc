@@ -1,0 +1,376 @@
+// Executor: compile a graph (validate, order, infer, fold) and run it on the reference kernels.
+#include "runtime/executor.h"
+
+#include <algorithm>
+#include <functional>
+#include <new>
+#include <set>
+
+namespace hi::ops {
+
+const ir::ValueType* OuterScope::find(const std::string& name) const {
+  for (const OuterScope* s = this; s; s = s->parent) {
+    auto it = s->types.find(name);
+    if (it != s->types.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+struct Executor::Frame {
+  const Executor* exec;
+  std::vector<Value>* values;
+  const Frame* parent;
+
+  const Value* lookup(const std::string& name) const {
+    for (const Frame* f = this; f; f = f->parent) {
+      const int s = f->exec->slot_of(name);
+      if (s >= 0) return &(*f->values)[static_cast<size_t>(s)];
+    }
+    return nullptr;
+  }
+};
+
+// Gives a running node's kernel access to its compiled subgraphs.
+struct NodeSubgraphRunner final : SubgraphRunner {
+  const std::map<std::string, std::unique_ptr<Executor>>* subgraphs;
+  const Executor::Frame* frame;
+
+  Status run_subgraph(const std::string& attr, std::vector<Value> inputs, std::vector<Value>* outputs) const override {
+    auto it = subgraphs->find(attr);
+    HI_ASSERT(it != subgraphs->end(), "no compiled subgraph for attribute ", attr);
+    return it->second->run(std::move(inputs), outputs, frame);
+  }
+};
+
+namespace {
+
+bool is_static_small(const Value& v) {
+  return v.is_tensor() && v.tensor.numel() <= (int64_t{1} << 20);
+}
+
+// A kernel failure at run or fold time, with the node named and allocation failures mapped.
+template <typename F>
+Status guarded(const ir::Node& node, F&& f) {
+  try {
+    Status s = f();
+    if (!s.is_ok()) return s.with_context(node.describe());
+    return s;
+  } catch (const OutOfMemory& e) {
+    return error(StatusCode::kOutOfMemory, node.describe(), ": ", e.what);
+  } catch (const std::bad_alloc&) {
+    return error(StatusCode::kOutOfMemory, node.describe(), ": out of host memory");
+  }
+}
+
+}  // namespace
+
+int Executor::slot_of(const std::string& name) const {
+  auto it = slots_.find(name);
+  return it == slots_.end() ? -1 : it->second;
+}
+
+const ir::ValueType* Executor::value_type(const std::string& name) const {
+  const int s = slot_of(name);
+  return s < 0 ? nullptr : &slot_types_[static_cast<size_t>(s)];
+}
+
+Result<std::unique_ptr<Executor>> Executor::build(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets,
+                                                  const BuildOptions& options, const OuterScope* outer) {
+  std::unique_ptr<Executor> e(new Executor());
+  HI_RETURN_IF_ERROR(e->compile(graph, opsets, options, outer));
+  return e;
+}
+
+Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets,
+                         const BuildOptions& options, const OuterScope* outer) {
+  auto new_slot = [&](const std::string& name, ir::ValueType type) {
+    const int s = static_cast<int>(slot_types_.size());
+    slots_[name] = s;
+    slot_types_.push_back(std::move(type));
+    constants_.emplace_back();
+    is_constant_.push_back(false);
+    return s;
+  };
+
+  // 1. Graph inputs and initializers.
+  inputs_ = graph.inputs;
+  outputs_ = graph.outputs;
+  overridable_ = graph.overridable_initializers;
+  for (const auto& in : graph.inputs) {
+    if (in.type.kind == ir::ValueKind::kTensor && in.type.dtype != DType::kUndefined && !dtype_is_supported(in.type.dtype))
+      return error(StatusCode::kUnsupported, "input '", in.name, "' has data type ", dtype_name(in.type.dtype),
+                   ", which hipinfer does not support");
+    input_slots_.push_back(new_slot(in.name, in.type));
+  }
+  for (const auto& [name, t] : graph.initializers) {
+    const int s = new_slot(name, ir::ValueType::concrete(t.dtype(), t.shape()));
+    constants_[static_cast<size_t>(s)] = Value::of(t);
+    is_constant_[static_cast<size_t>(s)] = true;
+  }
+  for (const auto& o : graph.overridable_initializers) overridable_slots_.push_back(slot_of(o.name));
+
+  // 2. Every op known, in one message.
+  std::map<std::string, std::vector<std::string>> unsupported;  // "Op (domain, opset N)" -> nodes
+  for (const auto& n : graph.nodes) {
+    const OpEntry* entry = find_op(n.domain, n.op_type);
+    auto ds = opsets.find(n.domain);
+    const int64_t version = ds == opsets.end() ? 0 : ds->second;
+    if (ds == opsets.end())
+      return error(StatusCode::kInvalidModel, n.describe(), " uses domain '", n.domain, "', which the model does not import");
+    if (!entry || version < entry->since_version) {
+      const std::string key = (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(version) + ")";
+      unsupported[key].push_back(n.name.empty() ? "#" + std::to_string(&n - graph.nodes.data()) : n.name);
+    }
+  }
+  if (!unsupported.empty()) {
+    std::string msg = std::to_string(unsupported.size()) + (unsupported.size() == 1 ? " op is" : " ops are") +
+                      " not supported: ";
+    bool first = true;
+    for (const auto& [op, nodes] : unsupported) {
+      msg += (first ? "" : "; ") + op + " at node" + (nodes.size() > 1 ? "s " : " ");
+      first = false;
+      for (size_t i = 0; i < nodes.size() && i < 5; ++i) msg += (i ? ", '" : "'") + nodes[i] + "'";
+      if (nodes.size() > 5) msg += str(" and ", nodes.size() - 5, " more");
+    }
+    return Status(StatusCode::kUnsupported, msg);
+  }
+
+  // 3. Topological order; every input produced exactly once.
+  std::map<std::string, size_t> producer;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& o : graph.nodes[i].outputs) {
+      if (o.empty()) continue;
+      if (slots_.count(o))
+        return error(StatusCode::kInvalidModel, graph.nodes[i].describe(), " writes '", o,
+                     "', which is already a graph input or initializer");
+      if (!producer.emplace(o, i).second)
+        return error(StatusCode::kInvalidModel, "value '", o, "' is produced by two nodes: ",
+                     graph.nodes[producer[o]].describe(), " and ", graph.nodes[i].describe());
+    }
+  // Names a subgraph reads from this graph count as inputs of its node for ordering.
+  auto node_reads = [&](const ir::Node& n) {
+    std::vector<std::string> reads(n.inputs.begin(), n.inputs.end());
+    std::function<void(const ir::Graph&)> scan = [&](const ir::Graph& g) {
+      for (const auto& sn : g.nodes) {
+        for (const auto& in : sn.inputs) reads.push_back(in);
+        for (const auto& [k, a] : sn.attributes) {
+          if (a.g) scan(*a.g);
+          for (const auto& gg : a.graphs) scan(*gg);
+        }
+      }
+    };
+    for (const auto& [k, a] : n.attributes) {
+      if (a.g) scan(*a.g);
+      for (const auto& gg : a.graphs) scan(*gg);
+    }
+    return reads;
+  };
+  std::vector<std::vector<size_t>> users(graph.nodes.size());
+  std::vector<int> pending(graph.nodes.size(), 0);
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const auto& n = graph.nodes[i];
+    std::set<size_t> deps;
+    for (const auto& in : node_reads(n)) {
+      if (in.empty()) continue;
+      auto p = producer.find(in);
+      if (p != producer.end()) {
+        if (p->second != i) deps.insert(p->second);
+        else return error(StatusCode::kInvalidModel, n.describe(), " reads its own output '", in, "' (a cycle)");
+      }
+    }
+    for (const auto& in : n.inputs) {
+      if (in.empty() || producer.count(in) || slots_.count(in) || (outer && outer->find(in))) continue;
+      return error(StatusCode::kInvalidModel, n.describe(), ": input '", in,
+                   "' is not a graph input, an initializer, or the output of any node");
+    }
+    for (size_t d : deps) users[d].push_back(i);
+    pending[i] = static_cast<int>(deps.size());
+  }
+  std::vector<size_t> order, ready;
+  for (size_t i = graph.nodes.size(); i-- > 0;)
+    if (pending[i] == 0) ready.push_back(i);
+  while (!ready.empty()) {  // stable: keeps the file's order where it is already valid
+    std::sort(ready.begin(), ready.end(), std::greater<>());
+    const size_t i = ready.back();
+    ready.pop_back();
+    order.push_back(i);
+    for (size_t u : users[i])
+      if (--pending[u] == 0) ready.push_back(u);
+  }
+  if (order.size() != graph.nodes.size()) {
+    std::string cyc;
+    int shown = 0;
+    for (size_t i = 0; i < graph.nodes.size() && shown < 5; ++i)
+      if (pending[i] > 0) cyc += (shown++ ? ", " : "") + graph.nodes[i].describe();
+    return error(StatusCode::kInvalidModel, "the graph has a cycle among ", cyc);
+  }
+
+  // 4. Per node: init, compile subgraphs, infer, fold.
+  for (size_t idx : order) {
+    const ir::Node& n = graph.nodes[idx];
+    const OpEntry* entry = find_op(n.domain, n.op_type);
+    CompiledNode cn;
+    cn.node = &n;
+    cn.op = entry->make();
+    InitContext ictx(n, opsets.at(n.domain));
+    Status s = cn.op->init(ictx);
+    if (s.is_ok()) s = ictx.status();
+    if (!s.is_ok()) return s.with_context(n.describe());
+
+    // Inputs: local slots, else enclosing graphs' values (made local slots filled at run).
+    std::vector<const ir::ValueType*> in_types;
+    std::vector<const Tensor*> in_values;
+    bool all_constant = true;
+    for (const auto& in : n.inputs) {
+      if (in.empty()) {
+        cn.inputs.push_back(-1);
+        in_types.push_back(nullptr);
+        in_values.push_back(nullptr);
+        continue;
+      }
+      int slot = slot_of(in);
+      if (slot < 0) {
+        const ir::ValueType* t = outer ? outer->find(in) : nullptr;
+        HI_ASSERT(t, "unresolved input ", in);
+        slot = new_slot(in, *t);
+        outer_slots_.push_back({slot, in});
+      }
+      cn.inputs.push_back(slot);
+      const auto su = static_cast<size_t>(slot);
+      in_types.push_back(&slot_types_[su]);
+      const bool c = is_constant_[su] && constants_[su].is_tensor();
+      in_values.push_back(c ? &constants_[su].tensor : nullptr);
+      all_constant = all_constant && c && is_static_small(constants_[su]);
+    }
+    for (const auto& [attr_name, a] : n.attributes) {
+      if (a.kind != ir::Attribute::Kind::kGraph) continue;
+      OuterScope scope;
+      scope.parent = outer;
+      for (const auto& [name, slot] : slots_) scope.types[name] = slot_types_[static_cast<size_t>(slot)];
+      auto sub = Executor::build(*a.g, opsets, options, &scope);
+      if (!sub.is_ok()) return sub.status().with_context(n.describe() + " subgraph '" + attr_name + "'");
+      // What the subgraph reads from this graph must be live while the node runs.
+      for (const auto& [sslot, name] : sub.value()->outer_slots_) {
+        int slot = slot_of(name);
+        if (slot < 0) {
+          slot = new_slot(name, *outer->find(name));
+          outer_slots_.push_back({slot, name});
+        }
+        cn.inputs.push_back(slot);  // extra reads after the declared inputs: liveness only
+      }
+      cn.subgraphs[attr_name] = std::move(sub).value();
+      all_constant = false;
+    }
+    const size_t declared_inputs = n.inputs.size();
+    InferContext xctx(n, in_types, in_values, n.outputs.size());
+    s = cn.op->infer(xctx);
+    if (!s.is_ok()) return s.with_context(n.describe());
+
+    bool outputs_known = !n.outputs.empty();
+    for (size_t i = 0; i < n.outputs.size(); ++i) {
+      if (n.outputs[i].empty()) {
+        cn.outputs.push_back(-1);
+        continue;
+      }
+      const int slot = new_slot(n.outputs[i], xctx.output_type(i));
+      cn.outputs.push_back(slot);
+      if (xctx.output_value(i)) {
+        constants_[static_cast<size_t>(slot)] = Value::of(*xctx.output_value(i));
+        is_constant_[static_cast<size_t>(slot)] = true;
+      } else {
+        outputs_known = false;
+      }
+    }
+    if (options.fold_constants && outputs_known) {
+      ++folded_;
+      continue;
+    }
+    if (options.fold_constants && all_constant && cn.op->is_deterministic() && !n.inputs.empty()) {
+      std::vector<const Value*> ins;
+      for (size_t i = 0; i < declared_inputs; ++i)
+        ins.push_back(cn.inputs[i] < 0 ? nullptr : &constants_[static_cast<size_t>(cn.inputs[i])]);
+      std::vector<Value> outs(n.outputs.size());
+      RunContext rctx(n, ins, &outs, nullptr);
+      s = guarded(n, [&] { return cn.op->run(rctx); });
+      if (!s.is_ok()) return s;
+      for (size_t i = 0; i < n.outputs.size(); ++i) {
+        if (cn.outputs[i] < 0) continue;
+        const auto su = static_cast<size_t>(cn.outputs[i]);
+        if (outs[i].is_tensor()) slot_types_[su] = ir::ValueType::concrete(outs[i].tensor.dtype(), outs[i].tensor.shape());
+        constants_[su] = std::move(outs[i]);
+        is_constant_[su] = true;
+      }
+      ++folded_;
+      continue;
+    }
+    nodes_.push_back(std::move(cn));
+  }
+
+  // 5. Outputs, and declared output types against inferred ones.
+  for (const auto& o : graph.outputs) {
+    int slot = slot_of(o.name);
+    if (slot < 0 && outer && outer->find(o.name)) {
+      slot = new_slot(o.name, *outer->find(o.name));
+      outer_slots_.push_back({slot, o.name});
+    }
+    if (slot < 0)
+      return error(StatusCode::kInvalidModel, "graph output '", o.name, "' is not produced by any node, input or initializer");
+    const ir::ValueType& inferred = slot_types_[static_cast<size_t>(slot)];
+    if (o.type.kind == ir::ValueKind::kTensor && inferred.kind == ir::ValueKind::kTensor &&
+        o.type.dtype != DType::kUndefined && inferred.dtype != DType::kUndefined && o.type.dtype != inferred.dtype)
+      return error(StatusCode::kInvalidModel, "graph output '", o.name, "' is declared ", dtype_name(o.type.dtype),
+                   " but computes ", dtype_name(inferred.dtype));
+    output_slots_.push_back(slot);
+  }
+
+  // 6. Liveness: release each value after its last reader (outputs and constants stay).
+  std::vector<int> last_use(slot_types_.size(), -1);
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    for (int s : nodes_[i].inputs)
+      if (s >= 0) last_use[static_cast<size_t>(s)] = static_cast<int>(i);
+  for (int s : output_slots_) last_use[static_cast<size_t>(s)] = -1;
+  for (size_t s = 0; s < last_use.size(); ++s)
+    if (last_use[s] >= 0 && !is_constant_[s]) nodes_[static_cast<size_t>(last_use[s])].release.push_back(static_cast<int>(s));
+  return Status::ok();
+}
+
+Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent) const {
+  HI_ASSERT(inputs.size() == input_slots_.size() + overridable_slots_.size() || inputs.size() == input_slots_.size(),
+            "executor got ", inputs.size(), " inputs, expects ", input_slots_.size());
+  std::vector<Value> values(slot_types_.size());
+  for (size_t s = 0; s < values.size(); ++s)
+    if (is_constant_[s]) values[s] = constants_[s];
+  for (size_t i = 0; i < input_slots_.size(); ++i) values[static_cast<size_t>(input_slots_[i])] = std::move(inputs[i]);
+  for (size_t i = input_slots_.size(); i < inputs.size(); ++i)
+    if (inputs[i].kind != Value::Kind::kNone)
+      values[static_cast<size_t>(overridable_slots_[i - input_slots_.size()])] = std::move(inputs[i]);
+  for (const auto& [slot, name] : outer_slots_) {
+    const Value* v = parent ? parent->lookup(name) : nullptr;
+    HI_ASSERT(v, "outer value ", name, " not found at run time");
+    values[static_cast<size_t>(slot)] = *v;
+  }
+  Frame frame{this, &values, parent};
+  for (const CompiledNode& cn : nodes_) {
+    const ir::Node& n = *cn.node;
+    std::vector<const Value*> ins;
+    ins.reserve(n.inputs.size());
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      ins.push_back(cn.inputs[i] < 0 ? nullptr : &values[static_cast<size_t>(cn.inputs[i])]);
+    std::vector<Value> outs(n.outputs.size());
+    NodeSubgraphRunner runner;
+    runner.subgraphs = &cn.subgraphs;
+    runner.frame = &frame;
+    RunContext ctx(n, std::move(ins), &outs, &runner);
+    HI_RETURN_IF_ERROR(guarded(n, [&] { return cn.op->run(ctx); }));
+    for (size_t i = 0; i < outs.size(); ++i) {
+      if (cn.outputs[i] < 0) continue;
+      values[static_cast<size_t>(cn.outputs[i])] = std::move(outs[i]);
+    }
+    for (int s : cn.release) values[static_cast<size_t>(s)] = Value{};
+  }
+  outputs->clear();
+  for (int s : output_slots_) outputs->push_back(values[static_cast<size_t>(s)]);
+  return Status::ok();
+}
+
+}  // namespace hi::ops

@@ -1,0 +1,84 @@
+// Executor: a graph compiled for running on the reference CPU kernels.
+//
+// What it guarantees:
+// - Building checks the whole graph before anything runs: every op is known (all unknown ops
+//   are listed in one error), every input is produced somewhere, there is no cycle, attributes
+//   parse, and types and shapes infer (symbolic dims stay symbolic).
+// - Nodes whose inputs are all constant are folded at build time (optimization level >= 1),
+//   so shape arithmetic over static shapes costs nothing at run time.
+// - run() is const and keeps all per-run state on its stack: any number of threads may run
+//   one Executor at once. Each intermediate value is released right after its last reader.
+// - Subgraphs (If, Loop, Scan bodies) are compiled with the executor of their node; names
+//   they read from enclosing graphs resolve through the running frame chain.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hipinfer/status.h"
+#include "ir/graph.h"
+#include "ops/op.h"
+
+namespace hi::ops {
+
+// Names visible from enclosing graphs while a subgraph is compiled, with their static types.
+struct OuterScope {
+  std::map<std::string, ir::ValueType> types;
+  const OuterScope* parent = nullptr;
+  const ir::ValueType* find(const std::string& name) const;
+};
+
+struct BuildOptions {
+  bool fold_constants = true;
+  // Inferred shapes to plan with may use input shapes fixed by the caller.
+};
+
+class Executor {
+ public:
+  struct Frame;  // the values of one running graph, chained to its callers' frames
+
+  static Result<std::unique_ptr<Executor>> build(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets,
+                                                 const BuildOptions& options, const OuterScope* outer = nullptr);
+
+  // Runs with `inputs` in the order of graph_inputs(); fills `outputs` in the order of
+  // graph_outputs(). `parent` is the caller's frame for subgraphs, null for the main graph.
+  Status run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent = nullptr) const;
+
+  const std::vector<ir::ValueInfo>& graph_inputs() const { return inputs_; }
+  const std::vector<ir::ValueInfo>& graph_outputs() const { return outputs_; }
+  // Initializers a caller may override (IR < 4 models list them as inputs).
+  const std::vector<ir::ValueInfo>& overridable() const { return overridable_; }
+  // The static type of a named value after inference, or null.
+  const ir::ValueType* value_type(const std::string& name) const;
+  size_t num_nodes() const { return nodes_.size(); }
+  size_t num_folded() const { return folded_; }
+
+ private:
+  struct CompiledNode {
+    const ir::Node* node = nullptr;
+    std::unique_ptr<Op> op;
+    std::vector<int> inputs;   // slot, or -1 for an absent optional input
+    std::vector<int> outputs;  // slot, or -1 for an unused optional output
+    std::vector<int> release;  // slots whose last reader is this node
+    std::map<std::string, std::unique_ptr<Executor>> subgraphs;  // by attribute name
+  };
+
+  Status compile(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets, const BuildOptions& options,
+                 const OuterScope* outer);
+  int slot_of(const std::string& name) const;
+
+  std::vector<ir::ValueInfo> inputs_, outputs_, overridable_;
+  std::vector<int> input_slots_, output_slots_, overridable_slots_;
+  std::map<std::string, int> slots_;           // value name -> slot
+  std::vector<ir::ValueType> slot_types_;      // static types per slot
+  std::vector<Value> constants_;               // per slot: initializers and folded values
+  std::vector<bool> is_constant_;
+  std::vector<std::pair<int, std::string>> outer_slots_;  // slots filled from enclosing frames
+  std::vector<CompiledNode> nodes_;
+  size_t folded_ = 0;
+  friend struct NodeSubgraphRunner;
+};
+
+}  // namespace hi::ops

@@ -1,0 +1,201 @@
+// Session: the public entry point. Loads and validates a model, checks inputs, runs it.
+#include "hipinfer/session.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "onnx/model_reader.h"
+#include "runtime/executor.h"
+
+namespace hi {
+
+struct Session::Impl {
+  ir::Model model;  // owns the nodes the executor points into
+  std::unique_ptr<ops::Executor> executor;
+  std::vector<TensorInfo> inputs, outputs;
+  SessionOptions options;
+};
+
+namespace {
+
+TensorInfo to_info(const ir::ValueInfo& vi) {
+  TensorInfo t;
+  t.name = vi.name;
+  const ir::ValueType* type = &vi.type;
+  switch (vi.type.kind) {
+    case ir::ValueKind::kSequence: t.kind = "sequence"; break;
+    case ir::ValueKind::kOptional: t.kind = "optional"; break;
+    case ir::ValueKind::kMap: t.kind = "map"; break;
+    default: break;
+  }
+  if (type->kind != ir::ValueKind::kTensor && type->elem) type = type->elem.get();
+  t.dtype = type->dtype;
+  t.rank_known = type->has_rank();
+  if (type->shape)
+    for (const auto& d : *type->shape) {
+      t.shape.push_back(d.value);
+      t.dim_names.push_back(d.is_known() ? "" : d.symbol);
+    }
+  return t;
+}
+
+Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
+  auto impl = std::make_unique<Session::Impl>();
+  impl->options = options;
+  impl->model = std::move(model);
+  if (options.memory_limit > 0) set_host_allocation_limit(options.memory_limit);
+  ops::BuildOptions bo;
+  bo.fold_constants = options.optimization_level >= 1;
+  auto ex = ops::Executor::build(impl->model.graph, impl->model.opsets, bo);
+  if (!ex.is_ok()) return ex.status().with_context(impl->model.path);
+  impl->executor = std::move(ex).value();
+  for (const auto& in : impl->model.graph.inputs) impl->inputs.push_back(to_info(in));
+  for (const auto& out : impl->model.graph.outputs) {
+    TensorInfo info = to_info(out);
+    // Fill what the model leaves undeclared from inference.
+    if (const ir::ValueType* t = impl->executor->value_type(out.name);
+        t && t->kind == ir::ValueKind::kTensor && (info.dtype == DType::kUndefined || !info.rank_known)) {
+      TensorInfo inferred = to_info({out.name, *t});
+      if (info.dtype == DType::kUndefined) info.dtype = inferred.dtype;
+      if (!info.rank_known) info = inferred;
+    }
+    impl->outputs.push_back(info);
+  }
+  return impl;
+}
+
+// Checks one input tensor against its declaration; binds symbolic dims.
+Status check_input(const ir::ValueInfo& decl, const Tensor& t, std::map<std::string, std::pair<int64_t, std::string>>& bound) {
+  const ir::ValueType& type = decl.type;
+  if (type.kind != ir::ValueKind::kTensor) return Status::ok();
+  if (type.dtype != DType::kUndefined && t.dtype() != type.dtype)
+    return error(StatusCode::kInvalidArgument, "input '", decl.name, "': expected ", dtype_name(type.dtype), ", got ",
+                 dtype_name(t.dtype()));
+  if (!type.shape) return Status::ok();
+  const auto& dims = *type.shape;
+  if (static_cast<int64_t>(dims.size()) != t.rank())
+    return error(StatusCode::kInvalidArgument, "input '", decl.name, "': expected rank ", dims.size(), " (",
+                 type.to_string(), "), got ", t.type_string());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t actual = t.dim(static_cast<int64_t>(i));
+    if (dims[i].is_known() && dims[i].value != actual)
+      return error(StatusCode::kInvalidArgument, "input '", decl.name, "': dim ", i, " must be ", dims[i].value,
+                   " (", type.to_string(), "), got ", t.type_string());
+    if (!dims[i].is_known() && !dims[i].symbol.empty()) {
+      auto [it, inserted] = bound.emplace(dims[i].symbol, std::make_pair(actual, decl.name));
+      if (!inserted && it->second.first != actual)
+        return error(StatusCode::kInvalidArgument, "dim '", dims[i].symbol, "' is ", it->second.first, " in input '",
+                     it->second.second, "' but ", actual, " in input '", decl.name, "'");
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+std::string TensorInfo::to_string() const {
+  std::string s = dtype_name(dtype);
+  if (!rank_known) s += "[...]";
+  else {
+    s += "[";
+    for (size_t i = 0; i < shape.size(); ++i) {
+      s += i ? ", " : "";
+      s += shape[i] >= 0 ? std::to_string(shape[i]) : (dim_names[i].empty() ? "?" : dim_names[i]);
+    }
+    s += "]";
+  }
+  return kind == "tensor" ? s : kind + "<" + s + ">";
+}
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::create(const std::string& path, const SessionOptions& options) {
+  HI_ASSIGN_OR_RETURN(auto model, onnx_reader::read_model_file(path));
+  HI_ASSIGN_OR_RETURN(auto impl, build(std::move(model), options));
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, size_t size, const SessionOptions& options) {
+  HI_ASSIGN_OR_RETURN(auto model, onnx_reader::read_model_bytes(data, size, ""));
+  HI_ASSIGN_OR_RETURN(auto impl, build(std::move(model), options));
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+const std::vector<TensorInfo>& Session::inputs() const { return impl_->inputs; }
+const std::vector<TensorInfo>& Session::outputs() const { return impl_->outputs; }
+
+Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names,
+                               RunStats* stats) const {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& ex = *impl_->executor;
+  // Inputs: every given name must be known; every required one present.
+  std::set<std::string> known;
+  for (const auto& in : ex.graph_inputs()) known.insert(in.name);
+  for (const auto& in : ex.overridable()) known.insert(in.name);
+  for (const auto& [name, t] : inputs) {
+    if (!known.count(name)) {
+      std::string list;
+      for (const auto& in : ex.graph_inputs()) list += (list.empty() ? "'" : ", '") + in.name + "'";
+      return error(StatusCode::kInvalidArgument, "'", name, "' is not an input of the model; its inputs are ", list);
+    }
+  }
+  std::vector<ops::Value> values;
+  std::map<std::string, std::pair<int64_t, std::string>> bound;
+  std::vector<std::string> missing;
+  for (const auto& decl : ex.graph_inputs()) {
+    auto it = inputs.find(decl.name);
+    if (it == inputs.end()) {
+      missing.push_back(decl.name);
+      continue;
+    }
+    HI_RETURN_IF_ERROR(check_input(decl, it->second, bound));
+    values.push_back(ops::Value::of(it->second));
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "'" : ", '") + m + "'";
+    return error(StatusCode::kInvalidArgument, "missing model input", missing.size() > 1 ? "s " : " ", list);
+  }
+  for (const auto& decl : ex.overridable()) {
+    auto it = inputs.find(decl.name);
+    if (it == inputs.end()) {
+      values.emplace_back();
+      continue;
+    }
+    HI_RETURN_IF_ERROR(check_input(decl, it->second, bound));
+    values.push_back(ops::Value::of(it->second));
+  }
+  // Outputs asked for must exist.
+  std::vector<size_t> wanted;
+  const auto& outs = ex.graph_outputs();
+  if (output_names.empty()) {
+    for (size_t i = 0; i < outs.size(); ++i) wanted.push_back(i);
+  } else {
+    for (const auto& name : output_names) {
+      size_t i = 0;
+      while (i < outs.size() && outs[i].name != name) ++i;
+      if (i == outs.size()) return error(StatusCode::kInvalidArgument, "'", name, "' is not an output of the model");
+      wanted.push_back(i);
+    }
+  }
+  const int64_t host_before = host_memory_stats().allocated_bytes;
+  std::vector<ops::Value> results;
+  HI_RETURN_IF_ERROR(ex.run(std::move(values), &results));
+  TensorMap out;
+  for (size_t i : wanted) {
+    if (!results[i].is_tensor())
+      return error(StatusCode::kUnsupported, "output '", outs[i].name,
+                   "' is a sequence or optional value; the Session API returns tensors only");
+    out[outs[i].name] = results[i].tensor;
+  }
+  if (stats) {
+    stats->latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    stats->nodes_executed = static_cast<int64_t>(ex.num_nodes());
+    stats->peak_host_bytes = host_memory_stats().peak_bytes - host_before;
+  }
+  return out;
+}
+
+}  // namespace hi

@@ -1,0 +1,83 @@
+// Elementwise ops: hand-computed cases and broadcasting edge cases.
+#include "ops/op_test_util.h"
+
+namespace hi::test {
+namespace {
+
+TEST(Add, BroadcastsRowAndColumn) {
+  auto r = run_op({"Add", "", 17, {}, {f32({2, 1}, {1, 2}), f32({3}, {10, 20, 30})}});
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  expect_tensor_eq(r.value()[0], f32({2, 3}, {11, 21, 31, 12, 22, 32}));
+}
+
+TEST(Add, ScalarAndZeroSize) {
+  auto r = run_op({"Add", "", 17, {}, {f32({}, {1}), f32({2, 0}, {})}});
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  EXPECT_EQ(r.value()[0].shape(), (Shape{2, 0}));
+}
+
+TEST(Add, IncompatibleShapesFailWithBothShapes) {
+  auto r = run_op_once({"Add", "", 17, {}, {f32({2, 3}, {1, 2, 3, 4, 5, 6}), f32({2}, {1, 2})}}, false);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_NE(r.status().message().find("under_test"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("[2, 3]"), std::string::npos) << r.status().message();
+}
+
+TEST(Sub, MiddleDimBroadcast) {
+  auto a = random_f32({3, 1, 5}, 1), b = random_f32({1, 4, 1}, 2);
+  auto r = run_op({"Sub", "", 17, {}, {a, b}});
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  const Tensor& y = r.value()[0];
+  ASSERT_EQ(y.shape(), (Shape{3, 4, 5}));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 5; ++k)
+        EXPECT_EQ(y.data<float>()[(i * 4 + j) * 5 + k], a.data<float>()[i * 5 + k] - b.data<float>()[j]);
+}
+
+TEST(Mul, Int64) {
+  auto r = run_op({"Mul", "", 17, {}, {i64({3}, {1, -2, 3}), i64({1}, {4})}});
+  ASSERT_TRUE(r.is_ok());
+  expect_tensor_eq(r.value()[0], i64({3}, {4, -8, 12}));
+}
+
+TEST(Div, IntegerTruncatesAndRejectsZero) {
+  auto r = run_op({"Div", "", 17, {}, {i64({2}, {7, -7}), i64({2}, {2, 2})}});
+  ASSERT_TRUE(r.is_ok());
+  expect_tensor_eq(r.value()[0], i64({2}, {3, -3}));
+  auto z = run_op_once({"Div", "", 17, {}, {i64({1}, {1}), i64({1}, {0})}}, false);
+  EXPECT_FALSE(z.is_ok());
+}
+
+TEST(Unary, FloatFunctions) {
+  auto x = f32({4}, {-1.5f, 0.f, 0.5f, 2.f});
+  auto relu = run_op({"Relu", "", 17, {}, {x}});
+  ASSERT_TRUE(relu.is_ok());
+  expect_tensor_eq(relu.value()[0], f32({4}, {0, 0, 0.5f, 2}));
+  auto sig = run_op({"Sigmoid", "", 17, {}, {x}});
+  ASSERT_TRUE(sig.is_ok());
+  expect_tensor_near(sig.value()[0], f32({4}, {0.18242552f, 0.5f, 0.62245933f, 0.88079708f}));
+  auto erf = run_op({"Erf", "", 17, {}, {x}});
+  ASSERT_TRUE(erf.is_ok());
+  expect_tensor_near(erf.value()[0], f32({4}, {-0.96610515f, 0.f, 0.52049988f, 0.99532227f}));
+}
+
+TEST(Unary, RejectsIntegerWhereFloatOnly) {
+  auto r = run_op_once({"Sqrt", "", 17, {}, {i64({1}, {4})}}, false);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnsupported);
+  EXPECT_NE(r.status().message().find("int64"), std::string::npos);
+}
+
+TEST(Float16, AddRoundsOnce) {
+  Tensor a = Tensor::empty(DType::kFloat16, {2}), b = Tensor::empty(DType::kFloat16, {2});
+  a.data<Float16>()[0] = Float16(1.f), a.data<Float16>()[1] = Float16(2048.f);
+  b.data<Float16>()[0] = Float16(0.5f), b.data<Float16>()[1] = Float16(1.f);
+  auto r = run_op({"Add", "", 17, {}, {a, b}});
+  ASSERT_TRUE(r.is_ok());
+  EXPECT_EQ(static_cast<float>(r.value()[0].data<Float16>()[0]), 1.5f);
+  EXPECT_EQ(static_cast<float>(r.value()[0].data<Float16>()[1]), 2048.f);  // 2049 ties to even
+}
+
+}  // namespace
+}  // namespace hi::test

@@ -1,0 +1,179 @@
+// `hipinfer run MODEL`: run once with given or random inputs; write and summarise outputs.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "cli.h"
+#include "hipinfer/npy.h"
+#include "hipinfer/session.h"
+
+namespace hi::cli {
+namespace {
+
+// Characters that are unsafe in file names become '_'.
+std::string safe_file_name(const std::string& name) {
+  std::string s = name.empty() ? "output" : name;
+  for (char& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
+  if (s == "." || s == "..") s = "_";
+  return s;
+}
+
+// Random values suited to the dtype: normal floats, small non-negative integers (safe as
+// indices for Gather/embedding inputs), random bools.
+Result<Tensor> random_input(const TensorInfo& info, int64_t batch, std::mt19937_64& rng) {
+  if (info.kind != "tensor") return error(StatusCode::kUnsupported, "input '", info.name, "' is a ", info.kind, "; pass it with --input");
+  if (!info.rank_known) return error(StatusCode::kInvalidArgument, "input '", info.name, "' has an unknown rank; pass it with --input");
+  Shape shape;
+  for (size_t i = 0; i < info.shape.size(); ++i) shape.push_back(info.shape[i] >= 0 ? info.shape[i] : batch);
+  Tensor t;
+  try {
+    t = Tensor::empty(info.dtype, shape);
+  } catch (const OutOfMemory& e) {
+    return error(StatusCode::kOutOfMemory, "input '", info.name, "': ", e.what);
+  }
+  std::normal_distribution<float> normal(0.f, 1.f);
+  std::uniform_int_distribution<int> small(0, 9);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    switch (info.dtype) {
+      case DType::kFloat32: t.data<float>()[i] = normal(rng); break;
+      case DType::kFloat64: t.data<double>()[i] = normal(rng); break;
+      case DType::kFloat16: t.data<Float16>()[i] = Float16(normal(rng)); break;
+      case DType::kBFloat16: t.data<BFloat16>()[i] = BFloat16(normal(rng)); break;
+      case DType::kInt64: t.data<int64_t>()[i] = small(rng); break;
+      case DType::kInt32: t.data<int32_t>()[i] = small(rng); break;
+      case DType::kInt16: t.data<int16_t>()[i] = static_cast<int16_t>(small(rng)); break;
+      case DType::kInt8: t.data<int8_t>()[i] = static_cast<int8_t>(small(rng)); break;
+      case DType::kUInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(small(rng)); break;
+      case DType::kUInt16: t.data<uint16_t>()[i] = static_cast<uint16_t>(small(rng)); break;
+      case DType::kUInt32: t.data<uint32_t>()[i] = static_cast<uint32_t>(small(rng)); break;
+      case DType::kUInt64: t.data<uint64_t>()[i] = static_cast<uint64_t>(small(rng)); break;
+      case DType::kBool: t.data<bool>()[i] = small(rng) >= 5; break;
+      case DType::kString: t.strings()[i] = "hipinfer"; break;
+      default: return error(StatusCode::kUnsupported, "cannot make random values for input '", info.name, "' of type ", dtype_name(info.dtype));
+    }
+  }
+  return t;
+}
+
+void print_summary(const std::string& name, const Tensor& t) {
+  std::printf("  %-28s %-22s", name.c_str(), t.type_string().c_str());
+  if (t.dtype() == DType::kString || t.numel() == 0) {
+    std::printf("\n");
+    return;
+  }
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  int64_t nonfinite = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double v = t.as_double(i);
+    if (!std::isfinite(v)) {
+      ++nonfinite;
+      continue;
+    }
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  const int64_t finite = t.numel() - nonfinite;
+  std::printf(" min %-11.5g max %-11.5g mean %-11.5g", lo, hi, finite ? sum / static_cast<double>(finite) : NAN);
+  if (nonfinite) std::printf(" (%lld non-finite)", static_cast<long long>(nonfinite));
+  std::printf("\n");
+}
+
+}  // namespace
+
+const CommandSpec* cmd_run_spec() {
+  static const CommandSpec spec{
+      "run",
+      "MODEL [options]",
+      "Run a model once and summarise (and optionally save) its outputs.",
+      "Inputs not given with --input get random values of the right shape and dtype (normal floats;\n"
+      "integers in [0, 9], safe as indices). Each output is written as DIR/<output name>.npy.",
+      {{"--input", "-i", "NAME=FILE.npy", "an input from a .npy file", true},
+       {"--output-dir", "-o", "DIR", "write each output as DIR/<name>.npy"},
+       {"--batch", "", "N", "value for symbolic dims of random inputs (default 1)"},
+       {"--seed", "", "N", "seed for random inputs (default 0)"},
+       {"--threads", "", "N", "intra-op threads (default: physical cores)"},
+       {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"}},
+      1,
+      1};
+  return &spec;
+}
+
+int cmd_run(const Args& args) {
+  const std::string path = args.positional()[0];
+  auto batch = args.get_int("--batch", 1);
+  auto seed = args.get_int("--seed", 0);
+  auto threads = args.get_int("--threads", 0);
+  auto level = args.get_int("--opt-level", 3);
+  for (const auto* r : {&batch, &seed, &threads, &level})
+    if (!r->is_ok()) {
+      report_error(r->status());
+      return kExitUsage;
+    }
+  if (batch.value() < 1 || level.value() < 0 || level.value() > 3 || threads.value() < 0) {
+    std::fprintf(stderr, "hipinfer: --batch must be >= 1, --threads >= 0, --opt-level 0..3\n");
+    return kExitUsage;
+  }
+  SessionOptions options;
+  options.threads = static_cast<int>(threads.value());
+  options.optimization_level = static_cast<int>(level.value());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto session = Session::create(path, options);
+  if (!session.is_ok()) return report_error(session.status());
+  const double create_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  TensorMap inputs;
+  for (const auto& spec : args.get_all("--input")) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::fprintf(stderr, "hipinfer: --input expects NAME=FILE.npy, got '%s'\n", spec.c_str());
+      return kExitUsage;
+    }
+    auto t = read_npy(spec.substr(eq + 1));
+    if (!t.is_ok()) return report_error(t.status());
+    inputs[spec.substr(0, eq)] = std::move(t).value();
+  }
+  std::mt19937_64 rng(static_cast<uint64_t>(seed.value()));
+  for (const auto& info : session.value()->inputs()) {
+    if (inputs.count(info.name)) continue;
+    auto t = random_input(info, batch.value(), rng);
+    if (!t.is_ok()) return report_error(t.status());
+    inputs[info.name] = std::move(t).value();
+  }
+  std::printf("inputs:\n");
+  for (const auto& [name, t] : inputs) print_summary(name, t);
+  RunStats stats;
+  auto outputs = session.value()->run(inputs, {}, &stats);
+  if (!outputs.is_ok()) return report_error(outputs.status());
+
+  const std::string dir = args.get("--output-dir");
+  if (!dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return report_error(error(StatusCode::kInvalidArgument, "cannot create output directory '", dir, "': ", ec.message()));
+  }
+  std::printf("outputs:\n");
+  for (const auto& info : session.value()->outputs()) {
+    const Tensor& t = outputs.value().at(info.name);
+    print_summary(info.name, t);
+    if (!dir.empty()) {
+      const std::string file = (std::filesystem::path(dir) / (safe_file_name(info.name) + ".npy")).string();
+      Status s = write_npy(file, t);
+      if (!s.is_ok()) return report_error(s);
+    }
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("session created in %.1f ms; run took %.2f ms; peak tensor memory %s; process peak RSS %s\n", create_ms,
+              stats.latency_ms, human_bytes(static_cast<double>(stats.peak_host_bytes)).c_str(),
+              human_bytes(static_cast<double>(ru.ru_maxrss) * 1024).c_str());
+  if (!dir.empty()) std::printf("outputs written to %s/\n", dir.c_str());
+  return kExitOk;
+}
+
+}  // namespace hi::cli
