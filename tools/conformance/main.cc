@@ -1,0 +1,357 @@
+// hipinfer-conformance: runs the ONNX backend test data (node/, simple/, pytorch-converted/,
+// pytorch-operator/) with the onnx runner's tolerances, compares with ONNX Runtime's recorded
+// results, and writes a Markdown report. Each test runs in a child process, so a crash or hang
+// is recorded as such instead of ending the run.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "onnx/model_reader.h"
+#include "runtime/executor.h"
+
+namespace fs = std::filesystem;
+using hi::Status;
+using hi::StatusCode;
+using hi::Tensor;
+
+namespace {
+
+constexpr double kRtol = 1e-3, kAtol = 1e-7;  // onnx/backend/test/runner defaults
+
+struct Outcome {
+  std::string status;  // pass, fail, unsupported, error, crash, timeout
+  std::string reason;
+};
+
+struct TestCase {
+  std::string name;     // test_abs
+  std::string folder;   // node, simple, ...
+  fs::path dir;
+  std::string op;       // the op it tests
+  Outcome outcome;
+};
+
+std::string one_line(std::string s, size_t max = 300) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  std::replace(s.begin(), s.end(), '|', '/');
+  if (s.size() > max) s = s.substr(0, max) + "...";
+  return s;
+}
+
+// Compares one output; returns "" when it matches.
+std::string compare(const Tensor& got, const Tensor& exp, const std::string& name) {
+  if (got.dtype() != exp.dtype())
+    return hi::str("output '", name, "': dtype ", hi::dtype_name(got.dtype()), ", expected ", hi::dtype_name(exp.dtype()));
+  if (got.shape() != exp.shape())
+    return hi::str("output '", name, "': shape ", hi::shape_to_string(got.shape()), ", expected ", hi::shape_to_string(exp.shape()));
+  if (got.dtype() == hi::DType::kString) {
+    for (int64_t i = 0; i < got.numel(); ++i)
+      if (got.strings()[i] != exp.strings()[i]) return hi::str("output '", name, "': string ", i, " differs");
+    return "";
+  }
+  int64_t bad = 0, first = -1;
+  double worst = 0;
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    const double g = got.as_double(i), e = exp.as_double(i);
+    if (std::isnan(g) && std::isnan(e)) continue;
+    if (std::isinf(e) && g == e) continue;
+    const double err = std::abs(g - e);
+    if (!(err <= kAtol + kRtol * std::abs(e))) {
+      if (first < 0) first = i;
+      ++bad;
+      worst = std::max(worst, std::isnan(err) ? INFINITY : err);
+    }
+  }
+  if (!bad) return "";
+  return hi::str("output '", name, "': ", bad, " of ", got.numel(), " elements differ (first at ", first, ": got ",
+                 got.as_double(first), ", expected ", exp.as_double(first), "; max abs error ", worst, ")");
+}
+
+Outcome run_test(const fs::path& dir) {
+  using namespace hi;
+  auto model = onnx_reader::read_model_file((dir / "model.onnx").string());
+  if (!model.is_ok())
+    return {model.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", model.status().message()};
+  ops::BuildOptions bo;
+  auto ex = ops::Executor::build(model.value().graph, model.value().opsets, bo);
+  if (!ex.is_ok()) return {ex.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", ex.status().message()};
+  std::vector<fs::path> sets;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+  std::sort(sets.begin(), sets.end());
+  const auto& inputs = ex.value()->graph_inputs();
+  const auto& outputs = ex.value()->graph_outputs();
+  for (const auto& set : sets) {
+    std::vector<ops::Value> in;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const fs::path pb = set / ("input_" + std::to_string(i) + ".pb");
+      if (!fs::exists(pb)) {
+        in.emplace_back();  // an omitted optional input
+        continue;
+      }
+      if (inputs[i].type.kind != ir::ValueKind::kTensor)
+        return {"unsupported", "test data holds a " + inputs[i].type.to_string() + " input; the runner reads tensors only"};
+      auto t = onnx_reader::read_tensor_file(pb.string());
+      if (!t.is_ok()) return {t.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", t.status().message()};
+      in.push_back(ops::Value::of(std::move(t).value()));
+    }
+    std::vector<ops::Value> out;
+    Status s = ex.value()->run(std::move(in), &out);
+    if (!s.is_ok()) return {s.code() == StatusCode::kUnsupported ? "unsupported" : "error", s.message()};
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const fs::path pb = set / ("output_" + std::to_string(i) + ".pb");
+      if (!fs::exists(pb)) continue;
+      if (outputs[i].type.kind != ir::ValueKind::kTensor)
+        return {"unsupported", "test data holds a " + outputs[i].type.to_string() + " output; the runner reads tensors only"};
+      auto exp = onnx_reader::read_tensor_file(pb.string());
+      if (!exp.is_ok()) return {exp.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", exp.status().message()};
+      if (!out[i].is_tensor()) return {"fail", "output '" + outputs[i].name + "' is not a tensor"};
+      const std::string diff = compare(out[i].tensor, exp.value(), outputs[i].name);
+      if (!diff.empty()) return {"fail", diff};
+    }
+  }
+  return {"pass", ""};
+}
+
+// Runs a test in a child process with a timeout; the child reports through a pipe.
+Outcome run_isolated(const fs::path& dir, int timeout_s) {
+  int fds[2];
+  if (pipe(fds) != 0) return {"error", "pipe failed"};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    Outcome o = run_test(dir);
+    const std::string msg = o.status + "\n" + o.reason;
+    (void)!write(fds[1], msg.data(), msg.size());
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string msg;
+  char buf[4096];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  int status = 0;
+  bool done = false;
+  while (!done) {
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) done = true;
+    else if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      close(fds[0]);
+      return {"timeout", hi::str("did not finish in ", timeout_s, " s")};
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  if (WIFSIGNALED(status)) return {"crash", hi::str("killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")")};
+  const auto nl = msg.find('\n');
+  if (nl == std::string::npos) return {"crash", hi::str("exited ", WEXITSTATUS(status), " without a result")};
+  return {msg.substr(0, nl), msg.substr(nl + 1)};
+}
+
+// The op a test exercises: the single node's op, or the op of the non-expanded sibling.
+std::string op_of(const fs::path& dir) {
+  auto m = hi::onnx_reader::read_model_file((dir / "model.onnx").string());
+  if (!m.is_ok()) return "?";
+  const auto& nodes = m.value().graph.nodes;
+  std::string name = dir.filename().string();
+  if (name.size() > 9 && name.compare(name.size() - 9, 9, "_expanded") == 0) {
+    const fs::path sib = dir.parent_path() / name.substr(0, name.size() - 9);
+    if (fs::exists(sib / "model.onnx")) return op_of(sib);
+  }
+  if (nodes.size() == 1) return (nodes[0].domain.empty() ? "" : nodes[0].domain + ".") + nodes[0].op_type;
+  return "(model)";
+}
+
+// Reads {"test": {"status": "...", "why": "..."}, ...}: the only JSON shape the baseline uses.
+std::map<std::string, Outcome> read_baseline(const std::string& path) {
+  std::map<std::string, Outcome> out;
+  std::ifstream in(path);
+  if (!in) return out;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string s = ss.str();
+  size_t i = 0;
+  auto next_string = [&](std::string& v) -> bool {
+    i = s.find('"', i);
+    if (i == std::string::npos) return false;
+    v.clear();
+    for (++i; i < s.size() && s[i] != '"'; ++i) {
+      if (s[i] == '\\' && i + 1 < s.size()) ++i;
+      v += s[i];
+    }
+    ++i;
+    return true;
+  };
+  std::string key, k, v;
+  while (next_string(key)) {
+    Outcome o;
+    for (int f = 0; f < 2; ++f) {
+      if (!next_string(k) || !next_string(v)) return out;
+      (k == "status" ? o.status : o.reason) = v;
+    }
+    out[key] = o;
+  }
+  return out;
+}
+
+void write_report(const std::string& path, const std::vector<TestCase>& tests, const std::map<std::string, Outcome>& baseline,
+                  const std::string& data_dir) {
+  std::map<std::string, std::map<std::string, int>> per_op;  // op -> status -> count
+  std::map<std::string, std::map<std::string, int>> per_folder;
+  int ort_pass = 0, both = 0;
+  std::vector<const TestCase*> regressions;
+  for (const auto& t : tests) {
+    per_folder[t.folder][t.outcome.status]++;
+    if (t.folder == "node") per_op[t.op][t.outcome.status]++;
+    auto b = baseline.find(t.name);
+    if (t.folder == "node" && b != baseline.end() && b->second.status == "pass") {
+      ++ort_pass;
+      if (t.outcome.status == "pass") ++both;
+      else regressions.push_back(&t);
+    }
+  }
+  std::ofstream out(path);
+  out << "# ONNX conformance\n\n"
+      << "Generated by `hipinfer-conformance` (tools/conformance) from the ONNX backend test data"
+      << " (onnx commit 6be0677f, 1.23.0); tolerances rtol " << kRtol << ", atol " << kAtol
+      << " (the onnx runner's). ONNX Runtime's column is its recorded 1.30 result"
+      << " (`ort_1.30_baseline_node.json`).\n\n"
+      << "Regenerate: `build/<preset>/tools/conformance/hipinfer-conformance --data DIR --report docs/conformance.md`.\n\n";
+  out << "## Totals\n\n| folder | pass | fail | unsupported | error | crash | timeout | total |\n|---|---|---|---|---|---|---|---|\n";
+  for (const auto& [f, c] : per_folder) {
+    int total = 0;
+    for (const auto& [s, n] : c) total += n;
+    auto g = [&](const char* s) { auto it = c.find(s); return it == c.end() ? 0 : it->second; };
+    out << "| " << f << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error") << " | "
+        << g("crash") << " | " << g("timeout") << " | " << total << " |\n";
+  }
+  out << "\nNode tests that ONNX Runtime 1.30 passes: " << ort_pass << "; hipinfer passes " << both << " of them.\n\n";
+  out << "## Node tests ONNX Runtime passes and hipinfer does not\n\n";
+  if (regressions.empty()) out << "None.\n";
+  else {
+    out << "| test | op | hipinfer | reason |\n|---|---|---|---|\n";
+    for (const auto* t : regressions)
+      out << "| " << t->name << " | " << t->op << " | " << t->outcome.status << " | " << one_line(t->outcome.reason) << " |\n";
+  }
+  out << "\n## Per op (node tests)\n\n| op | pass | fail | unsupported | error | crash/timeout |\n|---|---|---|---|---|---|\n";
+  for (const auto& [op, c] : per_op) {
+    auto g = [&](const char* s) { auto it = c.find(s); return it == c.end() ? 0 : it->second; };
+    out << "| " << op << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error") << " | "
+        << g("crash") + g("timeout") << " |\n";
+  }
+  out << "\n## Every test that does not pass\n\n| test | status | reason |\n|---|---|---|\n";
+  for (const auto& t : tests)
+    if (t.outcome.status != "pass")
+      out << "| " << t.folder << "/" << t.name << " | " << t.outcome.status << " | " << one_line(t.outcome.reason, 200) << " |\n";
+  (void)data_dir;
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: hipinfer-conformance [--data DIR] [--baseline FILE] [--report FILE] [--filter TEXT]\n"
+               "                            [--jobs N] [--timeout SECONDS] [--min-pass N] [--verbose]\n\n"
+               "Runs the ONNX backend test data. DIR defaults to $HI_ONNX_TEST_DATA. Exit 1 when any test\n"
+               "crashes or times out, or fewer than --min-pass node tests pass.\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string data = getenv("HI_ONNX_TEST_DATA") ? getenv("HI_ONNX_TEST_DATA") : "";
+  std::string baseline_path, report, filter;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int timeout_s = 60, min_pass = 0;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto val = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--data") data = val();
+    else if (a == "--baseline") baseline_path = val();
+    else if (a == "--report") report = val();
+    else if (a == "--filter") filter = val();
+    else if (a == "--jobs") jobs = std::max(1, std::atoi(val().c_str()));
+    else if (a == "--timeout") timeout_s = std::max(1, std::atoi(val().c_str()));
+    else if (a == "--min-pass") min_pass = std::atoi(val().c_str());
+    else if (a == "--verbose") verbose = true;
+    else return usage();
+  }
+  if (data.empty() || !fs::exists(fs::path(data) / "node")) {
+    std::fprintf(stderr, "hipinfer-conformance: no test data at '%s' (set --data or HI_ONNX_TEST_DATA to the folder holding node/)\n",
+                 data.c_str());
+    return 2;
+  }
+  std::vector<TestCase> tests;
+  for (const char* folder : {"node", "simple", "pytorch-converted", "pytorch-operator"}) {
+    const fs::path f = fs::path(data) / folder;
+    if (!fs::exists(f)) continue;
+    for (const auto& e : fs::directory_iterator(f)) {
+      if (!fs::exists(e.path() / "model.onnx")) continue;
+      const std::string name = e.path().filename().string();
+      if (!filter.empty() && name.find(filter) == std::string::npos) continue;
+      tests.push_back({name, folder, e.path(), op_of(e.path()), {}});
+    }
+  }
+  std::sort(tests.begin(), tests.end(), [](const auto& a, const auto& b) { return std::tie(a.folder, a.name) < std::tie(b.folder, b.name); });
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < jobs; ++w)
+    workers.emplace_back([&] {
+      for (size_t i; (i = next++) < tests.size();) tests[i].outcome = run_isolated(tests[i].dir, timeout_s);
+    });
+  for (auto& w : workers) w.join();
+
+  std::map<std::string, int> counts;
+  int node_pass = 0, crashes = 0;
+  for (const auto& t : tests) {
+    counts[t.outcome.status]++;
+    if (t.folder == "node" && t.outcome.status == "pass") ++node_pass;
+    if (t.outcome.status == "crash" || t.outcome.status == "timeout") {
+      ++crashes;
+      std::printf("%s %s/%s: %s\n", t.outcome.status.c_str(), t.folder.c_str(), t.name.c_str(), t.outcome.reason.c_str());
+    } else if (verbose && t.outcome.status != "pass") {
+      std::printf("%-11s %s/%s: %s\n", t.outcome.status.c_str(), t.folder.c_str(), t.name.c_str(), one_line(t.outcome.reason, 200).c_str());
+    }
+  }
+  if (baseline_path.empty()) {
+    const fs::path guess = fs::path(data).parent_path() / "ort_1.30_baseline_node.json";
+    if (fs::exists(guess)) baseline_path = guess.string();
+  }
+  const auto baseline = read_baseline(baseline_path);
+  int ort_pass = 0, ort_pass_we_fail = 0;
+  for (const auto& t : tests) {
+    auto b = baseline.find(t.name);
+    if (t.folder != "node" || b == baseline.end() || b->second.status != "pass") continue;
+    ++ort_pass;
+    if (t.outcome.status != "pass") ++ort_pass_we_fail;
+  }
+  if (!report.empty()) write_report(report, tests, baseline, data);
+  std::printf("conformance: %d passed, %d failed, %d unsupported, %d errors, %d crashed or timed out, of %zu tests\n",
+              counts["pass"], counts["fail"], counts["unsupported"], counts["error"], crashes, tests.size());
+  std::printf("node tests passed: %d; of the %d that ONNX Runtime 1.30 passes, hipinfer does not pass %d\n", node_pass, ort_pass,
+              ort_pass_we_fail);
+  if (crashes) return 1;
+  if (node_pass < min_pass) {
+    std::printf("fewer than the required %d node tests passed\n", min_pass);
+    return 1;
+  }
+  return 0;
+}
