@@ -14,8 +14,9 @@ Status infer_same_as_input(InferContext& ctx, uint64_t types) {
   return Status::ok();
 }
 
-Status infer_broadcast(InferContext& ctx, uint64_t types, DType out_dtype) {
+Status infer_broadcast(InferContext& ctx, uint64_t types, DType out_dtype, const LegacyBroadcast* legacy) {
   std::vector<const ir::ValueType*> ins;
+  ir::ValueType aligned_b;
   DType dtype = DType::kUndefined;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     if (!ctx.has_input(i)) continue;
@@ -27,7 +28,12 @@ Status infer_broadcast(InferContext& ctx, uint64_t types, DType out_dtype) {
                      dtype_name(t.dtype), " (input ", i, ")");
       dtype = t.dtype;
     }
-    ins.push_back(&t);
+    if (legacy && i == 1 && ctx.has_input(0)) {
+      aligned_b = legacy->align(ctx.input_type(0), t);
+      ins.push_back(&aligned_b);
+    } else {
+      ins.push_back(&t);
+    }
   }
   HI_ASSIGN_OR_RETURN(auto out, broadcast_types(ins, out_dtype == DType::kUndefined ? dtype : out_dtype));
   ctx.set_output_type(0, std::move(out));

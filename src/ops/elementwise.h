@@ -10,6 +10,8 @@
 
 namespace hi::ops {
 
+struct LegacyBroadcast;
+
 // Error for a dtype an op does not take.
 Status unsupported_dtype(const ir::Node& node, DType dtype, const char* what = "input");
 
@@ -17,7 +19,8 @@ Status unsupported_dtype(const ir::Node& node, DType dtype, const char* what = "
 Status infer_same_as_input(InferContext& ctx, uint64_t types);
 // Inference for broadcasting ops: all inputs share a dtype from `types`; the output has
 // `out_dtype` (kUndefined: the inputs' dtype).
-Status infer_broadcast(InferContext& ctx, uint64_t types, DType out_dtype = DType::kUndefined);
+Status infer_broadcast(InferContext& ctx, uint64_t types, DType out_dtype = DType::kUndefined,
+                       const LegacyBroadcast* legacy = nullptr);
 
 // Calls fn(out_index, a_offset, b_offset) for every element of the broadcast of a and b,
 // a row at a time so the index arithmetic runs once per row.
@@ -38,6 +41,32 @@ void for_each_broadcast(const Shape& out, const Shape& a, const Shape& b, Fn&& f
   }
 }
 
+// Opsets before 7 broadcast a binary op's B only with broadcast=1, placing B's dims at A's `axis`
+// (default: B matches A's trailing dims, which numpy broadcasting already does).
+struct LegacyBroadcast {
+  int64_t axis = -1;  // >= 0 when B must be aligned at an explicit axis of A
+
+  void parse(InitContext& ctx) {
+    if (ctx.opset() < 7 && ctx.get_int("broadcast", 0) != 0 && ctx.has("axis")) axis = ctx.get_int("axis", 0);
+  }
+  // B's shape padded with trailing 1s so that numpy broadcasting aligns it at `axis`.
+  template <typename D>
+  std::vector<D> align(size_t a_rank, std::vector<D> b, D one) const {
+    if (axis < 0) return b;
+    while (b.size() + static_cast<size_t>(axis) < a_rank) b.push_back(one);
+    return b;
+  }
+  Tensor align(const Tensor& a, const Tensor& b) const {
+    return axis < 0 ? b : b.reshaped(align<int64_t>(a.shape().size(), b.shape(), 1));
+  }
+  ir::ValueType align(const ir::ValueType& a, const ir::ValueType& b) const {
+    if (axis < 0 || !a.has_rank() || !b.has_rank()) return b;
+    ir::ValueType t = b;
+    t.shape = align<ir::Dim>(a.shape->size(), *b.shape, ir::Dim::known(1));
+    return t;
+  }
+};
+
 // out = f(a, b) with numpy broadcasting. In and Out are storage types; f works on compute types.
 template <typename In, typename Out, typename F>
 void binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
@@ -55,9 +84,9 @@ void binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
 
 // A binary op over the numeric types in Types whose output has the input dtype.
 template <uint64_t Types, typename F>
-Status run_binary(RunContext& ctx, F f) {
+Status run_binary(RunContext& ctx, F f, const LegacyBroadcast& legacy = {}) {
   const Tensor& a = ctx.in(0);
-  const Tensor& b = ctx.in(1);
+  const Tensor b = legacy.align(a, ctx.in(1));
   HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
   Tensor& out = ctx.output(0, a.dtype(), shape);
   if (!dispatch<Types>(a.dtype(), [&]<typename T>() { binary_loop<T, T>(a, b, out, f); }))
@@ -105,8 +134,15 @@ class UnaryOp : public Op {
 template <uint64_t Types, typename F>
 class BinaryOp : public Op {
  public:
-  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types); }
-  Status run(RunContext& ctx) const override { return run_binary<Types>(ctx, F{}); }
+  Status init(InitContext& ctx) override {
+    legacy_.parse(ctx);
+    return Status::ok();
+  }
+  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types, DType::kUndefined, &legacy_); }
+  Status run(RunContext& ctx) const override { return run_binary<Types>(ctx, F{}, legacy_); }
+
+ private:
+  LegacyBroadcast legacy_;
 };
 
 // A comparison computing bool out = F{}(a, b) with broadcasting over Types.
