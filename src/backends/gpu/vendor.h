@@ -1,0 +1,128 @@
+// The one place that knows which GPU vendor is being compiled for: includes exactly one vendor
+// runtime, maps CUDA runtime names onto HIP, and turns compiler targets into capability macros.
+//
+// Every GPU source (*.cu) is written once in CUDA C++ and compiled twice: by nvcc for NVIDIA and
+// by hipcc (clang -x hip) for AMD, with -DHI_GPU_HIP=1 (see cmake/HiHip.cmake). No file other
+// than this one may test HI_GPU_HIP, __HIP_PLATFORM_AMD__, __CUDA_ARCH__ or a gfx target macro,
+// with one exception: the "vendor diagnosis" block of runtime.cu, host code that explains a
+// missing driver in each vendor's terms. Kernels test the HI_* capability macros below.
+//
+// Why CUDA names and not a prefix of our own (gpuMalloc): the kernels read as ordinary CUDA, so
+// CUDA documentation, examples and tools apply to them unchanged; the nvcc build has no
+// indirection at all; and HIP's API is a near one-to-one copy of CUDA's, so the map is one line
+// a name. The map holds only the names hipinfer uses: a name missing from it is a compile error
+// in the HIP build, which CI builds. Only names are mapped; nothing here redefines a compiler
+// macro such as __CUDA_ARCH__ (ggml's HIP header does, after which no reader can trust it).
+#pragma once
+
+#if defined(HI_GPU_HIP)
+#if !defined(__HIP__)
+#error "HI_GPU_HIP is set but this is not a HIP compiler: compile *.cu through hipcc -x hip"
+#endif
+#include <hip/hip_runtime.h>
+#else
+#include <cuda_runtime.h>
+#endif
+
+// ---- Backend identity -----------------------------------------------------------------------
+// Both backends can be linked into one binary, so every symbol a GPU source defines lives in a
+// namespace named after its backend: hi::gpu::cuda_backend or hi::gpu::hip_backend.
+// (Not hi::gpu::cuda: that would shadow libcu++'s ::cuda namespace inside hi::gpu.)
+#if defined(HI_GPU_HIP)
+#define HI_GPU_NS hip_backend
+#define HI_GPU_BACKEND_NAME "hip"  // DeviceInfo::backend
+#define HI_GPU_RUNTIME_NAME "HIP"  // in messages: "HIP call hipMalloc(...) failed"
+#else
+#define HI_GPU_NS cuda_backend
+#define HI_GPU_BACKEND_NAME "cuda"
+#define HI_GPU_RUNTIME_NAME "CUDA"
+#endif
+
+// ---- Runtime name map (HIP only) ------------------------------------------------------------
+#if defined(HI_GPU_HIP)
+// Types and constants.
+#define cudaDeviceProp hipDeviceProp_t
+#define cudaError_t hipError_t
+#define cudaStream_t hipStream_t
+#define cudaSuccess hipSuccess
+#define cudaErrorInsufficientDriver hipErrorInsufficientDriver
+#define cudaErrorInitializationError hipErrorNotInitialized
+#define cudaErrorInvalidDevice hipErrorInvalidDevice
+#define cudaErrorInvalidValue hipErrorInvalidValue
+#define cudaErrorMemoryAllocation hipErrorOutOfMemory
+#define cudaErrorNoDevice hipErrorNoDevice
+#define cudaErrorNoKernelImageForDevice hipErrorNoBinaryForGpu
+#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaStreamNonBlocking hipStreamNonBlocking
+// Functions.
+#define cudaDeviceGetPCIBusId hipDeviceGetPCIBusId
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaDriverGetVersion hipDriverGetVersion
+#define cudaFree hipFree
+#define cudaGetDevice hipGetDevice
+#define cudaGetDeviceCount hipGetDeviceCount
+#define cudaGetDeviceProperties hipGetDeviceProperties
+#define cudaGetErrorName hipGetErrorName
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetLastError hipGetLastError
+#define cudaMalloc hipMalloc
+#define cudaMemGetInfo hipMemGetInfo
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemsetAsync hipMemsetAsync
+#define cudaPeekAtLastError hipPeekAtLastError
+#define cudaRuntimeGetVersion hipRuntimeGetVersion
+#define cudaSetDevice hipSetDevice
+#define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamSynchronize hipStreamSynchronize
+#endif
+
+// ---- Capability macros (device compilation pass only) ---------------------------------------
+// HI_DEVICE_COMPILE        this pass generates device code (nvcc and clang compile a .cu once
+//                          for the host and once per GPU target)
+// HI_FP16_AVAILABLE        native half-precision arithmetic (sm_53+, every AMD target)
+// HI_BF16_AVAILABLE        native bfloat16 arithmetic and conversions (sm_80+; not yet set on AMD)
+// HI_NVIDIA_MMA_AVAILABLE  NVIDIA tensor cores through mma.sync, fp16/bf16 inputs (sm_80+)
+// HI_AMD_MFMA_AVAILABLE    AMD matrix cores (MFMA) on CDNA: gfx908, gfx90a, gfx94x
+// A kernel that uses one of them keeps a plain path under #else, so every target compiles.
+#if defined(HI_GPU_HIP)
+#if defined(__HIP_DEVICE_COMPILE__)
+#define HI_DEVICE_COMPILE 1
+#define HI_FP16_AVAILABLE 1
+#if defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || \
+    defined(__gfx942__)
+#define HI_AMD_MFMA_AVAILABLE 1
+#endif
+#endif
+#else  // CUDA
+#if defined(__CUDA_ARCH__)
+#define HI_DEVICE_COMPILE 1
+#if __CUDA_ARCH__ >= 530
+#define HI_FP16_AVAILABLE 1
+#endif
+#if __CUDA_ARCH__ >= 800
+#define HI_BF16_AVAILABLE 1
+#define HI_NVIDIA_MMA_AVAILABLE 1
+#endif
+#endif
+#endif
+
+namespace hi::gpu::HI_GPU_NS {
+
+// The number of threads in a warp (wavefront) of the GPU this device pass compiles for: 64 on
+// GCN/CDNA (gfx8, gfx9: MI100, MI200, MI300), 32 on NVIDIA and on RDNA (gfx10+, which HIP
+// compiles for wave32). Device code only: in the host pass it answers 32 whatever the GPU is, so
+// host code (launch configuration) must use DeviceInfo::warp_size / cudaDeviceProp::warpSize.
+// kernels/probe.cu checks on a real GPU that this agrees with the runtime's warpSize.
+__device__ constexpr int warp_size() {
+#if defined(HI_GPU_HIP) && (defined(__GFX9__) || defined(__GFX8__))
+  return 64;
+#else
+  return 32;
+#endif
+}
+
+}  // namespace hi::gpu::HI_GPU_NS
