@@ -9,7 +9,10 @@
 #define HI_COMMAND_LIST(X) \
   X(run)                   \
   X(inspect)               \
-  X(zoo)
+  X(zoo)                   \
+  X(devices)               \
+  X(doctor)                \
+  X(report)
 
 namespace hi::cli {
 
