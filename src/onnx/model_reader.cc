@@ -1,6 +1,8 @@
 // ModelProto -> ir::Model, with every check a malformed or hostile file needs.
 #include "onnx/model_reader.h"
 
+#include "hipinfer/tensor_proto.h"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <onnx/onnx_pb.h>
@@ -60,8 +62,17 @@ Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto
 
 Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where);
 
-Status read_external(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where,
-                     Tensor& t) {
+// Where a tensor's external data lives, found and checked before the tensor is allocated.
+struct ExternalData {
+  fs::path path;
+  std::string location;  // as written in the model, for messages
+  int64_t offset = 0;
+};
+
+// Resolves and checks external data of `need` bytes for a tensor of `type` ("float32[2, 3]"):
+// the file must lie inside the model's folder and hold the bytes at the offset.
+Result<ExternalData> locate_external(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where,
+                                     const std::string& type, int64_t need) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : tp.external_data()) {
@@ -91,17 +102,27 @@ Status read_external(const ReadContext& ctx, const onnx::TensorProto& tp, const 
   if (::stat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
     return model_error(ctx, where + ": external data file '" + location + "' does not exist beside the model");
   const int64_t file_size = st.st_size;
-  const int64_t need = static_cast<int64_t>(t.nbytes());
   if (length >= 0 && length != need)
-    return model_error(ctx, str(where, ": external data length ", length, " bytes does not match ", t.type_string(), " (", need, " bytes)"));
+    return model_error(ctx, str(where, ": external data length ", length, " bytes does not match ", type, " (", need, " bytes)"));
   if (offset > file_size || need > file_size - offset)
     return model_error(ctx, str(where, ": external data '", location, "' at offset ", offset, " needs ", need,
                                 " bytes but the file has ", file_size));
-  std::ifstream in(full, std::ios::binary);
-  in.seekg(offset);
+  return ExternalData{full, location, offset};
+}
+
+Status read_external(const ReadContext& ctx, const ExternalData& ext, const std::string& where, Tensor& t) {
+  std::ifstream in(ext.path, std::ios::binary);
+  in.seekg(ext.offset);
+  const auto need = static_cast<std::streamsize>(t.nbytes());
   if (need > 0 && !in.read(static_cast<char*>(t.raw()), need))
-    return model_error(ctx, where + ": short read of external data '" + location + "'");
+    return model_error(ctx, where + ": short read of external data '" + ext.location + "'");
   return Status::ok();
+}
+
+// Bytes other than 0 and 1 in a bool tensor would be undefined behaviour when loaded as bool.
+void normalize_bools(Tensor& t) {
+  auto* p = static_cast<uint8_t*>(t.raw());
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = p[i] != 0;
 }
 
 // Copies a typed repeated field into the tensor with a conversion.
@@ -132,7 +153,12 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
   // Check the declared size against the bytes that back it before allocating anything, so a
   // forged dims field cannot make us allocate terabytes.
   const size_t elem = dtype_size(dtype);
-  if (!external && dtype != DType::kString) {
+  if (dtype == DType::kString) {
+    // External data is raw bytes; read into std::string objects it would corrupt the heap.
+    if (external) return model_error(ctx, where + ": a string tensor cannot use external data");
+    if (tp.string_data_size() != n)
+      return model_error(ctx, str(where, ": string tensor of ", n, " elements holds ", tp.string_data_size(), " strings"));
+  } else if (!external) {
     const uint64_t declared = static_cast<uint64_t>(n);
     uint64_t held = 0;
     if (tp.has_raw_data()) held = tp.raw_data().size() / elem;
@@ -142,9 +168,17 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
       return model_error(ctx, str(where, ": declares ", dtype_name(dtype), shape_to_string(shape), " (", n,
                                     " elements) but holds data for ", held));
   }
-  if (n > 0 && static_cast<uint64_t>(n) > static_cast<uint64_t>(host_allocation_limit()) / elem)
-    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", dtype_name(dtype), shape_to_string(shape),
-                 " is larger than the host memory limit");
+  const std::string type = dtype_name(dtype) + shape_to_string(shape);
+  if (n > 0 && static_cast<uint64_t>(n) > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / elem)
+    return model_error(ctx, where + ": " + type + " overflows a 64-bit byte count");
+  const int64_t bytes = n * static_cast<int64_t>(elem);
+  // The external file must hold the bytes before we allocate for them.
+  ExternalData ext;
+  if (external) {
+    HI_ASSIGN_OR_RETURN(ext, locate_external(ctx, tp, where, type, bytes));
+  }
+  if (bytes > host_allocation_limit())
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", type, " is larger than the host memory limit");
   Tensor t;
   try {
     t = Tensor::empty(dtype, shape);
@@ -152,12 +186,11 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
     return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", e.what);
   }
   if (external) {
-    HI_RETURN_IF_ERROR(read_external(ctx, tp, where, t));
+    HI_RETURN_IF_ERROR(read_external(ctx, ext, where, t));
+    if (dtype == DType::kBool) normalize_bools(t);
     return t;
   }
   if (dtype == DType::kString) {
-    if (tp.string_data_size() != n)
-      return model_error(ctx, str(where, ": string tensor of ", n, " elements holds ", tp.string_data_size(), " strings"));
     for (int i = 0; i < tp.string_data_size(); ++i) t.strings()[i] = tp.string_data(i);
     return t;
   }
@@ -166,8 +199,7 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
       return model_error(ctx, str(where, ": raw_data has ", tp.raw_data().size(), " bytes, ", t.type_string(),
                                   " needs ", t.nbytes()));
     if (n > 0) std::memcpy(t.raw(), tp.raw_data().data(), t.nbytes());
-    if (dtype == DType::kBool)  // normalise to 0/1 so bool loads never see other bytes
-      for (int64_t i = 0; i < n; ++i) static_cast<uint8_t*>(t.raw())[i] = static_cast<uint8_t*>(t.raw())[i] != 0;
+    if (dtype == DType::kBool) normalize_bools(t);
     return t;
   }
   auto as_is = [](auto v) { return v; };
@@ -435,3 +467,11 @@ Result<Tensor> read_tensor_file(const std::string& path, std::string* name) {
 }
 
 }  // namespace hi::onnx_reader
+
+namespace hi {
+
+Result<Tensor> read_tensor_proto(const std::string& path, std::string* name) {
+  return onnx_reader::read_tensor_file(path, name);
+}
+
+}  // namespace hi

@@ -13,7 +13,8 @@ namespace hi::onnx_reader {
 inline constexpr int64_t kMinOpset = 1;
 inline constexpr int64_t kMaxOpset = 28;
 inline constexpr int64_t kMinIrVersion = 3;
-inline constexpr int64_t kMaxIrVersion = 13;
+// IR 14 is what onnx 1.23 writes; fields added to the schema after 1.12 are ignored (not misread).
+inline constexpr int64_t kMaxIrVersion = 14;
 
 // Reads a model file; external data files are resolved beside it and may not leave its folder.
 Result<ir::Model> read_model_file(const std::string& path);

@@ -1,6 +1,7 @@
 // `hipinfer run MODEL`: run once with given or random inputs; write and summarise outputs.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "cli.h"
 #include "hipinfer/npy.h"
 #include "hipinfer/session.h"
+#include "hipinfer/tensor_proto.h"
 
 namespace hi::cli {
 namespace {
@@ -84,6 +86,25 @@ void print_summary(const std::string& name, const Tensor& t) {
   std::printf("\n");
 }
 
+// Top-k classes of the first row of a [.., classes] output, as softmax probabilities.
+void print_top_k(const std::string& name, const Tensor& t, int64_t k) {
+  if (t.rank() < 1 || t.numel() == 0 || !dtype_is_float(t.dtype())) return;
+  const int64_t classes = t.dim(t.rank() - 1);
+  std::vector<std::pair<double, int64_t>> scores;
+  double max_logit = -INFINITY;
+  for (int64_t i = 0; i < classes; ++i) max_logit = std::max(max_logit, t.as_double(i));
+  double sum = 0;
+  for (int64_t i = 0; i < classes; ++i) sum += std::exp(t.as_double(i) - max_logit);
+  for (int64_t i = 0; i < classes; ++i) scores.emplace_back(std::exp(t.as_double(i) - max_logit) / sum, i);
+  k = std::min(k, classes);
+  std::partial_sort(scores.begin(), scores.begin() + k, scores.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::printf("top-%lld of '%s' (first item):\n", static_cast<long long>(k), name.c_str());
+  for (int64_t i = 0; i < k; ++i)
+    std::printf("  %2lld. class %-6lld p = %.4f  (logit %.4f)\n", static_cast<long long>(i + 1),
+                static_cast<long long>(scores[static_cast<size_t>(i)].second), scores[static_cast<size_t>(i)].first,
+                t.as_double(scores[static_cast<size_t>(i)].second));
+}
+
 }  // namespace
 
 const CommandSpec* cmd_run_spec() {
@@ -93,12 +114,13 @@ const CommandSpec* cmd_run_spec() {
       "Run a model once and summarise (and optionally save) its outputs.",
       "Inputs not given with --input get random values of the right shape and dtype (normal floats;\n"
       "integers in [0, 9], safe as indices). Each output is written as DIR/<output name>.npy.",
-      {{"--input", "-i", "NAME=FILE.npy", "an input from a .npy file", true},
+      {{"--input", "-i", "NAME=FILE", "an input from a .npy file (or an ONNX TensorProto .pb file)", true},
        {"--output-dir", "-o", "DIR", "write each output as DIR/<name>.npy"},
        {"--batch", "", "N", "value for symbolic dims of random inputs (default 1)"},
        {"--seed", "", "N", "seed for random inputs (default 0)"},
        {"--threads", "", "N", "intra-op threads (default: physical cores)"},
-       {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"}},
+       {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
+       {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"}},
       1,
       1};
   return &spec;
@@ -110,7 +132,8 @@ int cmd_run(const Args& args) {
   auto seed = args.get_int("--seed", 0);
   auto threads = args.get_int("--threads", 0);
   auto level = args.get_int("--opt-level", 3);
-  for (const auto* r : {&batch, &seed, &threads, &level})
+  auto top = args.get_int("--top", 0);
+  for (const auto* r : {&batch, &seed, &threads, &level, &top})
     if (!r->is_ok()) {
       report_error(r->status());
       return kExitUsage;
@@ -134,7 +157,9 @@ int cmd_run(const Args& args) {
       std::fprintf(stderr, "hipinfer: --input expects NAME=FILE.npy, got '%s'\n", spec.c_str());
       return kExitUsage;
     }
-    auto t = read_npy(spec.substr(eq + 1));
+    const std::string file = spec.substr(eq + 1);
+    const bool proto = file.size() > 3 && file.compare(file.size() - 3, 3, ".pb") == 0;
+    auto t = proto ? read_tensor_proto(file) : read_npy(file);
     if (!t.is_ok()) return report_error(t.status());
     inputs[spec.substr(0, eq)] = std::move(t).value();
   }
@@ -166,6 +191,10 @@ int cmd_run(const Args& args) {
       Status s = write_npy(file, t);
       if (!s.is_ok()) return report_error(s);
     }
+  }
+  if (top.value() > 0 && !session.value()->outputs().empty()) {
+    const auto& first = session.value()->outputs().front().name;
+    print_top_k(first, outputs.value().at(first), top.value());
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

@@ -1,0 +1,14 @@
+// Reading serialized ONNX TensorProto files (the ONNX test data's input_N.pb / output_N.pb).
+#pragma once
+
+#include <string>
+
+#include "hipinfer/status.h"
+#include "hipinfer/tensor.h"
+
+namespace hi {
+
+// Reads a TensorProto file; `name` (optional) receives the tensor's name from the file.
+Result<Tensor> read_tensor_proto(const std::string& path, std::string* name = nullptr);
+
+}  // namespace hi

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""The `hipinfer` command end to end: help, exit codes, run/inspect/zoo behaviour and messages.
+
+usage: check_cli.py HIPINFER_BINARY WORK_DIR
+"""
+import os
+import subprocess
+import sys
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper
+except ImportError as e:
+    print(f"SKIP: {e}; run scripts/setup")
+    sys.exit(77)
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+failures = []
+
+
+def hipinfer(*args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=600)
+
+
+def check(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else f": {detail}"))
+    if not cond:
+        failures.append(name)
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+# Help and usage errors.
+r = hipinfer("--help")
+check("--help exits 0 and lists commands", r.returncode == 0 and "inspect" in r.stdout and "exit codes" in r.stdout, r.stdout)
+r = hipinfer()
+check("no command is a usage error (2)", r.returncode == 2, r.returncode)
+r = hipinfer("frobnicate")
+check("unknown command is a usage error (2)", r.returncode == 2 and "unknown command" in r.stderr, r.stderr)
+for cmd in ("run", "inspect", "zoo"):
+    r = hipinfer(cmd, "--help")
+    check(f"{cmd} --help", r.returncode == 0 and "usage: hipinfer " + cmd in r.stdout, r.stdout)
+r = hipinfer("run", "m.onnx", "--no-such-option")
+check("unknown option is a usage error (2)", r.returncode == 2 and "--no-such-option" in r.stderr, r.stderr)
+
+# Missing and bad files.
+r = hipinfer("run", path("missing.onnx"))
+check("missing model: exit 4, names the file", r.returncode == 4 and "missing.onnx" in r.stderr, (r.returncode, r.stderr))
+with open(path("garbage.onnx"), "wb") as f:
+    f.write(b"\x00\x01garbage" * 10)
+r = hipinfer("inspect", path("garbage.onnx"))
+check("garbage model: exit 3, says not ONNX", r.returncode == 3 and "not a valid ONNX model" in r.stderr, (r.returncode, r.stderr))
+
+# A small model with an output name that is unsafe as a file name, and a symbolic batch.
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])
+y = helper.make_tensor_value_info("out/put:0", TensorProto.FLOAT, None)
+w = helper.make_tensor("w", TensorProto.FLOAT, [4], [1, 2, 3, 4])
+g = helper.make_graph([helper.make_node("Mul", ["x", "w"], ["out/put:0"], name="scale")], "g", [x], [y], [w])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+onnx.save(m, path("scale.onnx"))
+np.save(path("x.npy"), np.arange(12, dtype=np.float32).reshape(3, 4))
+r = hipinfer("run", path("scale.onnx"), "--input", f"x={path('x.npy')}", "-o", path("outs"))
+check("run with an .npy input", r.returncode == 0, r.stderr)
+out_file = path("outs/out_put_0.npy")
+check("unsafe output name becomes out_put_0.npy", os.path.exists(out_file), os.listdir(path("outs")) if os.path.isdir(path("outs")) else "no dir")
+if os.path.exists(out_file):
+    got = np.load(out_file)
+    check("output values", np.array_equal(got, np.arange(12, dtype=np.float32).reshape(3, 4) * np.array([1, 2, 3, 4], np.float32)), got)
+r = hipinfer("run", path("scale.onnx"), "--batch", "5", "-o", path("outs5"))
+check("random inputs follow --batch", r.returncode == 0 and np.load(path("outs5/out_put_0.npy")).shape == (5, 4), r.stdout + r.stderr)
+check("run prints latency and peak memory", "run took" in r.stdout and "peak" in r.stdout, r.stdout)
+np.save(path("xbad.npy"), np.zeros((3, 5), dtype=np.float32))
+r = hipinfer("run", path("scale.onnx"), "--input", f"x={path('xbad.npy')}")
+check("wrong input shape: exit 4 naming input and dims", r.returncode == 4 and "'x'" in r.stderr and "dim 1 must be 4" in r.stderr, r.stderr)
+r = hipinfer("run", path("scale.onnx"), "--input", "y=" + path("x.npy"))
+check("unknown input name: exit 4", r.returncode == 4 and "'y' is not an input" in r.stderr, r.stderr)
+r = hipinfer("run", path("scale.onnx"), "--input", "x=" + path("nope.npy"))
+check("missing input file: exit 4", r.returncode == 4 and "nope.npy" in r.stderr, r.stderr)
+
+# Unsupported ops: inspect lists them and exits 3; run gives one message naming them.
+g = helper.make_graph([helper.make_node("NotARealOp", ["x"], ["t"], name="weird1"),
+                       helper.make_node("AlsoFake", ["t"], ["out/put:0"], name="weird2")], "g", [x], [y])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path("fake.onnx"))
+r = hipinfer("inspect", path("fake.onnx"))
+check("inspect lists unsupported ops, exit 3",
+      r.returncode == 3 and "NotARealOp" in r.stdout and "AlsoFake" in r.stdout and "weird1" in r.stdout, r.stdout)
+r = hipinfer("run", path("fake.onnx"))
+check("run names every unsupported op in one error",
+      r.returncode == 3 and "2 ops are not supported" in r.stderr and "NotARealOp" in r.stderr and "AlsoFake" in r.stderr, r.stderr)
+
+# zoo + inspect: the summary has every section.
+r = hipinfer("zoo", "mobilenetv2", "-o", path("mnv2.onnx"))
+check("zoo mobilenetv2", r.returncode == 0, r.stderr)
+r = hipinfer("inspect", path("mnv2.onnx"))
+for part in ("IR version", "opsets", "inputs:", "outputs:", "parameters:", "FLOPs:", "ops:", "Conv"):
+    check(f"inspect shows {part!r}", part in r.stdout, r.stdout)
+r = hipinfer("zoo", "alexnet", "-o", path("x.onnx"))
+check("unknown zoo model lists the known ones", r.returncode != 0 and "resnet50" in (r.stderr + r.stdout), r.stderr)
+
+print(f"cli: {len(failures)} failed" if failures else "cli: all passed")
+sys.exit(1 if failures else 0)

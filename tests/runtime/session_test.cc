@@ -1,0 +1,118 @@
+// Session: input checking, symbolic dims, outputs, reuse and concurrent runs.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "hipinfer/session.h"
+#include "model_builder.h"
+
+namespace hi::test {
+namespace {
+
+// y = relu(x + b) over x: float32[batch, 3], b: [3]; z = x * x.
+std::unique_ptr<Session> make_session() {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, 3}, {"batch"});
+  b.input("x2", onnx::TensorProto::FLOAT, {-1, 3}, {"batch"});
+  b.output("y", onnx::TensorProto::FLOAT).output("z", onnx::TensorProto::FLOAT);
+  b.initializer_f32("b", {3}, {1, -1, 0.5f});
+  b.node("Add", {"x", "b"}, {"s"});
+  b.node("Relu", {"s"}, {"y"});
+  b.node("Mul", {"x", "x2"}, {"z"});
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size());
+  EXPECT_TRUE(s.is_ok()) << s.status().to_string();
+  return std::move(s).value();
+}
+
+Tensor filled(const Shape& shape, float v) {
+  Tensor t = Tensor::empty(DType::kFloat32, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = v + static_cast<float>(i);
+  return t;
+}
+
+TEST(Session, DescribesInputsAndOutputs) {
+  auto s = make_session();
+  ASSERT_EQ(s->inputs().size(), 2u);
+  EXPECT_EQ(s->inputs()[0].to_string(), "float32[batch, 3]");
+  EXPECT_EQ(s->outputs()[0].name, "y");
+  EXPECT_EQ(s->outputs()[0].to_string(), "float32[batch, 3]");  // filled in by inference
+}
+
+TEST(Session, RunsWithAnyBatch) {
+  auto s = make_session();
+  for (int64_t batch : {1, 4, 0}) {
+    auto out = s->run({{"x", filled({batch, 3}, -2)}, {"x2", filled({batch, 3}, 1)}});
+    ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+    EXPECT_EQ(out.value().at("y").shape(), (Shape{batch, 3}));
+    if (batch) EXPECT_EQ(out.value().at("y").data<float>()[0], 0.f);   // relu(-2 + 1)
+    if (batch) EXPECT_EQ(out.value().at("z").data<float>()[1], -1 * 2.f);
+  }
+}
+
+TEST(Session, SelectsOutputs) {
+  auto s = make_session();
+  auto out = s->run({{"x", filled({1, 3}, 0)}, {"x2", filled({1, 3}, 0)}}, {"z"});
+  ASSERT_TRUE(out.is_ok());
+  EXPECT_EQ(out.value().size(), 1u);
+  EXPECT_TRUE(out.value().count("z"));
+  auto bad = s->run({{"x", filled({1, 3}, 0)}, {"x2", filled({1, 3}, 0)}}, {"nope"});
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.status().message().find("'nope' is not an output"), std::string::npos);
+}
+
+void expect_run_error(const Session& s, const TensorMap& in, const std::vector<std::string>& parts) {
+  auto out = s.run(in);
+  ASSERT_FALSE(out.is_ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kInvalidArgument);
+  for (const auto& p : parts) EXPECT_NE(out.status().message().find(p), std::string::npos) << "'" << p << "' missing from: " << out.status().message();
+}
+
+TEST(Session, InputErrorsNameWhatIsWrong) {
+  auto s = make_session();
+  expect_run_error(*s, {{"x", filled({1, 3}, 0)}}, {"missing model input", "'x2'"});
+  expect_run_error(*s, {{"x", filled({1, 3}, 0)}, {"x2", filled({1, 3}, 0)}, {"extra", filled({1}, 0)}},
+                   {"'extra' is not an input", "'x', 'x2'"});
+  expect_run_error(*s, {{"x", Tensor::zeros(DType::kInt64, {1, 3})}, {"x2", filled({1, 3}, 0)}}, {"'x'", "expected float32", "got int64"});
+  expect_run_error(*s, {{"x", filled({3}, 0)}, {"x2", filled({1, 3}, 0)}}, {"'x'", "expected rank 2", "float32[3]"});
+  expect_run_error(*s, {{"x", filled({1, 4}, 0)}, {"x2", filled({1, 3}, 0)}}, {"'x'", "dim 1 must be 3", "float32[1, 4]"});
+  expect_run_error(*s, {{"x", filled({2, 3}, 0)}, {"x2", filled({5, 3}, 0)}}, {"dim 'batch' is 2", "but 5"});
+}
+
+TEST(Session, ConcurrentRunsAgree) {
+  auto s = make_session();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        const float base = static_cast<float>(t * 100 + i);
+        auto out = s->run({{"x", filled({2, 3}, base)}, {"x2", filled({2, 3}, 1)}});
+        if (!out.is_ok() || out.value().at("y").data<float>()[0] != base + 1) ++failures;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(Session, MemoryLimitGivesOutOfMemory) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, 1024}, {"n"}).output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"y"}, "big_relu");
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.memory_limit = 1 << 20;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok());
+  set_host_allocation_limit(0);
+  Tensor x = Tensor::zeros(DType::kFloat32, {512, 1024});  // 2 MiB: the input itself is the caller's
+  set_host_allocation_limit(1 << 20);
+  auto out = s.value()->run({{"x", x}});
+  set_host_allocation_limit(0);
+  ASSERT_FALSE(out.is_ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kOutOfMemory);
+  EXPECT_NE(out.status().message().find("big_relu"), std::string::npos) << out.status().message();
+}
+
+}  // namespace
+}  // namespace hi::test
