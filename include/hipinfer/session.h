@@ -18,7 +18,8 @@ struct SessionOptions {
   int optimization_level = 3;
   // Intra-op threads; 0 = the physical cores.
   int threads = 0;
-  // Largest single host allocation (bytes); 0 = the machine's physical memory.
+  // Largest single host tensor allocation (bytes); 0 = the machine's physical memory. The limit
+  // is process-wide (host allocations share one accounting), so the last session to set it wins.
   int64_t memory_limit = 0;
 };
 
