@@ -119,7 +119,9 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       return error(StatusCode::kInvalidModel, n.describe(), " uses domain '", n.domain, "', which the model does not import");
     if (!entry || version < entry->since_version) {
       const std::string key = (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(version) + ")";
-      unsupported[key].push_back(n.name.empty() ? "#" + std::to_string(&n - graph.nodes.data()) : n.name);
+      unsupported[key].push_back(!n.name.empty() ? n.name
+                                 : n.outputs.empty() ? "#" + std::to_string(&n - graph.nodes.data())
+                                                     : "producing " + n.outputs[0]);
     }
   }
   if (!unsupported.empty()) {

@@ -25,7 +25,8 @@ void find_unsupported(const ir::Model& m, const ir::Graph& g, std::map<std::stri
     const ops::OpEntry* e = ops::find_op(n.domain, n.op_type);
     const int64_t v = m.opset(n.domain);
     if (!e || v < e->since_version)
-      out[(n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(v) + ")"].push_back(n.name);
+      out[(n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(v) + ")"].push_back(
+          !n.name.empty() || n.outputs.empty() ? n.name : "producing " + n.outputs[0]);
     for (const auto& [k, a] : n.attributes) {
       if (a.g) find_unsupported(m, *a.g, out);
       for (const auto& sg : a.graphs) find_unsupported(m, *sg, out);
