@@ -50,9 +50,12 @@ Status WindowParams::output_dims(const std::vector<int64_t>& in, std::vector<int
     if (span < 0)
       return error(StatusCode::kInvalidArgument, "spatial dim ", i, " of size ", in[i], " (padded ", in[i] + (*out_pads)[i] + (*out_pads)[i + r],
                    ") is smaller than the window ", eff);
-    int64_t o = (ceil_mode ? (span + strides[i] - 1) / strides[i] : span / strides[i]) + 1;
+    // ceil_mode applies to explicit pads only: for VALID the spec's ceil((in - window + 1) / stride)
+    // equals the floor formula.
+    const bool ceil = ceil_mode && auto_pad == "NOTSET";
+    int64_t o = (ceil ? (span + strides[i] - 1) / strides[i] : span / strides[i]) + 1;
     // With ceil_mode the last window must start inside the input or its left padding.
-    if (ceil_mode && (o - 1) * strides[i] >= in[i] + (*out_pads)[i]) --o;
+    if (ceil && (o - 1) * strides[i] >= in[i] + (*out_pads)[i]) --o;
     (*out)[i] = o;
   }
   return Status::ok();

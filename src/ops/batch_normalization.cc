@@ -1,0 +1,122 @@
+// BatchNormalization, inference mode (is_test=1 in opset 6): y = (x - mean) / sqrt(var + epsilon) * scale + B per
+// channel (dim 1; a 1-D input is [N] with one channel). Opsets 6/7 with spatial=0 take
+// per-element statistics of shape [C, D1, ...]. Training (training_mode=1 from opset 14, or the
+// extra outputs before it) is not supported. From opset 15 scale/B and mean/var may have
+// float types other than X's.
+#include "ops/elementwise.h"
+#include "ops/op_checks.h"
+
+namespace hi::ops {
+namespace {
+
+constexpr const char* kParamName[5] = {"X", "scale", "B", "input_mean", "input_var"};
+
+class BatchNormalizationOp final : public Op {
+ public:
+  Status init(InitContext& ctx) override {
+    opset_ = ctx.opset();
+    epsilon_ = ctx.get_float("epsilon", 1e-5f);
+    (void)ctx.get_float("momentum", 0.9f);  // training only
+    spatial_ = opset_ >= 9 || ctx.get_int("spatial", 1) != 0;
+    if (opset_ < 7 && ctx.get_int("is_test", 0) == 0)
+      return ctx.fail(StatusCode::kUnsupported, "is_test=0 asks for training mode (batch statistics) in opset ", opset_,
+                      "; hipinfer runs inference only (set is_test=1)");
+    if (opset_ >= 14 && ctx.get_int("training_mode", 0) != 0)
+      return ctx.fail(StatusCode::kUnsupported, "training_mode=1 is not supported (hipinfer runs inference only)");
+    return ctx.status();
+  }
+
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 5, 5, opset_ >= 14 ? 3 : 5));
+    for (size_t i = 1; i < ctx.node().outputs.size(); ++i)
+      if (!ctx.node().outputs[i].empty())
+        return error(StatusCode::kUnsupported, "output ", i, " ('", ctx.node().outputs[i],
+                     "') is a training output; hipinfer runs BatchNormalization in inference mode only");
+    const ir::ValueType& x = ctx.input_type(0);
+    for (size_t i = 0; i < 5; ++i) {
+      const DType t = ctx.input_type(i).dtype;
+      if (t != DType::kUndefined && !in_set(kFloatTypes, t)) return unsupported_dtype(ctx.node(), t, kParamName[i]);
+    }
+    // Before opset 15 all inputs share one type; from 15 scale~B and mean~var pair up.
+    auto same = [&](size_t a, size_t b) -> Status {
+      const DType ta = ctx.input_type(a).dtype, tb = ctx.input_type(b).dtype;
+      if (ta != DType::kUndefined && tb != DType::kUndefined && ta != tb)
+        return error(StatusCode::kInvalidModel, kParamName[a], " is ", dtype_name(ta), " but ", kParamName[b], " is ",
+                     dtype_name(tb), opset_ < 15 ? " (they may differ only from opset 15)" : "");
+      return Status::ok();
+    };
+    HI_RETURN_IF_ERROR(same(1, 2));
+    HI_RETURN_IF_ERROR(same(3, 4));
+    if (opset_ < 15) {
+      HI_RETURN_IF_ERROR(same(0, 1));
+      HI_RETURN_IF_ERROR(same(0, 3));
+    }
+    if (x.has_rank()) {
+      if (x.rank() < 1) return error(StatusCode::kInvalidModel, "X ", x.to_string(), " must have rank >= 1");
+      const auto& xd = *x.shape;
+      // Expected parameter dims: [C], or [C, D1, ...] for spatial=0.
+      std::vector<ir::Dim> want = {x.rank() == 1 ? ir::Dim::known(1) : xd[1]};
+      if (!spatial_) want.insert(want.end(), xd.begin() + std::min<int64_t>(2, x.rank()), xd.end());
+      for (size_t i = 1; i < 5; ++i) {
+        const ir::ValueType& p = ctx.input_type(i);
+        if (!p.has_rank()) continue;
+        bool ok = p.rank() == static_cast<int64_t>(want.size());
+        for (size_t d = 0; ok && d < want.size(); ++d)
+          ok = !(want[d].is_known() && (*p.shape)[d].is_known() && want[d].value != (*p.shape)[d].value);
+        if (!ok) {
+          std::string w = "[";
+          for (size_t d = 0; d < want.size(); ++d) w += (d ? ", " : "") + want[d].to_string();
+          return error(StatusCode::kInvalidModel, kParamName[i], " ", p.to_string(), " must have shape ", w, "] for X ",
+                       x.to_string());
+        }
+      }
+    }
+    ctx.set_output_type(0, x);
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    const Tensor& x = ctx.in(0);
+    if (x.rank() < 1) return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " must have rank >= 1");
+    const int64_t c = x.rank() == 1 ? 1 : x.dim(1);
+    Shape want = {c};
+    if (!spatial_) want.insert(want.end(), x.shape().begin() + std::min<int64_t>(2, x.rank()), x.shape().end());
+    std::vector<double> param[5];
+    for (size_t i = 1; i < 5; ++i) {
+      const Tensor& p = ctx.in(i);
+      if (p.shape() != want)
+        return error(StatusCode::kInvalidArgument, kParamName[i], " ", p.type_string(), " must have shape ",
+                     shape_to_string(want), " for X ", x.type_string());
+      if (!in_set(kFloatTypes, p.dtype())) return unsupported_dtype(ctx.node(), p.dtype(), kParamName[i]);
+      param[i].resize(static_cast<size_t>(p.numel()));
+      for (int64_t j = 0; j < p.numel(); ++j) param[i][static_cast<size_t>(j)] = p.as_double(j);
+    }
+    std::vector<double> inv_std(param[4].size());
+    for (size_t j = 0; j < inv_std.size(); ++j)
+      inv_std[j] = 1.0 / std::sqrt(param[4][j] + static_cast<double>(epsilon_));
+    const int64_t inner = x.rank() <= 2 ? 1 : shape_numel(Shape(x.shape().begin() + 2, x.shape().end()));
+    Tensor& y = ctx.output(0, x.dtype(), x.shape());
+    const bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
+      const T* px = x.data<T>();
+      T* py = y.data<T>();
+      for (int64_t i = 0; i < x.numel(); ++i) {
+        const int64_t ch = (i / inner) % c;
+        const size_t j = static_cast<size_t>(spatial_ ? ch : ch * inner + i % inner);
+        py[i] = static_cast<T>((static_cast<double>(px[i]) - param[3][j]) * inv_std[j] * param[1][j] + param[2][j]);
+      }
+    });
+    if (!ok) return unsupported_dtype(ctx.node(), x.dtype());
+    return Status::ok();
+  }
+
+ private:
+  int64_t opset_ = 15;
+  float epsilon_ = 1e-5f;
+  bool spatial_ = true;
+};
+
+}  // namespace
+
+HI_REGISTER_OP(BatchNormalization, BatchNormalizationOp)
+
+}  // namespace hi::ops

@@ -1,0 +1,17 @@
+// Ceil: elementwise ceiling.
+#include "ops/arity.h"
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+struct CeilFn {
+  template <typename T>
+  T operator()(T x) const { return std::ceil(x); }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Ceil, WithArity<UnaryOp<kFloatTypes, CeilFn>, 1, 1>)
+
+}  // namespace hi::ops

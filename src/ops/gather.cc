@@ -1,0 +1,93 @@
+// Gather: picks slices of `data` along an axis by integer indices (negative ones count from
+// the end); output shape is data[:axis] + indices.shape + data[axis+1:]. Any element type.
+#include "ops/arity.h"
+#include "ops/copy_util.h"
+
+namespace hi::ops {
+namespace {
+
+class GatherOp final : public Op {
+ public:
+  Status init(InitContext& ctx) override {
+    axis_ = ctx.get_int("axis", 0);
+    return ctx.status();
+  }
+
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
+    const ir::ValueType& data = ctx.input_type(0);
+    const ir::ValueType& idx = ctx.input_type(1);
+    HI_RETURN_IF_ERROR(check_movable(ctx.node(), data.dtype, "data"));
+    if (idx.dtype != DType::kUndefined && idx.dtype != DType::kInt64 && idx.dtype != DType::kInt32)
+      return error(StatusCode::kInvalidModel, "indices must be int32 or int64, got ", idx.to_string());
+    if (!data.has_rank() || !idx.has_rank()) {
+      ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(data.dtype));
+      return Status::ok();
+    }
+    if (data.rank() == 0) return error(StatusCode::kInvalidModel, "data must have rank >= 1, got ", data.to_string());
+    HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, data.rank()));
+    const auto& dd = *data.shape;
+    // Constant indices can be checked against a known axis size now.
+    const ir::Dim& axis_dim = dd[static_cast<size_t>(axis)];
+    if (const Tensor* v = ctx.input_value(1); v && axis_dim.is_known())
+      HI_RETURN_IF_ERROR(check_indices(*v, axis, axis_dim.value));
+    std::vector<ir::Dim> out(dd.begin(), dd.begin() + axis);
+    out.insert(out.end(), idx.shape->begin(), idx.shape->end());
+    out.insert(out.end(), dd.begin() + axis + 1, dd.end());
+    ctx.set_output_type(0, ir::ValueType::tensor(data.dtype, std::move(out)));
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    const Tensor& data = ctx.in(0);
+    const Tensor& indices = ctx.in(1);
+    if (data.rank() == 0) return error(StatusCode::kInvalidArgument, "data must have rank >= 1, got ", data.type_string());
+    if (indices.dtype() != DType::kInt64 && indices.dtype() != DType::kInt32)
+      return error(StatusCode::kInvalidArgument, "indices must be int32 or int64, got ", indices.type_string());
+    HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, data.rank()));
+    const auto uaxis = static_cast<size_t>(axis);
+    const int64_t axis_dim = data.dim(axis);
+    HI_RETURN_IF_ERROR(check_indices(indices, axis, axis_dim));
+    Shape out_shape(data.shape().begin(), data.shape().begin() + axis);
+    out_shape.insert(out_shape.end(), indices.shape().begin(), indices.shape().end());
+    out_shape.insert(out_shape.end(), data.shape().begin() + axis + 1, data.shape().end());
+    Tensor& out = ctx.output(0, data.dtype(), out_shape);
+    const int64_t outer = dims_product(data.shape(), 0, uaxis);
+    const int64_t inner = dims_product(data.shape(), uaxis + 1, data.shape().size());
+    const int64_t n = indices.numel();
+    if (!dispatch_storage(data.dtype(), [&]<typename U>() {
+          const U* src = storage<U>(data);
+          U* dst = storage<U>(out);
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t k = 0; k < n; ++k) {
+              int64_t i = indices.as_int64(k);
+              if (i < 0) i += axis_dim;
+              const U* from = src + (o * axis_dim + i) * inner;
+              U* to = dst + (o * n + k) * inner;
+              for (int64_t j = 0; j < inner; ++j) to[j] = from[j];
+            }
+        }))
+      return check_movable(ctx.node(), data.dtype());
+    return Status::ok();
+  }
+
+ private:
+  // Every index must lie in [-dim, dim - 1].
+  static Status check_indices(const Tensor& indices, int64_t axis, int64_t dim) {
+    for (int64_t k = 0; k < indices.numel(); ++k) {
+      const int64_t i = indices.as_int64(k);
+      if (i < -dim || i >= dim)
+        return error(StatusCode::kInvalidArgument, "index ", i, " (element ", k, " of indices ", indices.type_string(),
+                     ") is out of range for axis ", axis, " of size ", dim, ": expected [", -dim, ", ", dim - 1, "]");
+    }
+    return Status::ok();
+  }
+
+  int64_t axis_ = 0;
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Gather, GatherOp)
+
+}  // namespace hi::ops

@@ -1,0 +1,17 @@
+// Greater: bool a > b over the numeric types with numpy broadcasting.
+#include "ops/arity.h"
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+struct GreaterFn {
+  template <typename T>
+  bool operator()(T a, T b) const { return a > b; }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Greater, WithArity<CompareOp<kNumericTypes, GreaterFn>, 2, 2>)
+
+}  // namespace hi::ops

@@ -1,0 +1,19 @@
+// HardSwish: x * max(0, min(1, x / 6 + 0.5)).
+#include "ops/activation.h"
+
+namespace hi::ops {
+namespace {
+
+struct HardSwishFn : NoAttributes {
+  template <typename C>
+  C operator()(C x) const {
+    const C y = x / C(6) + C(0.5);
+    return std::isnan(y) ? y : x * std::max(C(0), std::min(C(1), y));
+  }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(HardSwish, ActivationOp<kFloatTypes, HardSwishFn>)
+
+}  // namespace hi::ops

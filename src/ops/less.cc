@@ -1,0 +1,17 @@
+// Less: bool a < b over the numeric types with numpy broadcasting.
+#include "ops/arity.h"
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+struct LessFn {
+  template <typename T>
+  bool operator()(T a, T b) const { return a < b; }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Less, WithArity<CompareOp<kNumericTypes, LessFn>, 2, 2>)
+
+}  // namespace hi::ops

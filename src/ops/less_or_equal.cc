@@ -1,0 +1,17 @@
+// LessOrEqual: bool a <= b over the numeric types with numpy broadcasting.
+#include "ops/arity.h"
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+struct LessOrEqualFn {
+  template <typename T>
+  bool operator()(T a, T b) const { return a <= b; }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(LessOrEqual, WithArity<CompareOp<kNumericTypes, LessOrEqualFn>, 2, 2>)
+
+}  // namespace hi::ops

@@ -1,0 +1,16 @@
+// Sum: elementwise sum of any number of inputs, with broadcasting.
+#include "ops/variadic.h"
+
+namespace hi::ops {
+namespace {
+
+struct SumFn {
+  template <typename C>
+  C operator()(C a, C b) const { return a + b; }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Sum, VariadicOp<kFloatTypes, SumFn, KeepFn>)
+
+}  // namespace hi::ops

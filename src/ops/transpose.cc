@@ -1,0 +1,80 @@
+// Transpose: permutes the axes (default: reverses them); moves elements of any type.
+#include "ops/arity.h"
+#include "ops/copy_util.h"
+
+namespace hi::ops {
+namespace {
+
+class TransposeOp final : public Op {
+ public:
+  Status init(InitContext& ctx) override {
+    has_perm_ = ctx.has("perm");
+    perm_ = ctx.get_ints("perm");
+    return ctx.status();
+  }
+
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1));
+    const ir::ValueType& x = ctx.input_type(0);
+    HI_RETURN_IF_ERROR(check_movable(ctx.node(), x.dtype));
+    if (!x.has_rank()) {
+      ctx.set_output_type(0, has_perm_ ? ir::ValueType::tensor(x.dtype, std::vector<ir::Dim>(perm_.size()))
+                                       : ir::ValueType::tensor_unknown_shape(x.dtype));
+      return Status::ok();
+    }
+    HI_ASSIGN_OR_RETURN(auto perm, resolve(x.rank()));
+    std::vector<ir::Dim> dims;
+    for (int64_t p : perm) dims.push_back((*x.shape)[static_cast<size_t>(p)]);
+    ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(dims)));
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    const Tensor& x = ctx.in(0);
+    HI_ASSIGN_OR_RETURN(auto perm, resolve(x.rank()));
+    Shape out_shape;
+    std::vector<int64_t> strides;
+    const auto in_strides = strides_of(x.shape());
+    for (int64_t p : perm) {
+      out_shape.push_back(x.dim(p));
+      strides.push_back(in_strides[static_cast<size_t>(p)]);
+    }
+    Tensor& out = ctx.output(0, x.dtype(), out_shape);
+    if (!dispatch_storage(x.dtype(), [&]<typename U>() {
+          const U* src = storage<U>(x);
+          U* dst = storage<U>(out);
+          for_each_strided(out_shape, strides, 0, [&](int64_t o, int64_t i) { dst[o] = src[i]; });
+        }))
+      return check_movable(ctx.node(), x.dtype());
+    return Status::ok();
+  }
+
+ private:
+  // The permutation for an input of this rank: perm, or the reversed axes.
+  Result<std::vector<int64_t>> resolve(int64_t rank) const {
+    std::vector<int64_t> perm;
+    if (!has_perm_) {
+      for (int64_t i = rank; i-- > 0;) perm.push_back(i);
+      return perm;
+    }
+    if (static_cast<int64_t>(perm_.size()) != rank)
+      return error(StatusCode::kInvalidModel, "perm ", shape_to_string(perm_), " has ", perm_.size(),
+                   " entries but the input has rank ", rank);
+    std::vector<bool> seen(static_cast<size_t>(rank), false);
+    for (int64_t p : perm_) {
+      if (p < 0 || p >= rank || seen[static_cast<size_t>(p)])
+        return error(StatusCode::kInvalidModel, "perm ", shape_to_string(perm_), " is not a permutation of 0..", rank - 1);
+      seen[static_cast<size_t>(p)] = true;
+    }
+    return perm_;
+  }
+
+  bool has_perm_ = false;
+  std::vector<int64_t> perm_;
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Transpose, TransposeOp)
+
+}  // namespace hi::ops

@@ -1,0 +1,17 @@
+// Xor: logical a xor b over bool tensors with numpy broadcasting.
+#include "ops/arity.h"
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+struct XorFn {
+  template <typename T>
+  bool operator()(T a, T b) const { return a != b; }
+};
+
+}  // namespace
+
+HI_REGISTER_OP(Xor, WithArity<CompareOp<bit(DType::kBool), XorFn>, 2, 2>)
+
+}  // namespace hi::ops
