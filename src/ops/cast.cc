@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "ops/arity.h"
+#include "ops/cast.h"
 #include "ops/convert.h"
 #include "ops/copy_util.h"
 #include "ops/elementwise.h"
@@ -144,38 +145,7 @@ class CastOp final : public Op {
       ctx.set_output(0, x);
       return Status::ok();
     }
-    Tensor& out = ctx.output(0, to_, x.shape());
-    const int64_t n = x.numel();
-    if (x.dtype() == DType::kString) {
-      Status status;
-      dispatch<kAllTypes>(to_, [&]<typename D>() {
-        const std::string* src = x.strings();
-        D* dst = out.data<D>();
-        for (int64_t i = 0; i < n; ++i)
-          if (!parse_value(src[i], &dst[i])) {
-            status = error(StatusCode::kInvalidArgument, "cannot convert string \"", src[i], "\" (element ", i, ") to ",
-                           dtype_name(to_));
-            return;
-          }
-      });
-      return status;
-    }
-    if (to_ == DType::kString) {
-      dispatch<kAllTypes>(x.dtype(), [&]<typename S>() {
-        const S* src = x.data<S>();
-        std::string* dst = out.strings();
-        for (int64_t i = 0; i < n; ++i) dst[i] = format_value(src[i]);
-      });
-      return Status::ok();
-    }
-    dispatch<kAllTypes>(x.dtype(), [&]<typename S>() {
-      dispatch<kAllTypes>(to_, [&]<typename D>() {
-        const S* src = x.data<S>();
-        D* dst = out.data<D>();
-        for (int64_t i = 0; i < n; ++i) dst[i] = convert_value<D>(src[i]);
-      });
-    });
-    return Status::ok();
+    return cast_into(x, ctx.output(0, to_, x.shape()));
   }
 
  private:
@@ -183,6 +153,43 @@ class CastOp final : public Op {
 };
 
 }  // namespace
+
+bool cast_supported(DType t) { return is_castable(t); }
+
+Status cast_into(const Tensor& x, Tensor& out) {
+  const DType to = out.dtype();
+  const int64_t n = x.numel();
+  if (x.dtype() == DType::kString) {
+    Status status;
+    dispatch<kAllTypes>(to, [&]<typename D>() {
+      const std::string* src = x.strings();
+      D* dst = out.data<D>();
+      for (int64_t i = 0; i < n; ++i)
+        if (!parse_value(src[i], &dst[i])) {
+          status = error(StatusCode::kInvalidArgument, "cannot convert string \"", src[i], "\" (element ", i, ") to ",
+                         dtype_name(to));
+          return;
+        }
+    });
+    return status;
+  }
+  if (to == DType::kString) {
+    dispatch<kAllTypes>(x.dtype(), [&]<typename S>() {
+      const S* src = x.data<S>();
+      std::string* dst = out.strings();
+      for (int64_t i = 0; i < n; ++i) dst[i] = format_value(src[i]);
+    });
+    return Status::ok();
+  }
+  dispatch<kAllTypes>(x.dtype(), [&]<typename S>() {
+    dispatch<kAllTypes>(to, [&]<typename D>() {
+      const S* src = x.data<S>();
+      D* dst = out.data<D>();
+      for (int64_t i = 0; i < n; ++i) dst[i] = convert_value<D>(src[i]);
+    });
+  });
+  return Status::ok();
+}
 
 HI_REGISTER_OP(Cast, CastOp)
 

@@ -126,3 +126,24 @@ TEST(Cast, InferenceKeepsShape) {
 
 }  // namespace
 }  // namespace hi::test
+
+namespace hi::test {
+namespace {
+
+TEST(CastLike, TakesTheSecondInputsType) {
+  auto r = run_op({"CastLike", "", 15, {}, {f32({3}, {1.9f, -2.5f, 300.f}), i64({1}, {0})}});
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  expect_tensor_eq(r.value()[0], i64({3}, {1, -2, 300}));
+  auto same = run_op({"CastLike", "", 15, {}, {f32({2}, {1.5f, 2.5f}), f32({}, {0.f})}});
+  ASSERT_TRUE(same.is_ok());
+  expect_tensor_eq(same.value()[0], f32({2}, {1.5f, 2.5f}));
+}
+
+TEST(CastLike, NeedsTwoInputs) {
+  auto r = run_op_once({"CastLike", "", 15, {}, {f32({1}, {1.f})}}, false);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_NE(r.status().message().find("under_test"), std::string::npos) << r.status().message();
+}
+
+}  // namespace
+}  // namespace hi::test
