@@ -1,0 +1,81 @@
+"""hipinfer: runs ONNX models, with the Python API onnxruntime users already know.
+
+    import hipinfer as ort                      # an onnxruntime script runs unchanged
+    sess = ort.InferenceSession("model.onnx", providers=["ROCMExecutionProvider", "CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    outputs = sess.run(None, {name: x})         # numpy in, numpy out, no copies on the CPU
+
+Beyond onnxruntime: DLPack in (any object with __dlpack__) and out
+(run(..., output_format="dlpack"), hipinfer.from_dlpack), run_async() returning a Future,
+devices(), memory_stats(), print_mem_usage(), doctor(), inspect_model(), and exceptions that
+carry the C++ API's messages (hipinfer.HipinferError and its subclasses).
+
+Today hipinfer runs models on the CPU (reference kernels); GPU providers fall back to the CPU with
+a warning that says why. `python -m hipinfer --help` runs the command-line tool.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from . import _hipinfer
+from ._doctor import DoctorResult, Finding, doctor
+from ._hipinfer import (
+    HipinferError,
+    InternalError,
+    InvalidArgument,
+    InvalidModel,
+    NotFound,
+    OutOfMemory,
+    RuntimeFailure,
+    Tensor,
+    Unsupported,
+    __version__,
+)
+from ._memory import (
+    Device,
+    devices,
+    empty_cache,
+    gpu_info,
+    memory_stats,
+    memory_summary,
+    print_mem_usage,
+    reserve,
+    reset_peak_memory_stats,
+    set_memory_limit,
+)
+from ._providers import ProviderFallbackWarning, get_all_providers, get_available_providers, get_device
+from ._session import (
+    ExecutionMode,
+    GraphOptimizationLevel,
+    InferenceSession,
+    NodeArg,
+    RunOptions,
+    SessionOptions,
+)
+from ._tensor import from_dlpack
+
+
+def inspect_model(path: str) -> Dict[str, Any]:
+    """What `hipinfer inspect` shows, as a dict: ir_version, opsets, producer, inputs, outputs,
+    nodes, op_histogram, parameters, parameter_bytes, flops (-1 when unknown), `unsupported` (one
+    line per op hipinfer cannot run: "Foo (opset 17): nodes 'a', 'b'") and load_error (why a
+    session could not be built; "" when it can). Raises only when the file is not ONNX at all."""
+    return _hipinfer.inspect_model(str(path))
+
+
+__all__ = [
+    "__version__",
+    # sessions (onnxruntime's API)
+    "InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "GraphOptimizationLevel", "ExecutionMode",
+    "get_available_providers", "get_all_providers", "get_device", "ProviderFallbackWarning",
+    # tensors
+    "Tensor", "from_dlpack",
+    # devices and memory
+    "Device", "devices", "gpu_info", "memory_stats", "reset_peak_memory_stats", "set_memory_limit", "reserve",
+    "empty_cache", "memory_summary", "print_mem_usage",
+    # diagnostics
+    "doctor", "DoctorResult", "Finding", "inspect_model",
+    # errors
+    "HipinferError", "InvalidArgument", "InvalidModel", "Unsupported", "NotFound", "OutOfMemory",
+    "RuntimeFailure", "InternalError",
+]

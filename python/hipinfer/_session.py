@@ -1,0 +1,405 @@
+"""InferenceSession, SessionOptions, RunOptions and NodeArg: onnxruntime's Python API over
+hipinfer's sessions, so that a script written for onnxruntime runs with `import hipinfer as ort`."""
+from __future__ import annotations
+
+import concurrent.futures
+import enum
+import os
+import threading
+import warnings
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _hipinfer as _C
+from . import _providers
+from ._tensor import _bfloat16_dtype, as_tensor
+
+PathOrBytes = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
+OutputFormat = str  # "numpy" or "dlpack"
+
+
+class GraphOptimizationLevel(enum.IntEnum):
+    """onnxruntime's optimisation levels (same names and values). hipinfer has levels 0..3
+    (none, basic, extended, all); ORT_ENABLE_LAYOUT and ORT_ENABLE_ALL both mean level 3."""
+
+    ORT_DISABLE_ALL = 0
+    ORT_ENABLE_BASIC = 1
+    ORT_ENABLE_EXTENDED = 2
+    ORT_ENABLE_LAYOUT = 3
+    ORT_ENABLE_ALL = 99
+
+
+class ExecutionMode(enum.IntEnum):
+    """onnxruntime's execution modes. hipinfer runs the nodes of a graph in order (sequentially);
+    ORT_PARALLEL is accepted and behaves like ORT_SEQUENTIAL."""
+
+    ORT_SEQUENTIAL = 0
+    ORT_PARALLEL = 1
+
+
+PRECISIONS = ("fp32", "fp16", "bf16")
+
+
+def _hipinfer_level(level: Any) -> int:
+    try:
+        value = int(level)
+    except (TypeError, ValueError):
+        raise _C.InvalidArgument(f"graph_optimization_level must be a GraphOptimizationLevel or 0..3, "
+                                 f"got {level!r}") from None
+    if value == GraphOptimizationLevel.ORT_ENABLE_ALL:
+        return 3
+    if not 0 <= value <= 3:
+        raise _C.InvalidArgument(f"graph_optimization_level must be a GraphOptimizationLevel or 0..3, got {value}")
+    return value
+
+
+class SessionOptions:
+    """Options of an InferenceSession, with onnxruntime's attribute names.
+
+    Effective today:
+      graph_optimization_level  GraphOptimizationLevel or 0..3 (default ORT_ENABLE_ALL): level >= 1
+                                folds constants at load time.
+      memory_limit              largest single host tensor allocation in bytes; 0 (default) = the
+                                machine's physical memory. Process-wide: the last session set wins.
+      log_severity_level        >= 3 silences hipinfer's warnings about providers falling back to
+                                the CPU and options without effect (get_providers() still tells).
+
+    Accepted and stored, but without effect yet (a warning says so when set):
+      precision                 "fp32" (default: the model's own types), "fp16" or "bf16": the
+                                precision pass is not built, so models run in their own types.
+      tuning                    True autotunes kernels; the autotuner comes with the GPU backend.
+      enable_profiling, optimized_model_filepath: no profiler or model writer yet.
+
+    Accepted for onnxruntime compatibility, with no effect (performance knobs of onnxruntime's
+    own design): intra_op_num_threads (passed on, but the reference CPU kernels run on one thread;
+    the fast CPU backend will use it), inter_op_num_threads, execution_mode, enable_cpu_mem_arena,
+    enable_mem_pattern, enable_mem_reuse, use_deterministic_compute (hipinfer's kernels are
+    deterministic), log_verbosity_level, logid, profile_file_prefix, and session config entries.
+    Any other attribute raises AttributeError, so a typo does not pass silently.
+    """
+
+    __slots__ = ("_graph_optimization_level", "intra_op_num_threads", "inter_op_num_threads", "execution_mode",
+                 "memory_limit", "_precision", "tuning", "log_severity_level", "log_verbosity_level", "logid",
+                 "enable_cpu_mem_arena", "enable_mem_pattern", "enable_mem_reuse", "enable_profiling",
+                 "profile_file_prefix", "optimized_model_filepath", "use_deterministic_compute", "_config")
+
+    def __init__(self) -> None:
+        self._graph_optimization_level: Union[GraphOptimizationLevel, int] = GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.intra_op_num_threads: int = 0
+        self.inter_op_num_threads: int = 0
+        self.execution_mode: ExecutionMode = ExecutionMode.ORT_SEQUENTIAL
+        self.memory_limit: int = 0
+        self._precision: str = "fp32"
+        self.tuning: bool = False
+        self.log_severity_level: int = 2
+        self.log_verbosity_level: int = 0
+        self.logid: str = ""
+        self.enable_cpu_mem_arena: bool = True
+        self.enable_mem_pattern: bool = True
+        self.enable_mem_reuse: bool = True
+        self.enable_profiling: bool = False
+        self.profile_file_prefix: str = "onnxruntime_profile_"
+        self.optimized_model_filepath: str = ""
+        self.use_deterministic_compute: bool = False
+        self._config: Dict[str, str] = {}
+
+    @property
+    def graph_optimization_level(self) -> Union[GraphOptimizationLevel, int]:
+        return self._graph_optimization_level
+
+    @graph_optimization_level.setter
+    def graph_optimization_level(self, level: Union[GraphOptimizationLevel, int]) -> None:
+        _hipinfer_level(level)  # validates
+        self._graph_optimization_level = level
+
+    @property
+    def precision(self) -> str:
+        """ "fp32", "fp16" or "bf16". Not effective yet: see the class docstring."""
+        return self._precision
+
+    @precision.setter
+    def precision(self, value: str) -> None:
+        if value not in PRECISIONS:
+            raise _C.InvalidArgument(f"precision must be one of {', '.join(PRECISIONS)}; got {value!r}")
+        self._precision = value
+
+    def add_session_config_entry(self, key: str, value: str) -> None:
+        """Stores an onnxruntime session config entry; hipinfer reads none of them."""
+        self._config[str(key)] = str(value)
+
+    def get_session_config_entry(self, key: str) -> str:
+        """The value stored by add_session_config_entry(); InvalidArgument when there is none."""
+        if key not in self._config:
+            raise _C.InvalidArgument(f"SessionOptions has no config entry '{key}'")
+        return self._config[key]
+
+    def register_custom_ops_library(self, library_path: str) -> None:
+        """Raises hipinfer.Unsupported: onnxruntime's custom op libraries cannot be loaded."""
+        raise _C.Unsupported(f"custom op libraries ({library_path}) are onnxruntime's plug-in format; "
+                             "hipinfer cannot load them")
+
+    def _ineffective(self) -> List[str]:
+        """One sentence for each option that was set but has no effect yet."""
+        notes = []
+        if self._precision != "fp32":
+            notes.append(f"SessionOptions.precision={self._precision!r} has no effect yet: hipinfer has no "
+                         "precision pass, so the model runs in its own types")
+        if self.tuning:
+            notes.append("SessionOptions.tuning has no effect yet: the kernel autotuner comes with the GPU backend")
+        if self.enable_profiling:
+            notes.append("SessionOptions.enable_profiling has no effect: hipinfer has no profiler yet")
+        if self.optimized_model_filepath:
+            notes.append("SessionOptions.optimized_model_filepath has no effect: hipinfer does not write "
+                         "optimised models")
+        return notes
+
+    def __repr__(self) -> str:
+        return (f"SessionOptions(graph_optimization_level={self._graph_optimization_level!r}, "
+                f"intra_op_num_threads={self.intra_op_num_threads}, memory_limit={self.memory_limit}, "
+                f"precision={self._precision!r}, tuning={self.tuning})")
+
+
+class RunOptions:
+    """onnxruntime's RunOptions. `terminate=True` makes run() fail at once (as onnxruntime does
+    when the flag is set before the run; a run already going is not interrupted). The other
+    attributes are accepted and have no effect."""
+
+    __slots__ = ("terminate", "log_severity_level", "log_verbosity_level", "logid", "only_execute_path_to_fetches",
+                 "_config")
+
+    def __init__(self) -> None:
+        self.terminate = False
+        self.log_severity_level = 2
+        self.log_verbosity_level = 0
+        self.logid = ""
+        self.only_execute_path_to_fetches = False
+        self._config: Dict[str, str] = {}
+
+    def add_run_config_entry(self, key: str, value: str) -> None:
+        """Stores an onnxruntime run config entry; hipinfer reads none of them."""
+        self._config[str(key)] = str(value)
+
+    def get_run_config_entry(self, key: str) -> str:
+        """The value stored by add_run_config_entry(); InvalidArgument when there is none."""
+        if key not in self._config:
+            raise _C.InvalidArgument(f"RunOptions has no config entry '{key}'")
+        return self._config[key]
+
+
+# hi::DType code -> (onnxruntime's type name, numpy dtype name or None).
+_TYPES = {
+    1: ("float", "float32"), 2: ("uint8", "uint8"), 3: ("int8", "int8"), 4: ("uint16", "uint16"),
+    5: ("int16", "int16"), 6: ("int32", "int32"), 7: ("int64", "int64"), 8: ("string", "object"),
+    9: ("bool", "bool"), 10: ("float16", "float16"), 11: ("double", "float64"), 12: ("uint32", "uint32"),
+    13: ("uint64", "uint64"), 14: ("complex64", "complex64"), 15: ("complex128", "complex128"),
+    16: ("bfloat16", None), 17: ("float8e4m3fn", None), 18: ("float8e4m3fnuz", None),
+    19: ("float8e5m2", None), 20: ("float8e5m2fnuz", None), 21: ("uint4", None), 22: ("int4", None),
+    23: ("float4e2m1", None),
+}
+
+
+class NodeArg:
+    """A model input or output, as onnxruntime describes it: `name`, `type` ("tensor(float)") and
+    `shape` (ints for known dims, the symbolic name for named ones, None for unnamed unknown ones;
+    [] when even the rank is unknown, as in onnxruntime). hipinfer adds `dtype` (the numpy dtype,
+    or None where numpy has none)."""
+
+    __slots__ = ("name", "type", "shape", "dtype")
+
+    def __init__(self, info: Mapping[str, Any]) -> None:
+        code = info["dtype"]
+        ort_name, np_name = _TYPES.get(code, (info["dtype_name"], None))
+        element = f"tensor({ort_name})"
+        kind = info["kind"]
+        self.name: str = info["name"]
+        self.type: str = {"sequence": f"seq({element})", "optional": f"optional({element})",
+                          "map": f"map({element})"}.get(kind, element)
+        shape: List[Union[int, str, None]] = []
+        if info["rank_known"]:
+            for dim, dim_name in zip(info["shape"], info["dim_names"]):
+                shape.append(dim if dim >= 0 else (dim_name or None))
+        self.shape = shape
+        dtype = np.dtype(np_name) if np_name else (_bfloat16_dtype() if code == 16 else None)
+        self.dtype: Optional[np.dtype] = dtype
+
+    def __repr__(self) -> str:
+        return f"NodeArg(name='{self.name}', type='{self.type}', shape={self.shape})"
+
+
+_pool_lock = threading.Lock()
+_pool: Optional[concurrent.futures.ThreadPoolExecutor] = None
+
+
+def _run_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The threads run_async() uses, shared by all sessions (runs release the GIL)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2),
+                                                          thread_name_prefix="hipinfer-run")
+        return _pool
+
+
+class InferenceSession:
+    """A loaded, validated model, with onnxruntime's API.
+
+    `path_or_bytes` is a model file or its bytes. `providers` is the priority list onnxruntime
+    users pass (CPUExecutionProvider, CUDAExecutionProvider, ROCMExecutionProvider,
+    MIGraphXExecutionProvider, TensorrtExecutionProvider, or (name, options) tuples) or hipinfer's
+    own device names ("cpu", "cuda", "cuda:1", "hip", "gpu"). hipinfer runs on the CPU only for
+    now: a GPU provider falls back to it with a ProviderFallbackWarning saying why, and
+    get_providers() names what is really used.
+
+    Loading fails with hipinfer.InvalidModel, Unsupported (every unsupported op named in one
+    message) or NotFound, with the same message as the C++ API. Sessions are safe to run from
+    several Python threads at once; the GIL is released while a model loads or runs.
+    """
+
+    def __init__(self, path_or_bytes: PathOrBytes, sess_options: Optional[SessionOptions] = None,
+                 providers: Optional[Sequence[_providers.ProviderSpec]] = None,
+                 provider_options: Optional[Sequence[Dict[str, Any]]] = None, **kwargs: Any) -> None:
+        if kwargs:
+            raise TypeError(f"InferenceSession() got unexpected keyword arguments: {', '.join(kwargs)}")
+        options = sess_options if sess_options is not None else SessionOptions()
+        if not isinstance(options, SessionOptions):
+            raise TypeError(f"sess_options must be a hipinfer.SessionOptions, not {type(options).__name__}")
+        self._options = options
+        warn = options.log_severity_level < 3
+        self._placement = _providers.resolve(providers, provider_options, warn=warn, stacklevel=3)
+        if warn:
+            for note in options._ineffective():
+                warnings.warn(note, UserWarning, stacklevel=2)
+        level = _hipinfer_level(options.graph_optimization_level)
+        threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
+        if isinstance(path_or_bytes, (str, os.PathLike)):
+            self._model_path: Optional[str] = os.fspath(path_or_bytes)
+            self._sess = _C.Session.load(self._model_path, level, threads, limit)
+        elif isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+            self._model_path = None
+            self._sess = _C.Session.load_bytes(bytes(path_or_bytes), level, threads, limit)
+        else:
+            raise TypeError(f"Unable to load from type '{type(path_or_bytes)}'")
+        self._inputs = [NodeArg(i) for i in self._sess.inputs()]
+        self._outputs = [NodeArg(o) for o in self._sess.outputs()]
+
+    # ---- what the model takes and gives ----
+
+    def get_inputs(self) -> List[NodeArg]:
+        """The model's inputs (initializers a caller may override are not listed)."""
+        return list(self._inputs)
+
+    def get_outputs(self) -> List[NodeArg]:
+        """The model's outputs, in model order (the order run() returns them in)."""
+        return list(self._outputs)
+
+    def get_overridable_initializers(self) -> List[NodeArg]:
+        """Always [] for now: hipinfer accepts such initializers as inputs but does not list them."""
+        return []
+
+    # ---- where it runs ----
+
+    def get_providers(self) -> List[str]:
+        """The providers this session really uses, in onnxruntime's names: ["CPUExecutionProvider"]
+        until the GPU backend exists."""
+        return list(self._placement.providers)
+
+    def get_provider_options(self) -> Dict[str, Dict[str, str]]:
+        """{provider: {option: value}} for the providers used, values as strings (as onnxruntime)."""
+        return {k: dict(v) for k, v in self._placement.provider_options.items()}
+
+    def set_providers(self, providers: Optional[Sequence[_providers.ProviderSpec]] = None,
+                      provider_options: Optional[Sequence[Dict[str, Any]]] = None) -> None:
+        """Chooses the providers again (the loaded model is kept: it runs on the CPU either way)."""
+        self._placement = _providers.resolve(providers, provider_options,
+                                             warn=self._options.log_severity_level < 3, stacklevel=2)
+
+    def disable_fallback(self) -> None:
+        """Accepted for onnxruntime compatibility; hipinfer never moves a failed run to another provider."""
+
+    def enable_fallback(self) -> None:
+        """Accepted for onnxruntime compatibility; see disable_fallback()."""
+
+    def get_session_options(self) -> SessionOptions:
+        """The SessionOptions the session was created with."""
+        return self._options
+
+    @property
+    def device(self) -> str:
+        """The device the session runs on: "cpu" (hipinfer's addition to the onnxruntime API)."""
+        return self._placement.device
+
+    # ---- running ----
+
+    def _prepare(self, output_names: Optional[Sequence[str]], input_feed: Mapping[str, Any],
+                 run_options: Optional[RunOptions], output_format: OutputFormat):
+        if not isinstance(input_feed, Mapping):
+            raise TypeError(f"input_feed must be a dict of input name -> array, not {type(input_feed).__name__}")
+        if output_format not in ("numpy", "dlpack"):
+            raise _C.InvalidArgument(f"output_format must be 'numpy' or 'dlpack', got {output_format!r}")
+        if isinstance(output_names, str):
+            raise TypeError("output_names must be a list of names (or None for all outputs), not a string")
+        if run_options is not None and run_options.terminate:
+            raise _C.RuntimeFailure("Exiting due to terminate flag being set to true.")
+        feed = {}
+        for name, value in input_feed.items():
+            try:
+                feed[str(name)] = as_tensor(value)
+            except _C.HipinferError as e:
+                raise type(e)(f"input '{name}': {e}") from None
+        return list(output_names or []), feed
+
+    def _finish(self, tensors: List[_C.Tensor], output_format: OutputFormat) -> List[Any]:
+        if output_format == "dlpack":
+            return tensors
+        return [t.numpy() for t in tensors]
+
+    def run(self, output_names: Optional[Sequence[str]], input_feed: Mapping[str, Any],
+            run_options: Optional[RunOptions] = None, *, output_format: OutputFormat = "numpy") -> List[Any]:
+        """Runs the model and returns the outputs named in `output_names` (None or []: all, in
+        model order).
+
+        Inputs: numpy arrays (C-contiguous ones are used in place, not copied), anything with
+        ``__dlpack__`` (a torch CPU tensor, without a copy), hipinfer.Tensor, or anything numpy
+        can turn into an array. Their dtypes must match the model's: nothing is cast.
+        Outputs: numpy arrays that own hipinfer's result memory (no copy), or, with
+        output_format="dlpack", hipinfer.Tensor objects for torch.from_dlpack / np.from_dlpack.
+        The GIL is released while the model runs; several threads may run one session at once.
+        """
+        names, feed = self._prepare(output_names, input_feed, run_options, output_format)
+        return self._finish(self._sess.run(feed, names), output_format)
+
+    def run_async(self, output_names: Optional[Sequence[str]], input_feed: Mapping[str, Any],
+                  callback: Optional[Callable[[Optional[List[Any]], Any, str], None]] = None,
+                  user_data: Any = None, run_options: Optional[RunOptions] = None, *,
+                  output_format: OutputFormat = "numpy") -> "concurrent.futures.Future[List[Any]]":
+        """Starts run() on a worker thread and returns a concurrent.futures.Future of its outputs.
+
+        With `callback`, it is also called as onnxruntime's run_async calls it:
+        callback(outputs, user_data, error_message), from the worker thread, with outputs None and
+        the message non-empty when the run failed. Inputs are converted before this returns, but
+        arrays used in place must not be changed until the run is done.
+        """
+        names, feed = self._prepare(output_names, input_feed, run_options, output_format)
+
+        def work() -> List[Any]:
+            try:
+                outputs = self._finish(self._sess.run(feed, names), output_format)
+            except Exception as e:
+                if callback is not None:
+                    callback(None, user_data, str(e))
+                raise
+            if callback is not None:
+                callback(outputs, user_data, "")
+            return outputs
+
+        return _run_pool().submit(work)
+
+    def io_binding(self) -> Any:
+        """Raises hipinfer.Unsupported: use DLPack inputs and run(..., output_format="dlpack")."""
+        raise _C.Unsupported("IOBinding is not implemented; pass DLPack tensors as inputs and use "
+                             "run(..., output_format='dlpack') to keep outputs out of numpy")
+
+    def __repr__(self) -> str:
+        source = self._model_path if self._model_path is not None else "<bytes>"
+        return f"<hipinfer.InferenceSession {source} on {self.device}>"

@@ -1,0 +1,193 @@
+"""InferenceSession, SessionOptions, RunOptions and providers: onnxruntime's API, and where
+hipinfer says plainly what it does not do yet."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import hipinfer
+
+
+def test_load_from_path_pathlike_and_bytes(relu_model, tmp_path):
+    path = tmp_path / "relu.onnx"
+    path.write_bytes(relu_model)
+    x = np.array([[-1.0, 2.0], [3.0, -4.0]], dtype=np.float32)
+    for source in (str(path), path, relu_model, bytearray(relu_model), memoryview(relu_model)):
+        (y,) = hipinfer.InferenceSession(source).run(None, {"x": x})
+        np.testing.assert_array_equal(y, np.maximum(x, 0))
+    with pytest.raises(TypeError, match="Unable to load from type"):
+        hipinfer.InferenceSession(12)
+
+
+def test_node_args(relu_model):
+    session = hipinfer.InferenceSession(relu_model)
+    (x,), (y,) = session.get_inputs(), session.get_outputs()
+    assert (x.name, x.type, x.shape, x.dtype) == ("x", "tensor(float)", ["batch", "n"], np.dtype("float32"))
+    assert (y.name, y.type, y.shape) == ("y", "tensor(float)", ["batch", "n"])
+    assert repr(x) == "NodeArg(name='x', type='tensor(float)', shape=['batch', 'n'])"
+
+
+def test_run_output_names_and_formats(relu_model):
+    session = hipinfer.InferenceSession(relu_model)
+    x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3)
+    expected = np.maximum(x, 0)
+    for names in (None, [], ["y"]):
+        (y,) = session.run(names, {"x": x})
+        np.testing.assert_array_equal(y, expected)
+    (t,) = session.run(None, {"x": x}, output_format="dlpack")
+    assert isinstance(t, hipinfer.Tensor)
+    assert (t.shape, t.dtype, t.device, t.ndim, t.size) == ((2, 3), "float32", "cpu", 2, 6)
+    np.testing.assert_array_equal(np.from_dlpack(t), expected)
+    np.testing.assert_array_equal(np.asarray(t), expected)
+    with pytest.raises(hipinfer.InvalidArgument, match="output_format"):
+        session.run(None, {"x": x}, output_format="torch")
+    with pytest.raises(TypeError):
+        session.run("y", {"x": x})
+    with pytest.raises(TypeError):
+        session.run(None, [x])
+
+
+def test_python_values_become_arrays(relu_model):
+    session = hipinfer.InferenceSession(relu_model)
+    (y,) = session.run(None, {"x": [[np.float32(1), np.float32(-1)]]})  # numpy makes it float32
+    np.testing.assert_array_equal(y, [[1, 0]])
+    with pytest.raises(hipinfer.InvalidArgument, match="expected float32, got float64"):
+        session.run(None, {"x": [[1.0, -1.0]]})  # Python floats are float64, as numpy makes them
+
+
+def test_providers_cpu_and_names():
+    assert hipinfer.get_available_providers() == ["CPUExecutionProvider"]
+    assert "ROCMExecutionProvider" in hipinfer.get_all_providers()
+    assert "MIGraphXExecutionProvider" in hipinfer.get_all_providers()
+    assert hipinfer.get_device() == "CPU"
+
+
+@pytest.mark.parametrize("providers", [
+    None, [], ["CPUExecutionProvider"], ["cpu"], [("CPUExecutionProvider", {"arena_extend_strategy": "kSameAsRequested"})],
+])
+def test_cpu_providers_do_not_warn(relu_model, providers):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        session = hipinfer.InferenceSession(relu_model, providers=providers)
+    assert session.get_providers() == ["CPUExecutionProvider"]
+    assert session.device == "cpu"
+
+
+@pytest.mark.parametrize("provider", [
+    "ROCMExecutionProvider", "MIGraphXExecutionProvider", "CUDAExecutionProvider", "TensorrtExecutionProvider",
+    "cuda", "hip:0", "gpu", ("CUDAExecutionProvider", {"device_id": 0}),
+])
+def test_gpu_provider_falls_back_to_cpu_with_a_reason(relu_model, provider):
+    name = provider[0] if isinstance(provider, tuple) else provider
+    with pytest.warns(hipinfer.ProviderFallbackWarning, match=f"{name} was requested, but .*using CPUExecutionProvider"):
+        session = hipinfer.InferenceSession(relu_model, providers=[provider, "CPUExecutionProvider"])
+    assert session.get_providers() == ["CPUExecutionProvider"]
+    (y,) = session.run(None, {"x": np.ones((1, 2), np.float32)})
+    np.testing.assert_array_equal(y, np.ones((1, 2)))
+
+
+def test_log_severity_silences_fallback_warning(relu_model):
+    options = hipinfer.SessionOptions()
+    options.log_severity_level = 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        session = hipinfer.InferenceSession(relu_model, options, providers=["ROCMExecutionProvider"])
+    assert session.get_providers() == ["CPUExecutionProvider"]
+
+
+def test_unknown_provider_warns_like_onnxruntime(relu_model):
+    with pytest.warns(UserWarning, match="Specified provider 'FooExecutionProvider' is not in available provider"):
+        session = hipinfer.InferenceSession(relu_model, providers=["FooExecutionProvider"])
+    assert session.get_providers() == ["CPUExecutionProvider"]
+
+
+def test_bad_provider_arguments(relu_model):
+    with pytest.raises(ValueError):
+        hipinfer.InferenceSession(relu_model, providers="CPUExecutionProvider")
+    with pytest.raises(ValueError, match="same length"):
+        hipinfer.InferenceSession(relu_model, providers=["CPUExecutionProvider"], provider_options=[{}, {}])
+    with pytest.raises(ValueError, match="device_id"):
+        hipinfer.InferenceSession(relu_model, providers=[("CUDAExecutionProvider", {"device_id": "x"})])
+
+
+def test_provider_options_and_set_providers(relu_model):
+    session = hipinfer.InferenceSession(relu_model, providers=["CPUExecutionProvider"], provider_options=[{"a": 1}])
+    assert session.get_provider_options() == {"CPUExecutionProvider": {"a": "1"}}
+    session.set_providers(["CPUExecutionProvider"])
+    assert session.get_providers() == ["CPUExecutionProvider"]
+
+
+def test_session_options(relu_model):
+    options = hipinfer.SessionOptions()
+    assert options.graph_optimization_level == hipinfer.GraphOptimizationLevel.ORT_ENABLE_ALL
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4)
+    for level in list(hipinfer.GraphOptimizationLevel) + [0, 1, 2, 3]:
+        options.graph_optimization_level = level
+        options.intra_op_num_threads = 2
+        options.inter_op_num_threads = 1
+        options.execution_mode = hipinfer.ExecutionMode.ORT_PARALLEL
+        options.enable_cpu_mem_arena = False
+        options.add_session_config_entry("session.use_env_allocators", "1")
+        session = hipinfer.InferenceSession(relu_model, options)
+        assert session.get_session_options() is options
+        np.testing.assert_array_equal(session.run(None, {"x": x})[0], np.maximum(x, 0))
+    assert options.get_session_config_entry("session.use_env_allocators") == "1"
+    with pytest.raises(hipinfer.InvalidArgument):
+        options.graph_optimization_level = 7
+    with pytest.raises(AttributeError):
+        options.graph_optimisation_level = 1  # a typo is an error, not a silent no-op
+    with pytest.raises(hipinfer.InvalidArgument, match="precision"):
+        options.precision = "int8"
+    with pytest.raises(hipinfer.Unsupported):
+        options.register_custom_ops_library("libcustom.so")
+
+
+def test_options_without_effect_say_so(relu_model):
+    options = hipinfer.SessionOptions()
+    options.precision = "fp16"
+    options.tuning = True
+    options.enable_profiling = True
+    with pytest.warns(UserWarning) as record:
+        hipinfer.InferenceSession(relu_model, options)
+    messages = " | ".join(str(w.message) for w in record)
+    assert "precision='fp16' has no effect yet" in messages
+    assert "tuning has no effect yet" in messages
+    assert "enable_profiling has no effect" in messages
+    assert options.precision == "fp16" and options.tuning  # stored all the same
+
+
+def test_memory_limit_option(relu_model):
+    options = hipinfer.SessionOptions()
+    options.memory_limit = 1024
+    session = hipinfer.InferenceSession(relu_model, options)
+    try:
+        assert hipinfer.memory_stats()["limit_bytes"] == 1024
+        with pytest.raises(hipinfer.OutOfMemory, match="exceeds the host memory limit"):
+            session.run(None, {"x": np.ones((64, 64), np.float32)})
+    finally:
+        hipinfer.set_memory_limit(0)
+    assert hipinfer.memory_stats()["limit_bytes"] > 1024
+
+
+def test_run_options_terminate(relu_model):
+    session = hipinfer.InferenceSession(relu_model)
+    run_options = hipinfer.RunOptions()
+    run_options.terminate = True
+    with pytest.raises(hipinfer.RuntimeFailure, match="terminate"):
+        session.run(None, {"x": np.ones((1, 1), np.float32)}, run_options)
+    run_options.terminate = False
+    session.run(None, {"x": np.ones((1, 1), np.float32)}, run_options)
+
+
+def test_io_binding_is_not_implemented(relu_model):
+    with pytest.raises(hipinfer.Unsupported, match="output_format='dlpack'"):
+        hipinfer.InferenceSession(relu_model).io_binding()
+
+
+def test_inspect_model(zoo):
+    summary = hipinfer.inspect_model(str(zoo("mobilenetv2")))
+    assert summary["unsupported"] == [] and summary["load_error"] == ""
+    assert summary["op_histogram"]["Conv"] > 10
+    assert summary["inputs"][0]["name"] == "input"
