@@ -49,12 +49,17 @@ Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constant
     if (!t || !t->has_rank() || !result[static_cast<size_t>(i)].defined()) continue;
     const Tensor& r = result[static_cast<size_t>(i)];
     EXPECT_EQ(t->rank(), r.rank()) << c.op_type << " output " << i << " inferred " << t->to_string() << " but ran " << r.type_string();
-    if (t->rank() == r.rank())
-      for (int64_t d = 0; d < r.rank(); ++d)
-        if ((*t->shape)[static_cast<size_t>(d)].is_known())
+    if (t->rank() == r.rank()) {
+      for (int64_t d = 0; d < r.rank(); ++d) {
+        if ((*t->shape)[static_cast<size_t>(d)].is_known()) {
           EXPECT_EQ((*t->shape)[static_cast<size_t>(d)].value, r.dim(d))
               << c.op_type << " output " << i << " inferred " << t->to_string() << " but ran " << r.type_string();
-    if (t->dtype != DType::kUndefined) EXPECT_EQ(t->dtype, r.dtype()) << c.op_type << " output " << i << " dtype";
+        }
+      }
+    }
+    if (t->dtype != DType::kUndefined) {
+      EXPECT_EQ(t->dtype, r.dtype()) << c.op_type << " output " << i << " dtype";
+    }
   }
   return result;
 }
