@@ -45,8 +45,10 @@ TEST(Session, RunsWithAnyBatch) {
     auto out = s->run({{"x", filled({batch, 3}, -2)}, {"x2", filled({batch, 3}, 1)}});
     ASSERT_TRUE(out.is_ok()) << out.status().to_string();
     EXPECT_EQ(out.value().at("y").shape(), (Shape{batch, 3}));
-    if (batch) EXPECT_EQ(out.value().at("y").data<float>()[0], 0.f);   // relu(-2 + 1)
-    if (batch) EXPECT_EQ(out.value().at("z").data<float>()[1], -1 * 2.f);
+    if (batch) {
+      EXPECT_EQ(out.value().at("y").data<float>()[0], 0.f);  // relu(-2 + 1)
+      EXPECT_EQ(out.value().at("z").data<float>()[1], -1 * 2.f);
+    }
   }
 }
 
