@@ -128,6 +128,9 @@ class Col2ImOp final : public Op {
       if (g.image[d] <= 0 || g.block[d] <= 0 || g.strides[d] <= 0 || g.dilations[d] <= 0)
         return error(code, "image_shape, block_shape, strides and dilations must be positive (dim ", d, ")");
       if (g.pads[d] < 0 || g.pads[d + r] < 0) return error(code, "pads ", shape_to_string(g.pads), " must be non-negative");
+      constexpr int64_t kMax = int64_t{1} << 31;  // keeps the size arithmetic below from overflowing
+      if (g.image[d] > (kMax << 16) || g.block[d] > kMax || g.dilations[d] > kMax || g.pads[d] > kMax || g.pads[d + r] > kMax)
+        return error(code, "image_shape/block_shape/dilations/pads of dim ", d, " are too large");
       const int64_t span = g.image[d] + g.pads[d] + g.pads[d + r] - (g.dilations[d] * (g.block[d] - 1) + 1);
       if (span < 0)
         return error(code, "the block ", shape_to_string(g.block), " (dilated) does not fit the padded image ", shape_to_string(g.image),

@@ -198,6 +198,11 @@ class ConvTransposeOp final : public Op {
       if (opad[d] < 0 || opad[d] >= std::max(g.strides[d], g.dilations[d]))
         return error(code, "output_padding ", shape_to_string(opad), " must be in [0, max(stride, dilation)) (dim ", d, ")");
       if (pads[d] < 0 || pads[d + r] < 0) return error(code, "pads ", shape_to_string(pads), " must be non-negative");
+      // Hostile attributes must not overflow the size arithmetic (checked in double first).
+      const double natural_d = static_cast<double>(g.strides[d]) * static_cast<double>(in[d] - 1) + static_cast<double>(opad[d]) +
+                               static_cast<double>(g.kernel[d] - 1) * static_cast<double>(g.dilations[d]) + 1;
+      if (natural_d > 4e18 || static_cast<double>(pads[d]) + static_cast<double>(pads[d + r]) > 4e18)
+        return error(code, "spatial dim ", d, ": strides/dilations/kernel/pads are too large (output size ", natural_d, ")");
       const int64_t natural = g.strides[d] * (in[d] - 1) + opad[d] + (g.kernel[d] - 1) * g.dilations[d] + 1;
       const bool same = auto_pad_ == "SAME_UPPER" || auto_pad_ == "SAME_LOWER";
       if (!oshape.empty() || same) {

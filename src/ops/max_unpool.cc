@@ -10,6 +10,9 @@
 namespace hi::ops {
 namespace {
 
+// Attribute values beyond this would let (in - 1) * stride overflow; no real model comes close.
+constexpr int64_t kMaxAttr = int64_t{1} << 31;
+
 class MaxUnpoolOp final : public Op {
  public:
   Status init(InitContext& ctx) override {
@@ -115,6 +118,8 @@ class MaxUnpoolOp final : public Op {
                    spatial, " spatial dims");
     for (size_t d = 0; d < spatial; ++d) {
       if (kernel_[d] <= 0 || strides[d] <= 0) return error(code, "kernel_shape and strides must be positive (dim ", d, ")");
+      if (kernel_[d] > kMaxAttr || strides[d] > kMaxAttr || pads[d] > kMaxAttr || pads[d + spatial] > kMaxAttr)
+        return error(code, "kernel_shape/strides/pads of dim ", d, " exceed ", kMaxAttr);
       if (pads[d] < 0 || pads[d + spatial] < 0) return error(code, "pads ", shape_to_string(pads), " must be non-negative");
     }
     return Status::ok();

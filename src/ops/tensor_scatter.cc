@@ -96,8 +96,9 @@ class TensorScatterOp final : public Op {
           for (int64_t r = 0; r < rows; ++r) {
             const int64_t b = r / per_batch;
             for (int64_t s = 0; s < seq_len; ++s) {
-              int64_t pos = start[static_cast<size_t>(b)] + s;
-              if (circular_) pos %= max_len;
+              // Circular: reduce first, so a huge write index cannot overflow.
+              const int64_t w = start[static_cast<size_t>(b)];
+              const int64_t pos = circular_ ? (w % max_len + s) % max_len : w + s;
               U* to = dst + (r * max_len + pos) * inner;
               const U* from = up + (r * seq_len + s) * inner;
               for (int64_t e = 0; e < inner; ++e) to[e] = from[e];

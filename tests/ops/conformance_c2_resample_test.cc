@@ -352,6 +352,7 @@ TEST(ConvTranspose, ErrorsAndInference) {
   expect_error({"ConvTranspose", "", 17, {{"pads", attr_ints({2, 2})}}, {f32({1, 1, 1}, {1}), f32({1, 1, 1}, {1})}}, {"negative"});
   expect_error({"ConvTranspose", "", 17, {{"kernel_shape", attr_ints({3})}}, {x, f32({1, 1, 2}, {1, 1})}}, {"does not match W"});
   expect_error({"ConvTranspose", "", 17, {{"group", attr_int(0)}}, {x, f32({1, 1, 2}, {1, 1})}}, {"group must be positive"});
+  expect_error({"ConvTranspose", "", 17, {{"strides", attr_ints({int64_t{1} << 62})}}, {x, f32({1, 1, 2}, {1, 1})}}, {"too large"});
   expect_error({"ConvTranspose", "", 17, {}, {x, f32({1, 1, 2}, {1, 1}), f32({2}, {1, 1})}}, {"B "});
   expect_error({"ConvTranspose", "", 17, {}, {i64({1, 1, 3}, {1, 2, 3}), i64({1, 1, 2}, {1, 1})}}, {"does not support", "int64"});
   EXPECT_EQ(inferred("ConvTranspose", 17, {{"strides", attr_ints({2, 2})}}, {sym(DType::kFloat32, {"N", "1", "3", "3"}), sym(DType::kFloat32, {"1", "2", "3", "3"})}),

@@ -204,6 +204,10 @@ TEST(TensorScatter, LinearCircularAndDefaultIndices) {
   expect_tensor_eq(run1({"TensorScatter", "", 24, {{"mode", attr_string("circular")}}, {past, upd, i64({2}, {2, 4})}}),
                    f32({2, 3, 1}, {8, 2, 7, 4, 9, 10}));
   expect_tensor_eq(run1({"TensorScatter", "", 24, {}, {past, upd}}), f32({2, 3, 1}, {7, 8, 3, 9, 10, 6}));
+  // A huge circular write index wraps without overflowing: INT64_MAX % 3 = 1.
+  expect_tensor_eq(run1({"TensorScatter", "", 24, {{"mode", attr_string("circular")}},
+                         {past, upd, i64({2}, {std::numeric_limits<int64_t>::max(), 0})}}),
+                   f32({2, 3, 1}, {1, 7, 8, 9, 10, 6}));
   // Sequence axis 1 of a 4-D cache with a head dim in between: axis=2.
   expect_tensor_eq(run1({"TensorScatter", "", 24, {{"axis", attr_int(2)}}, {i32({1, 2, 2, 1}, {0, 0, 0, 0}), i32({1, 2, 1, 1}, {5, 6}), i64({1}, {1})}}),
                    i32({1, 2, 2, 1}, {0, 5, 0, 6}));
@@ -262,6 +266,8 @@ TEST(Col2Im, Errors) {
   expect_error_both({"Col2Im", "", 18, {}, {f32({1, 2, 3}, std::vector<float>(6, 0)), i64({2}, {1, 1}), i64({2}, {1, 2})}}, {"does not fit"});
   expect_error({"Col2Im", "", 18, {{"strides", attr_ints({0, 1})}}, {f32({1, 2, 3}, std::vector<float>(6, 0)), i64({2}, {1, 4}), i64({2}, {1, 2})}},
                {"must be positive"});
+  expect_error({"Col2Im", "", 18, {{"dilations", attr_ints({int64_t{1} << 40, 1})}}, {f32({1, 2, 3}, std::vector<float>(6, 0)), i64({2}, {1, 4}), i64({2}, {1, 2})}},
+               {"too large"});
   EXPECT_EQ(inferred("Col2Im", 18, {}, {sym(DType::kFloat32, {"N", "6", "3"}), constant(i64({2}, {1, 4})), constant(i64({2}, {1, 2}))}),
             "float32[N, 3, 1, 4]");
 }
@@ -289,6 +295,8 @@ TEST(MaxUnpool, Errors) {
   expect_error({"MaxUnpool", "", 11, {}, {x, i64({1, 1, 2, 2}, {0, 1, 2, 3})}}, {"kernel_shape"});
   expect_error({"MaxUnpool", "", 11, a, {x, i64({1, 2, 2}, {0, 1, 2, 3})}}, {"shape of X"});
   expect_error({"MaxUnpool", "", 11, {{"kernel_shape", attr_ints({2})}}, {x, i64({1, 1, 2, 2}, {0, 1, 2, 3})}}, {"for 2 spatial dims"});
+  expect_error({"MaxUnpool", "", 11, {{"kernel_shape", attr_ints({2, 2})}, {"strides", attr_ints({int64_t{1} << 40, 1})}}, {x, i64({1, 1, 2, 2}, {0, 1, 2, 3})}},
+               {"exceed"});
 }
 
 // ---- NonMaxSuppression -----------------------------------------------------------------------
