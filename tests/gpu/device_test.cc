@@ -1,7 +1,7 @@
 // One GPU backend's host interface and kernels, compiled once per backend: HI_GPU_NS names the
 // backend (cuda_backend, hip_backend), HI_GPU_BACKEND its name in DeviceInfo ("cuda", "hip") and
 // HI_GPU_TEST_SUITE the test suite (CudaBackend, HipBackend), so ctest names stay unique.
-// Tests that need a device skip with "no GPU: <reason>" where the backend sees none.
+// Tests that need a device skip with "no GPU: <reason>" where the backend sees none (gpu_skip.h).
 #include "hipinfer/device.h"
 
 #include <gtest/gtest.h>
@@ -11,33 +11,10 @@
 #include "backends/gpu/device_api.h"
 #include "backends/gpu/kernels/fill.h"
 #include "backends/gpu/kernels/probe.h"
+#include "gpu/gpu_skip.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
-
-const GpuBackendInfo* this_backend(const GpuRuntimeInfo& info) {
-  for (const auto& b : info.backends)
-    if (b.name == HI_GPU_BACKEND) return &b;
-  return nullptr;
-}
-
-// The reason this backend has no device, or "" when it has one.
-std::string no_gpu_reason() {
-  static const std::string reason = [] {
-    const GpuRuntimeInfo info = query_gpus();
-    const GpuBackendInfo* b = this_backend(info);
-    if (!b) return std::string("the " HI_GPU_BACKEND " backend is missing from query_gpus()");
-    if (b->device_count > 0 && device_count() > 0) return std::string();
-    return b->no_gpu_reason.empty() ? std::string("the runtime reports no device")
-                                    : b->no_gpu_reason;
-  }();
-  return reason;
-}
-
-#define SKIP_WITHOUT_GPU()                                                       \
-  do {                                                                           \
-    if (!no_gpu_reason().empty()) GTEST_SKIP() << "no GPU: " << no_gpu_reason(); \
-  } while (0)
 
 TEST(HI_GPU_TEST_SUITE, ErrorStatusFromAFakeCode) {
   // Code 2 is out of memory in both runtimes (cudaErrorMemoryAllocation, hipErrorOutOfMemory).

@@ -1,5 +1,6 @@
-// Host side of one GPU backend: checked-call errors, the device query and plain device memory.
-// Compiled once per backend (nvcc for cuda_backend, hipcc for hip_backend); no kernels here.
+// Host side of one GPU backend: checked-call errors, the device query, device properties and
+// plain device memory (streams, events and graphs: runtime_async.cu). Compiled once per backend
+// (nvcc for cuda_backend, hipcc for hip_backend); no kernels here.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -144,6 +145,8 @@ Status error_status(int code, const char* expr, const char* file, int line) {
   return gpu_call_error(e);
 }
 
+const char* backend_name() { return HI_GPU_BACKEND_NAME; }
+
 int device_count() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -154,6 +157,28 @@ int device_count() {
 }
 
 Status set_device(int device) { return HI_GPU_CHECK(cudaSetDevice(device)); }
+
+Result<int> current_device() {
+  int device = -1;
+  HI_GPU_RETURN_IF_ERROR(cudaGetDevice(&device));
+  return device;
+}
+
+Result<DeviceInfo> device_properties(int device) {
+  cudaDeviceProp props{};
+  HI_GPU_RETURN_IF_ERROR(cudaGetDeviceProperties(&props, device));
+  DeviceInfo info = describe_device(device, props);
+  char bus_id[64] = {};
+  HI_GPU_RETURN_IF_ERROR(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
+  info.pci_bus_id = bus_id;
+  return info;
+}
+
+Result<MemInfo> mem_info() {
+  MemInfo info;
+  HI_GPU_RETURN_IF_ERROR(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
+  return info;
+}
 
 Status device_malloc(void** ptr, size_t bytes) { return HI_GPU_CHECK(cudaMalloc(ptr, bytes)); }
 

@@ -43,7 +43,13 @@
 // Types and constants.
 #define cudaDeviceProp hipDeviceProp_t
 #define cudaError_t hipError_t
+#define cudaEvent_t hipEvent_t
+#define cudaGraph_t hipGraph_t
+#define cudaGraphExec_t hipGraphExec_t
+#define cudaMemcpyKind hipMemcpyKind
 #define cudaStream_t hipStream_t
+#define cudaStreamCaptureMode hipStreamCaptureMode
+#define cudaStreamCaptureStatus hipStreamCaptureStatus
 #define cudaSuccess hipSuccess
 #define cudaErrorInsufficientDriver hipErrorInsufficientDriver
 #define cudaErrorInitializationError hipErrorNotInitialized
@@ -52,21 +58,43 @@
 #define cudaErrorMemoryAllocation hipErrorOutOfMemory
 #define cudaErrorNoDevice hipErrorNoDevice
 #define cudaErrorNoKernelImageForDevice hipErrorNoBinaryForGpu
+#define cudaErrorNotReady hipErrorNotReady
+#define cudaEventDefault hipEventDefault
+#define cudaEventDisableTiming hipEventDisableTiming
+#define cudaHostAllocDefault hipHostMallocDefault
 #define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaStreamCaptureModeGlobal hipStreamCaptureModeGlobal
+#define cudaStreamCaptureModeRelaxed hipStreamCaptureModeRelaxed
+#define cudaStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
+#define cudaStreamCaptureStatusActive hipStreamCaptureStatusActive
+#define cudaStreamCaptureStatusNone hipStreamCaptureStatusNone
 #define cudaStreamNonBlocking hipStreamNonBlocking
+#define cudaStreamPerThread hipStreamPerThread
 // Functions.
 #define cudaDeviceGetPCIBusId hipDeviceGetPCIBusId
 #define cudaDeviceSynchronize hipDeviceSynchronize
 #define cudaDriverGetVersion hipDriverGetVersion
+#define cudaEventCreateWithFlags hipEventCreateWithFlags
+#define cudaEventDestroy hipEventDestroy
+#define cudaEventElapsedTime hipEventElapsedTime
+#define cudaEventQuery hipEventQuery
+#define cudaEventRecord hipEventRecord
+#define cudaEventSynchronize hipEventSynchronize
 #define cudaFree hipFree
+#define cudaFreeHost hipHostFree
 #define cudaGetDevice hipGetDevice
 #define cudaGetDeviceCount hipGetDeviceCount
 #define cudaGetDeviceProperties hipGetDeviceProperties
 #define cudaGetErrorName hipGetErrorName
 #define cudaGetErrorString hipGetErrorString
 #define cudaGetLastError hipGetLastError
+#define cudaGraphDestroy hipGraphDestroy
+#define cudaGraphExecDestroy hipGraphExecDestroy
+#define cudaGraphInstantiateWithFlags hipGraphInstantiateWithFlags  // same arguments in both
+#define cudaGraphLaunch hipGraphLaunch
+#define cudaHostAlloc hipHostMalloc  // (ptr, bytes, flags) in both; hipHostAlloc is deprecated
 #define cudaMalloc hipMalloc
 #define cudaMemGetInfo hipMemGetInfo
 #define cudaMemcpy hipMemcpy
@@ -75,9 +103,13 @@
 #define cudaPeekAtLastError hipPeekAtLastError
 #define cudaRuntimeGetVersion hipRuntimeGetVersion
 #define cudaSetDevice hipSetDevice
+#define cudaStreamBeginCapture hipStreamBeginCapture
 #define cudaStreamCreateWithFlags hipStreamCreateWithFlags
 #define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamEndCapture hipStreamEndCapture
+#define cudaStreamIsCapturing hipStreamIsCapturing
 #define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamWaitEvent hipStreamWaitEvent
 #endif
 
 // ---- Capability macros (device compilation pass only) ---------------------------------------
