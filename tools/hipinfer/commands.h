@@ -8,6 +8,7 @@
 
 #define HI_COMMAND_LIST(X) \
   X(run)                   \
+  X(bench)                 \
   X(inspect)               \
   X(zoo)                   \
   X(devices)               \

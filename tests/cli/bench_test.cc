@@ -1,0 +1,163 @@
+// The pieces of `hipinfer bench` that can be checked without running a model: percentiles on
+// known samples, throughput, the JSON writer, the chart's axis and escaping, the output check.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "bench_compare.h"
+#include "bench_json.h"
+#include "bench_machine.h"
+#include "bench_stats.h"
+#include "bench_svg.h"
+
+namespace hi::cli {
+namespace {
+
+TEST(BenchStats, PercentilesInterpolateBetweenRanksLikeNumpy) {
+  const std::vector<double> one_to_ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  // numpy.percentile(range(1, 11), [0, 50, 90, 99, 100]) = 1, 5.5, 9.1, 9.91, 10
+  EXPECT_DOUBLE_EQ(percentile(one_to_ten, 0), 1);
+  EXPECT_DOUBLE_EQ(percentile(one_to_ten, 50), 5.5);
+  EXPECT_NEAR(percentile(one_to_ten, 90), 9.1, 1e-12);
+  EXPECT_NEAR(percentile(one_to_ten, 99), 9.91, 1e-12);
+  EXPECT_DOUBLE_EQ(percentile(one_to_ten, 100), 10);
+  EXPECT_DOUBLE_EQ(percentile({7}, 90), 7);
+  EXPECT_DOUBLE_EQ(percentile({}, 50), 0);
+}
+
+TEST(BenchStats, SummaryOfAnUnsortedSample) {
+  // Sorted: 1 2 2 3 4 5 100; mean 117/7; median 3; p90: rank 5.4 -> 5 + 0.4 * 95 = 43.
+  const LatencySummary s = summarize({5, 1, 100, 2, 4, 3, 2});
+  EXPECT_EQ(s.runs, 7);
+  EXPECT_DOUBLE_EQ(s.total_ms, 117);
+  EXPECT_DOUBLE_EQ(s.min_ms, 1);
+  EXPECT_DOUBLE_EQ(s.max_ms, 100);
+  EXPECT_DOUBLE_EQ(s.median_ms, 3);
+  EXPECT_NEAR(s.mean_ms, 117.0 / 7, 1e-12);
+  EXPECT_NEAR(s.p90_ms, 43, 1e-9);
+  EXPECT_NEAR(s.p99_ms, 5 + 0.94 * 95, 1e-9);
+  // Sample standard deviation of {2, 4, 4, 4, 5, 5, 7, 9} is sqrt(32 / 7).
+  EXPECT_NEAR(summarize({2, 4, 4, 4, 5, 5, 7, 9}).stddev_ms, std::sqrt(32.0 / 7), 1e-12);
+  EXPECT_DOUBLE_EQ(summarize({3}).stddev_ms, 0);
+  EXPECT_EQ(summarize({}).runs, 0);
+}
+
+TEST(BenchStats, ThroughputIsBatchTimesRunsOverTime) {
+  const LatencySummary s = summarize({10, 10, 20});  // 3 runs in 40 ms
+  EXPECT_NEAR(throughput_per_s(s, 1), 75, 1e-9);
+  EXPECT_NEAR(throughput_per_s(s, 8), 600, 1e-9);
+  EXPECT_DOUBLE_EQ(throughput_per_s(summarize({}), 4), 0);
+}
+
+TEST(BenchJson, NestingEscapesAndNonFiniteNumbers) {
+  JsonWriter j;
+  j.begin_object();
+  j.key("name").value("a \"quoted\"\\path\n\x01");
+  j.key("n").value(int64_t{42}).key("x").value(0.5).key("bad").value(std::nan(""));
+  j.key("list").value(std::vector<double>{1, 2.5});
+  j.key("empty").begin_object().end_object();
+  j.key("objs").begin_array().begin_object().key("a").value(true).end_object().begin_object().end_object().end_array();
+  j.end_object();
+  const std::string& s = j.str();
+  EXPECT_NE(s.find(R"("name": "a \"quoted\"\\path\n\u0001")"), std::string::npos) << s;
+  EXPECT_NE(s.find(R"("n": 42)"), std::string::npos) << s;
+  EXPECT_NE(s.find(R"("bad": null)"), std::string::npos) << s;
+  EXPECT_NE(s.find(R"("list": [1, 2.5])"), std::string::npos) << s;
+  EXPECT_NE(s.find(R"("empty": {})"), std::string::npos) << s;
+  EXPECT_NE(s.find(R"("a": true)"), std::string::npos) << s;
+  EXPECT_EQ(s.find(",,"), std::string::npos) << s;
+  EXPECT_EQ(s.back(), '\n');
+}
+
+TEST(BenchSvg, LinearTicksCoverTheRangeInNiceSteps) {
+  const auto t = axis_ticks(0, 9.3, false);
+  ASSERT_GE(t.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.front(), 0);
+  EXPECT_GE(t.back(), 9.3);
+  EXPECT_DOUBLE_EQ(t[1] - t[0], 2);  // 9.3 / 5 rounds up to a step of 2
+  const auto one = axis_ticks(5, 5, false);  // a single value still gets an axis around it
+  EXPECT_LE(one.front(), 5);
+  EXPECT_GE(one.back(), 5);
+  EXPECT_LT(one.front(), one.back());
+}
+
+TEST(BenchSvg, LogTicksAreOneTwoFive) {
+  const std::vector<double> t = axis_ticks(0.3, 45, true);
+  const std::vector<double> expected = {0.2, 0.5, 1, 2, 5, 10, 20, 50};
+  ASSERT_EQ(t.size(), expected.size());
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_NEAR(t[i], expected[i], 1e-12) << i;
+}
+
+TEST(BenchSvg, ChartHasTitleLabelsAndEscapedText) {
+  const std::string svg = latency_chart_svg("m<1>&.onnx", {{"hipinfer", {1, 2, 3}}, {"ONNX \"RT\"", {0.5, 0.6}}});
+  EXPECT_EQ(svg.find("m<1>"), std::string::npos);
+  EXPECT_NE(svg.find("m&lt;1&gt;&amp;.onnx"), std::string::npos);
+  EXPECT_NE(svg.find("ONNX &quot;RT&quot;"), std::string::npos);
+  EXPECT_NE(svg.find("latency per run (ms)"), std::string::npos);
+  EXPECT_NE(svg.find("<circle"), std::string::npos);
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  // An engine with no runs, and no engine at all, still make a valid (empty) chart.
+  EXPECT_NE(latency_chart_svg("t", {{"none", {}}}).find("not measured"), std::string::npos);
+  EXPECT_NE(latency_chart_svg("t", {}).find("</svg>"), std::string::npos);
+  EXPECT_EQ(xml_escape(std::string("a\x01") + "b"), "a?b");
+}
+
+TEST(BenchCompare, ReportsErrorsRelativeToTheOutputScale) {
+  TensorMap ours;
+  ours["y"] = Tensor::from_vector<float>({1.0f, 2.0f, -4.0f}, {3});
+  const std::vector<std::pair<std::string, Tensor>> peer = {{"y", Tensor::from_vector<float>({1.0f, 2.002f, -4.0f}, {3})}};
+  const auto d = compare_outputs(ours, peer, 1e-3);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(d[0].problem.empty());
+  EXPECT_NEAR(d[0].max_abs_error, 0.002, 1e-6);
+  EXPECT_NEAR(d[0].max_rel_error, 0.002 / 4, 1e-6);
+  EXPECT_TRUE(d[0].match);
+  EXPECT_FALSE(compare_outputs(ours, peer, 1e-4)[0].match);
+}
+
+TEST(BenchCompare, ShapeDtypeMissingAndNonFinite) {
+  TensorMap ours;
+  ours["a"] = Tensor::from_vector<float>({1, 2}, {2});
+  ours["b"] = Tensor::from_vector<float>({1, 2}, {2});
+  ours["c"] = Tensor::from_vector<float>({NAN, INFINITY}, {2});
+  ours["d"] = Tensor::from_vector<float>({NAN, 1}, {2});
+  ours["i"] = Tensor::from_vector<int64_t>({3, 4}, {2});
+  const std::vector<std::pair<std::string, Tensor>> peer = {
+      {"a", Tensor::from_vector<float>({1, 2}, {1, 2})},
+      {"b", Tensor::from_vector<double>({1, 2}, {2})},
+      {"c", Tensor::from_vector<float>({NAN, INFINITY}, {2})},
+      {"d", Tensor::from_vector<float>({0, 1}, {2})},
+      {"i", Tensor::from_vector<int64_t>({3, 5}, {2})},
+      {"gone", Tensor::from_vector<float>({1}, {1})}};
+  const auto d = compare_outputs(ours, peer, 1e-3);
+  ASSERT_EQ(d.size(), 6u);
+  EXPECT_NE(d[0].problem.find("shape [2] here, [1, 2] there"), std::string::npos) << d[0].problem;
+  EXPECT_NE(d[1].problem.find("dtype"), std::string::npos) << d[1].problem;
+  EXPECT_TRUE(d[2].match);  // NaN against NaN and equal infinities agree
+  EXPECT_EQ(d[3].nonfinite_mismatches, 1);
+  EXPECT_FALSE(d[3].match);
+  EXPECT_FALSE(d[4].match);  // integers must be equal, whatever the float tolerance
+  EXPECT_FALSE(d[5].problem.empty());
+  for (const auto& x : d) EXPECT_EQ(x.match, x.name == "c") << x.name;
+}
+
+TEST(BenchCompare, AllZeroReferenceGivesInfiniteRelativeError) {
+  TensorMap ours;
+  ours["z"] = Tensor::from_vector<float>({0, 1e-3f}, {2});
+  const auto d = compare_outputs(ours, {{"z", Tensor::from_vector<float>({0, 0}, {2})}}, 1e-3);
+  EXPECT_TRUE(std::isinf(d[0].max_rel_error));
+  EXPECT_FALSE(d[0].match);
+}
+
+TEST(BenchMachine, SeesAtLeastOneCoreAndThePeakRss) {
+  const MachineInfo m = machine_info();
+  EXPECT_GE(m.logical_cpus, 1);
+  EXPECT_GE(m.physical_cores, 1);
+  EXPECT_LE(m.physical_cores, m.logical_cpus);
+  EXPECT_FALSE(m.cpu_model.empty());
+  EXPECT_GT(process_peak_rss_bytes(), 0);
+}
+
+}  // namespace
+}  // namespace hi::cli

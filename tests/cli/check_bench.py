@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""`hipinfer bench` end to end: the JSON fields, the SVG chart, --compare onnxruntime (skipped with a
+message when this Python has no onnxruntime), and the error paths.
+
+usage: check_bench.py HIPINFER_BINARY WORK_DIR
+"""
+import json
+import os
+import stat
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper
+except ImportError as e:
+    print(f"SKIP: {e}; run scripts/setup")
+    sys.exit(77)
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+failures = []
+# The worker's interpreter is always named, so the tests do not depend on the python3 on PATH.
+ENV = {k: v for k, v in os.environ.items() if k not in ("HI_PYTHON", "PYTHONPATH")}
+
+
+def bench(*args, env=None):
+    return subprocess.run([BIN, "bench", *args], capture_output=True, text=True, timeout=300, env=env or ENV)
+
+
+def check(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else f": {detail}"))
+    if not cond:
+        failures.append(name)
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def load_json(r, name):
+    try:
+        return json.loads(r.stdout)
+    except ValueError as e:
+        check(name + ": stdout is JSON", False, f"{e}: rc {r.returncode}, stdout {r.stdout[:500]!r}, stderr {r.stderr[-2000:]!r}")
+        return None
+
+
+def executable(name, text):
+    with open(path(name), "w") as f:
+        f.write(text)
+    os.chmod(path(name), os.stat(path(name)).st_mode | stat.S_IXUSR)
+    return path(name)
+
+
+# A tiny model with a symbolic batch: y = relu(x @ w) + 1, two outputs.
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 8])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+z = helper.make_tensor_value_info("z", TensorProto.FLOAT, None)
+w = helper.make_tensor("w", TensorProto.FLOAT, [8, 4], np.linspace(-1, 1, 32, dtype=np.float32))
+one = helper.make_tensor("one", TensorProto.FLOAT, [], [1.0])
+g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"),
+                       helper.make_node("Relu", ["m"], ["y"], name="relu"),
+                       helper.make_node("Add", ["y", "one"], ["z"], name="add")],
+                      "tiny", [x], [y, z], [w, one])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path("tiny.onnx"))
+MODEL = path("tiny.onnx")
+
+# --- The JSON report -------------------------------------------------------------------------
+r = bench(MODEL, "--runs", "5", "--warmup", "2", "--json", "-")
+check("bench --runs 5 --json -: exit 0", r.returncode == 0, (r.returncode, r.stderr))
+j = load_json(r, "bench --json -")
+if j:
+    h = j["hipinfer"]
+    for key in ("hipinfer_version", "model", "batch", "threads", "precision", "opt_level", "warmup_runs", "machine", "hipinfer", "peers", "ok"):
+        check(f"JSON has {key!r}", key in j, sorted(j))
+    check("JSON settings", j["model"] == MODEL and j["batch"] == 1 and j["precision"] == "fp32" and j["opt_level"] == 3
+          and j["warmup_runs"] == 2 and j["max_runs"] == 5 and j["time_budget_s"] is None, j)
+    check("JSON machine", j["machine"]["cpu_model"] and j["machine"]["logical_cpus"] >= 1 and j["machine"]["physical_cores"] >= 1, j["machine"])
+    check("default threads = physical cores", j["threads"] == j["machine"]["physical_cores"], (j["threads"], j["machine"]))
+    check("5 runs, 5 latencies", h["runs"] == 5 and len(h["latencies_ms"]) == 5 and all(v > 0 for v in h["latencies_ms"]), h)
+    lat = np.array(h["latencies_ms"])
+    s = h["latency_ms"]
+    check("statistics match the latencies",
+          abs(s["min"] - lat.min()) < 1e-6 and abs(s["max"] - lat.max()) < 1e-6 and abs(s["median"] - np.median(lat)) < 1e-6
+          and abs(s["p90"] - np.percentile(lat, 90)) < 1e-6 and abs(s["p99"] - np.percentile(lat, 99)) < 1e-6
+          and abs(s["mean"] - lat.mean()) < 1e-6, (s, list(lat)))
+    check("throughput = batch * runs / time", abs(h["throughput_per_s"] - 5 / (lat.sum() / 1000)) < 1e-3 * h["throughput_per_s"], h)
+    check("creation time, memory, arena",
+          h["session_create_ms"] > 0 and h["peak_rss_bytes"] > 0 and h["peak_host_bytes"] > 0 and h["planned_arena_bytes"] >= 0
+          and h["nodes_executed"] >= 1, h)
+    check("no peers, ok", j["peers"] == [] and j["ok"] is True, j)
+check("with --json - the table goes to stderr", "latency median (ms)" in r.stderr and "throughput" in r.stderr, r.stderr)
+
+r = bench(MODEL, "--runs", "3", "--warmup", "0", "--batch", "4", "--threads", "1", "--json", path("b4.json"))
+check("--batch 4 --json FILE: exit 0, table on stdout", r.returncode == 0 and "latency p99 (ms)" in r.stdout
+      and "batch 4, 1 threads" in r.stdout, (r.returncode, r.stdout, r.stderr))
+if os.path.exists(path("b4.json")):
+    j = json.load(open(path("b4.json")))
+    h = j["hipinfer"]
+    check("JSON file: batch 4, threads 1, 3 runs", j["batch"] == 4 and j["threads"] == 1 and h["runs"] == 3, j)
+    check("throughput counts the batch", abs(h["throughput_per_s"] - 4 * 3 / (h["total_ms"] / 1000)) < 1e-3 * h["throughput_per_s"], h)
+else:
+    check("JSON file written", False, os.listdir(WORK))
+
+r = bench(MODEL, "--time", "0.3", "--warmup", "1", "--json", "-")
+j = load_json(r, "bench --time")
+if j:
+    check("--time 0.3: runs until 0.3 s are spent, no run limit",
+          j["max_runs"] is None and j["time_budget_s"] == 0.3 and j["hipinfer"]["total_ms"] >= 300 and j["hipinfer"]["runs"] > 1, j["hipinfer"]["total_ms"])
+
+np.save(path("x3.npy"), np.ones((3, 8), np.float32))
+r = bench(MODEL, "--runs", "2", "--input", "x=" + path("x3.npy"), "--json", "-", "--quiet")
+j = load_json(r, "bench --input")
+check("--input FILE: batch from the file", j is not None and j["batch"] == 3, r.stderr)
+r = bench(MODEL, "--runs", "2", "--quiet")
+check("--quiet: one summary line", r.returncode == 0 and len(r.stdout.strip().splitlines()) == 1 and "median" in r.stdout
+      and "inferences/s" in r.stdout, (r.stdout, r.stderr))
+r = bench(MODEL, "--runs", "2", "--warmup", "1", "--opt-level", "0", "--seed", "7", "--json", "-", "--quiet")
+j = load_json(r, "bench --opt-level 0")
+check("--opt-level 0 is used", j is not None and j["opt_level"] == 0, r.stderr)
+
+# --- The SVG chart -------------------------------------------------------------------------------
+r = bench(MODEL, "--runs", "5", "--warmup", "1", "--plot", path("tiny.svg"))
+check("--plot: exit 0, says where", r.returncode == 0 and "chart written to" in r.stdout, (r.returncode, r.stderr))
+
+
+def check_svg(file, engines, label):
+    try:
+        root = ET.parse(file).getroot()
+    except (ET.ParseError, OSError) as e:
+        check(f"{label}: well-formed XML", False, e)
+        return
+    check(f"{label}: an <svg> root", root.tag == "{http://www.w3.org/2000/svg}svg", root.tag)
+    texts = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    check(f"{label}: title has model, batch, threads", "tiny.onnx" in texts and "batch 1" in texts and "thread" in texts, texts)
+    check(f"{label}: axis labels with units", "latency per run (ms)" in texts and "engine" in texts, texts)
+    for e in engines:
+        check(f"{label}: a column for {e}", e in texts, texts)
+    dots = list(root.iter("{http://www.w3.org/2000/svg}circle"))
+    check(f"{label}: one dot per run", len(dots) == 5 * len(engines), len(dots))
+
+
+check_svg(path("tiny.svg"), ["hipinfer"], "chart")
+
+# --- Comparing with ONNX Runtime ------------------------------------------------------------
+try:
+    import onnxruntime  # noqa: F401
+    have_ort = True
+except ImportError:
+    have_ort = False
+if not have_ort:
+    print(f"SKIP --compare onnxruntime: onnxruntime is not importable by {sys.executable}")
+else:
+    r = bench(MODEL, "--runs", "5", "--warmup", "2", "--threads", "1", "--compare", "onnxruntime", "--python", sys.executable,
+              "--json", "-", "--plot", path("compare.svg"))
+    check("--compare onnxruntime: exit 0", r.returncode == 0, (r.returncode, r.stderr))
+    j = load_json(r, "--compare onnxruntime")
+    if j:
+        p = j["peers"][0] if j["peers"] else {}
+        check("peer measured", p.get("name") == "onnxruntime" and p.get("state") == "measured" and p.get("version") == onnxruntime.__version__, p)
+        check("peer: 5 runs, statistics, creation time, RSS", p.get("runs") == 5 and len(p.get("latencies_ms", [])) == 5
+              and p["latency_ms"]["median"] > 0 and p["session_create_ms"] > 0 and p["peak_rss_bytes"] > 0, p)
+        c = j["comparisons"].get("onnxruntime", {})
+        hm, pm = j["hipinfer"]["latency_ms"]["median"], p["latency_ms"]["median"]
+        check("ratios", abs(c.get("median_latency_ratio", 0) - hm / pm) < 1e-6 * hm / pm and c.get("throughput_ratio", 0) > 0, c)
+        outs = c.get("outputs", [])
+        check("outputs checked and match", [o["name"] for o in outs] == ["y", "z"] and all(o["match"] for o in outs)
+              and all(o["max_abs_error"] < 1e-5 for o in outs), outs)
+        check("ok", j["ok"] is True, j["ok"])
+    check("table labels the ratios 'x ONNX Runtime'", "x ONNX Runtime" in r.stderr and "ONNX Runtime " + onnxruntime.__version__ in r.stderr, r.stderr)
+    check("table prints max abs/rel error per output", "max abs" in r.stderr and "max rel" in r.stderr, r.stderr)
+    check_svg(path("compare.svg"), ["hipinfer", "ONNX Runtime"], "comparison chart")
+
+    # HI_PYTHON names the interpreter when --python does not.
+    r = bench(MODEL, "--runs", "2", "--warmup", "0", "--compare", "ort", "--json", "-", "--quiet", env={**ENV, "HI_PYTHON": sys.executable})
+    j = load_json(r, "HI_PYTHON")
+    check("HI_PYTHON is used, 'ort' is onnxruntime", j is not None and j["peers"][0]["state"] == "measured", r.stderr)
+
+    # A peer that crashes in the middle of the runs: a stand-in onnxruntime whose run() kills itself.
+    os.makedirs(path("crashing_ort"), exist_ok=True)
+    with open(path("crashing_ort/onnxruntime.py"), "w") as f:
+        f.write("import os, signal\n__version__ = 'crash'\n"
+                "class SessionOptions: pass\n"
+                "class ExecutionMode: ORT_SEQUENTIAL = 0\n"
+                "class GraphOptimizationLevel: ORT_ENABLE_ALL = 99\n"
+                "class InferenceSession:\n"
+                "    def __init__(self, *a, **k): pass\n"
+                "    def run(self, *a):\n"
+                "        import sys; print('stand-in worker dies now', file=sys.stderr, flush=True)\n"
+                "        os.kill(os.getpid(), signal.SIGKILL)\n")
+    r = bench(MODEL, "--runs", "3", "--warmup", "1", "--compare", "onnxruntime", "--python", sys.executable, "--json", "-",
+              env={**ENV, "PYTHONPATH": path("crashing_ort")})
+    check("peer killed mid-run: exit 1, says how it died and shows its stderr",
+          r.returncode == 1 and "killed by signal 9" in r.stderr and "stand-in worker dies now" in r.stderr, (r.returncode, r.stderr))
+    j = load_json(r, "peer crash")
+    check("peer crash: hipinfer's results are still reported", j is not None and j["hipinfer"]["runs"] == 3
+          and j["peers"][0]["state"] == "failed" and j["ok"] is False, j and j["peers"])
+
+# onnxruntime not importable (shadowed by a module that raises ImportError): say so, exit 0.
+os.makedirs(path("no_ort"), exist_ok=True)
+with open(path("no_ort/onnxruntime.py"), "w") as f:
+    f.write("raise ImportError('No module named onnxruntime (hidden by check_bench.py)')\n")
+r = bench(MODEL, "--runs", "2", "--compare", "onnxruntime", "--python", sys.executable, "--json", "-",
+          env={**ENV, "PYTHONPATH": path("no_ort")})
+check("onnxruntime not importable: exit 0, says so", r.returncode == 0 and "cannot be imported" in r.stderr, (r.returncode, r.stderr))
+j = load_json(r, "no onnxruntime")
+check("not importable: peer unavailable, hipinfer measured", j is not None and j["peers"][0]["state"] == "unavailable"
+      and j["hipinfer"]["runs"] == 2 and j["ok"] is True, j and j["peers"])
+
+r = bench(MODEL, "--runs", "2", "--compare", "torch", "--json", "-")
+j = load_json(r, "--compare torch")
+check("--compare torch: exit 0, explains that torch needs a PyTorch model", r.returncode == 0 and "PyTorch" in r.stderr
+      and j is not None and j["peers"][0]["state"] == "unavailable", (r.returncode, r.stderr))
+
+# A worker that dies before saying hello.
+dies = executable("dying_python", "#!/bin/sh\necho 'fake python: giving up' >&2\nexit 3\n")
+r = bench(MODEL, "--runs", "2", "--compare", "onnxruntime", "--python", dies)
+check("worker exits at start: exit 1, status and stderr shown",
+      r.returncode == 1 and "exited with status 3" in r.stderr and "fake python: giving up" in r.stderr
+      and "latency median" in r.stdout, (r.returncode, r.stderr))
+r = bench(MODEL, "--runs", "2", "--compare", "onnxruntime", "--python", path("no-such-python"))
+check("--python missing: exit 4, names it", r.returncode == 4 and "no-such-python" in r.stderr, (r.returncode, r.stderr))
+
+# --- Bad input --------------------------------------------------------------------------------
+r = bench(path("missing.onnx"))
+check("missing model: exit 4, names the file", r.returncode == 4 and "missing.onnx" in r.stderr, (r.returncode, r.stderr))
+for args, what in [(["--runs", "0"], "--runs"), (["--runs", "x"], "--runs"), (["--time", "0"], "--time"),
+                   (["--time", "soon"], "--time"), (["--warmup", "-1"], "--warmup"), (["--precision", "fp8"], "--precision"),
+                   (["--opt-level", "4"], "--opt-level"), (["--threads", "-2"], "--threads"), (["--batch", "0"], "--batch"),
+                   (["--compare", "tensorflow"], "--compare"), (["--input", "x"], "--input"), (["--frobnicate"], "--frobnicate")]:
+    r = bench(MODEL, *args)
+    check(f"bad {' '.join(args)}: exit 2 naming {what}", r.returncode == 2 and what in r.stderr, (r.returncode, r.stderr))
+r = bench(MODEL, "--runs", "1", "--json", path("no/such/dir/out.json"))
+check("--json into a missing folder: exit 4 before measuring", r.returncode == 4 and "no/such/dir" in r.stderr, (r.returncode, r.stderr))
+r = bench(MODEL, "--runs", "1", "--input", "x=" + path("nope.npy"))
+check("missing input file: exit 4", r.returncode == 4 and "nope.npy" in r.stderr, (r.returncode, r.stderr))
+np.save(path("xbad.npy"), np.zeros((2, 5), np.float32))
+r = bench(MODEL, "--runs", "1", "--input", "x=" + path("xbad.npy"))
+check("wrong input shape: exit 4", r.returncode == 4 and "'x'" in r.stderr, (r.returncode, r.stderr))
+r = subprocess.run([BIN, "bench", "--help"], capture_output=True, text=True)
+check("bench --help", r.returncode == 0 and "usage: hipinfer bench" in r.stdout and "--compare" in r.stdout, r.stdout)
+
+print(f"cli_bench: {len(failures)} failed" if failures else "cli_bench: all passed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,89 @@
+// Another engine measured beside hipinfer by `hipinfer bench --compare`: today ONNX Runtime, run
+// by a small Python worker (bench_ort_worker.cc) in a child process.
+//
+// Set-up: bench writes the model's inputs as .npy files into a temporary folder with a list
+// `inputs.txt` ("FILE<TAB>INPUT NAME" per line), writes the worker there and starts
+// `PYTHON -u worker.py MODEL FOLDER THREADS` with stdin and stdout as pipes and stderr into
+// FOLDER/worker.stderr (shown when the worker fails).
+// Protocol, one line each way:
+//   worker at start:  "ready VERSION CREATE_MS" | "unavailable WHY" (not importable) | "error WHY"
+//   "run K"       ->  "ok MS1 ... MSK": K runs, each timed inside the worker around session.run,
+//                     so the pipe is never timed
+//   "outputs"     ->  "ok N": one more run, outputs saved as .npy with a list in outputs.txt
+//   "stats"       ->  "ok BYTES": the worker's peak resident set
+//   "quit"        ->  "ok", then the worker exits
+//   any failure   ->  "error WHY"
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hipinfer/session.h"
+#include "hipinfer/status.h"
+
+namespace hi::cli {
+
+const char* ort_worker_script();
+
+// A child process spoken to in lines over pipes. Every failure (it will not start, it died, it
+// did not answer in time, it answered "error ...") is a Status whose message says which.
+class PeerProcess {
+ public:
+  // `argv[0]` is looked up on PATH. stderr of the child goes to `stderr_file`.
+  static Result<std::unique_ptr<PeerProcess>> start(const std::vector<std::string>& argv,
+                                                    const std::string& stderr_file, const std::string& label);
+  ~PeerProcess();  // kills the child if it is still running
+  PeerProcess(const PeerProcess&) = delete;
+  PeerProcess& operator=(const PeerProcess&) = delete;
+
+  Status send(const std::string& line);
+  // The next line from the child, without its newline; waits at most `timeout_s`.
+  Result<std::string> read_line(double timeout_s);
+  // Sends "quit" and waits briefly for the child to exit, then kills it.
+  void stop();
+
+ private:
+  PeerProcess() = default;
+  // What became of the child ("exited with status 1", "was killed by signal 9 (Killed)") and the
+  // end of its stderr; reaps it (killing it first if it is still running).
+  std::string describe_end();
+  int pid_ = -1;
+  int to_child_ = -1;
+  int from_child_ = -1;
+  std::string buffer_;
+  std::string stderr_file_;
+  std::string label_;
+};
+
+// ONNX Runtime through the worker. start() has three outcomes: a running worker, "unavailable"
+// (onnxruntime or numpy not importable: the comparison is skipped) or an error.
+class OrtPeer {
+ public:
+  struct Started {
+    std::unique_ptr<OrtPeer> peer;  // null when unavailable
+    std::string unavailable_reason;
+  };
+  // Writes the inputs and the worker into `folder` (which must exist) and starts `python`.
+  static Result<Started> start(const std::string& python, const std::string& model_path, const TensorMap& inputs,
+                               int threads, const std::string& folder);
+  const std::string& version() const { return version_; }
+  double create_ms() const { return create_ms_; }
+  // K timed runs; `expected_ms_per_run` (0: unknown) sets how long to wait for the answer.
+  Result<std::vector<double>> run(int k, double expected_ms_per_run);
+  // Outputs of one more run, in the model's output order.
+  Result<std::vector<std::pair<std::string, Tensor>>> outputs();
+  Result<int64_t> peak_rss_bytes();
+  void stop() { process_->stop(); }
+
+ private:
+  Result<std::string> request(const std::string& line, double timeout_s);
+  std::unique_ptr<PeerProcess> process_;
+  std::string folder_;
+  std::string version_;
+  double create_ms_ = 0;
+};
+
+}  // namespace hi::cli
