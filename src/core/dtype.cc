@@ -32,6 +32,9 @@ std::string dtype_name(DType t) {
     case DType::kUInt4: return "uint4";
     case DType::kInt4: return "int4";
     case DType::kFloat4E2M1: return "float4e2m1";
+    case DType::kFloat8E8M0: return "float8e8m0";
+    case DType::kUInt2: return "uint2";
+    case DType::kInt2: return "int2";
   }
   return "dtype(" + std::to_string(static_cast<int>(t)) + ")";
 }
@@ -41,13 +44,38 @@ size_t dtype_size(DType t) {
     case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
     case DType::kUInt8: case DType::kInt8: case DType::kBool: return 1;
     case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: case DType::kFloat8E5M2:
-    case DType::kFloat8E5M2FNUZ: return 1;
+    case DType::kFloat8E5M2FNUZ: case DType::kFloat8E8M0: return 1;
+    // Sub-byte types are held unpacked, one element per byte (see dtype.h).
+    case DType::kInt4: case DType::kUInt4: case DType::kFloat4E2M1: case DType::kInt2:
+    case DType::kUInt2: return 1;
     case DType::kUInt16: case DType::kInt16: case DType::kFloat16: case DType::kBFloat16: return 2;
     case DType::kInt64: case DType::kUInt64: case DType::kFloat64: case DType::kComplex64: return 8;
     case DType::kComplex128: return 16;
     case DType::kString: return sizeof(std::string);
     default: return 0;
   }
+}
+
+int dtype_bits(DType t) {
+  switch (t) {
+    case DType::kInt4: case DType::kUInt4: case DType::kFloat4E2M1: return 4;
+    case DType::kInt2: case DType::kUInt2: return 2;
+    case DType::kString: return 0;
+    default: return static_cast<int>(8 * dtype_size(t));
+  }
+}
+
+bool dtype_is_minifloat(DType t) {
+  switch (t) {
+    case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ: case DType::kFloat8E8M0: case DType::kFloat4E2M1: return true;
+    default: return false;
+  }
+}
+
+bool dtype_is_low_precision(DType t) {
+  return dtype_is_minifloat(t) || t == DType::kInt4 || t == DType::kUInt4 || t == DType::kInt2 ||
+         t == DType::kUInt2;
 }
 
 bool dtype_is_float(DType t) {
@@ -69,7 +97,8 @@ bool dtype_is_signed(DType t) {
 }
 
 bool dtype_is_supported(DType t) {
-  return dtype_is_float(t) || dtype_is_integer(t) || t == DType::kBool || t == DType::kString;
+  return dtype_is_float(t) || dtype_is_integer(t) || t == DType::kBool || t == DType::kString ||
+         dtype_is_low_precision(t);
 }
 
 DType dtype_from_name(const std::string& name) {
@@ -79,7 +108,7 @@ DType dtype_from_name(const std::string& name) {
   if (n == "half" || n == "fp16" || n == "f16") return DType::kFloat16;
   if (n == "double" || n == "fp64" || n == "f64") return DType::kFloat64;
   if (n == "bf16") return DType::kBFloat16;
-  for (int code = 1; code <= 23; ++code) {
+  for (int code = 1; code <= 26; ++code) {
     if (dtype_name(static_cast<DType>(code)) == n) return static_cast<DType>(code);
   }
   return DType::kUndefined;

@@ -1,6 +1,8 @@
 // Tensor storage and host memory accounting.
 #include "hipinfer/tensor.h"
 
+#include "core/low_precision.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -162,7 +164,9 @@ double Tensor::as_double(int64_t i) const {
     case DType::kUInt32: return data<uint32_t>()[i];
     case DType::kUInt64: return static_cast<double>(data<uint64_t>()[i]);
     case DType::kBool: return data<bool>()[i] ? 1.0 : 0.0;
-    default: HI_ASSERT(false, "as_double on ", dtype_name(dtype_));
+    default:
+      if (dtype_is_low_precision(dtype_)) return low_precision_to_float(dtype_, data<uint8_t>()[i]);
+      HI_ASSERT(false, "as_double on ", dtype_name(dtype_));
   }
   return 0;
 }

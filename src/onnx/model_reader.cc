@@ -2,10 +2,14 @@
 #include "onnx/model_reader.h"
 
 #include "hipinfer/tensor_proto.h"
+#include "ops/op.h"
+
+#include "core/low_precision.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <onnx/onnx_pb.h>
+#include <onnx/onnx_pb.h>  // first: defines ONNX_API for the generated headers
+#include <onnx/onnx-data.pb.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -15,6 +19,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <vector>
 
 namespace hi::onnx_reader {
 namespace {
@@ -153,11 +158,21 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
   // Check the declared size against the bytes that back it before allocating anything, so a
   // forged dims field cannot make us allocate terabytes.
   const size_t elem = dtype_size(dtype);
+  // int4/uint4/float4e2m1 and int2/uint2 are packed in the file (several per byte, also in
+  // int32_data: one packed byte per entry) and unpacked to one element per byte in memory.
+  const bool sub_byte = dtype_bits(dtype) > 0 && dtype_bits(dtype) < 8;
+  const int64_t packed_bytes = sub_byte ? packed_size(dtype, n) : 0;
   if (dtype == DType::kString) {
     // External data is raw bytes; read into std::string objects it would corrupt the heap.
     if (external) return model_error(ctx, where + ": a string tensor cannot use external data");
     if (tp.string_data_size() != n)
       return model_error(ctx, str(where, ": string tensor of ", n, " elements holds ", tp.string_data_size(), " strings"));
+  } else if (!external && sub_byte) {
+    const int64_t held = tp.has_raw_data() ? static_cast<int64_t>(tp.raw_data().size()) : tp.int32_data_size();
+    if (held != packed_bytes)
+      return model_error(ctx, str(where, ": declares ", dtype_name(dtype), shape_to_string(shape), " (", n, " elements, ",
+                                  packed_bytes, " packed bytes) but holds ", held, " bytes in ",
+                                  tp.has_raw_data() ? "raw_data" : "int32_data"));
   } else if (!external) {
     const uint64_t declared = static_cast<uint64_t>(n);
     uint64_t held = 0;
@@ -175,7 +190,7 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
   // The external file must hold the bytes before we allocate for them.
   ExternalData ext;
   if (external) {
-    HI_ASSIGN_OR_RETURN(ext, locate_external(ctx, tp, where, type, bytes));
+    HI_ASSIGN_OR_RETURN(ext, locate_external(ctx, tp, where, type, sub_byte ? packed_bytes : bytes));
   }
   if (bytes > host_allocation_limit())
     return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", type, " is larger than the host memory limit");
@@ -184,6 +199,21 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
     t = Tensor::empty(dtype, shape);
   } catch (const OutOfMemory& e) {
     return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", e.what);
+  }
+  if (sub_byte) {
+    std::vector<uint8_t> packed(static_cast<size_t>(packed_bytes));
+    if (external) {
+      std::ifstream in(ext.path, std::ios::binary);
+      in.seekg(ext.offset);
+      if (packed_bytes > 0 && !in.read(reinterpret_cast<char*>(packed.data()), packed_bytes))
+        return model_error(ctx, where + ": short read of external data '" + ext.location + "'");
+    } else if (tp.has_raw_data()) {
+      if (packed_bytes > 0) std::memcpy(packed.data(), tp.raw_data().data(), packed.size());
+    } else {
+      for (int i = 0; i < tp.int32_data_size(); ++i) packed[static_cast<size_t>(i)] = static_cast<uint8_t>(tp.int32_data(i));
+    }
+    unpack_sub_byte(dtype, packed.data(), n, static_cast<uint8_t*>(t.raw()));
+    return t;
   }
   if (external) {
     HI_RETURN_IF_ERROR(read_external(ctx, ext, where, t));
@@ -464,6 +494,71 @@ Result<Tensor> parse_tensor_bytes(const void* data, size_t size, const std::stri
 Result<Tensor> read_tensor_file(const std::string& path, std::string* name) {
   HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "tensor file"));
   return parse_tensor(ReadContext{path, fs::path(path).parent_path().string()}, bytes.data(), bytes.size(), name);
+}
+
+namespace {
+
+Result<std::vector<Tensor>> convert_sequence(const ReadContext& ctx, const onnx::SequenceProto& sp) {
+  std::vector<Tensor> elems;
+  if (sp.elem_type() != onnx::SequenceProto::TENSOR) {
+    const bool empty = sp.tensor_values_size() + sp.sequence_values_size() + sp.map_values_size() +
+                           sp.optional_values_size() + sp.sparse_tensor_values_size() == 0;
+    if (sp.elem_type() == onnx::SequenceProto::UNDEFINED && empty) return elems;
+    return error(StatusCode::kUnsupported, ctx.display_name, ": sequence of element type ",
+                 onnx::SequenceProto::DataType_Name(sp.elem_type()), " (only sequences of tensors are supported)");
+  }
+  for (int i = 0; i < sp.tensor_values_size(); ++i) {
+    HI_ASSIGN_OR_RETURN(auto t, convert_tensor(ctx, sp.tensor_values(i), str("sequence element ", i)));
+    elems.push_back(std::move(t));
+  }
+  return elems;
+}
+
+Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t size, const ir::ValueType& type) {
+  switch (type.kind) {
+    case ir::ValueKind::kSequence: {
+      onnx::SequenceProto sp;
+      if (!parse_limited(&sp, data, size)) return model_error(ctx, "not a serialized SequenceProto");
+      HI_ASSIGN_OR_RETURN(auto elems, convert_sequence(ctx, sp));
+      return ops::Value::of_sequence(std::move(elems));
+    }
+    case ir::ValueKind::kOptional: {
+      onnx::OptionalProto op;
+      if (!parse_limited(&op, data, size)) return model_error(ctx, "not a serialized OptionalProto");
+      // An empty optional may still name its element type (onnx's from_optional does).
+      if (op.elem_type() == onnx::OptionalProto::TENSOR) {
+        if (!op.has_tensor_value()) return ops::Value{};
+        HI_ASSIGN_OR_RETURN(auto t, convert_tensor(ctx, op.tensor_value(), "optional element"));
+        return ops::Value::of(std::move(t));
+      }
+      if (op.elem_type() == onnx::OptionalProto::SEQUENCE) {
+        if (!op.has_sequence_value()) return ops::Value{};
+        HI_ASSIGN_OR_RETURN(auto elems, convert_sequence(ctx, op.sequence_value()));
+        return ops::Value::of_sequence(std::move(elems));
+      }
+      if (op.elem_type() == onnx::OptionalProto::UNDEFINED) return ops::Value{};  // an empty optional
+      return error(StatusCode::kUnsupported, ctx.display_name, ": optional of element type ",
+                   onnx::OptionalProto::DataType_Name(op.elem_type()), " (only tensors and sequences of tensors are supported)");
+    }
+    case ir::ValueKind::kMap:
+      return error(StatusCode::kUnsupported, ctx.display_name, ": map values are not supported");
+    case ir::ValueKind::kTensor:
+    case ir::ValueKind::kUnknown:
+      break;
+  }
+  HI_ASSIGN_OR_RETURN(auto t, parse_tensor(ctx, data, size, nullptr));
+  return ops::Value::of(std::move(t));
+}
+
+}  // namespace
+
+Result<ops::Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type, const std::string& display_name) {
+  return parse_value(ReadContext{display_name, ""}, data, size, type);
+}
+
+Result<ops::Value> read_value_file(const std::string& path, const ir::ValueType& type) {
+  HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "value file"));
+  return parse_value(ReadContext{path, fs::path(path).parent_path().string()}, bytes.data(), bytes.size(), type);
 }
 
 }  // namespace hi::onnx_reader

@@ -7,6 +7,10 @@
 #include "hipinfer/tensor.h"
 #include "ir/graph.h"
 
+namespace hi::ops {
+struct Value;  // ops/op.h: a tensor, a sequence of tensors, or an absent optional
+}
+
 namespace hi::onnx_reader {
 
 // Opsets of the default domain that hipinfer reads (the newest is the newest in the ONNX test data).
@@ -26,5 +30,12 @@ Result<Tensor> read_tensor_file(const std::string& path, std::string* name = nul
 // Parses a serialized TensorProto held in memory (external data is refused: there is no folder).
 Result<Tensor> parse_tensor_bytes(const void* data, size_t size, const std::string& display_name,
                                   std::string* name = nullptr);
+// Reads a serialized test-data value whose message depends on the declared type of the graph
+// input or output it belongs to: TensorProto for tensors (and untyped values), SequenceProto for
+// sequences of tensors, OptionalProto for optionals of a tensor or of a sequence of tensors (an
+// empty optional reads as Value::Kind::kNone). Nested sequences and maps are kUnsupported.
+Result<ops::Value> read_value_file(const std::string& path, const ir::ValueType& type);
+Result<ops::Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type,
+                                     const std::string& display_name);
 
 }  // namespace hi::onnx_reader

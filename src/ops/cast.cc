@@ -3,8 +3,8 @@
 // truncates and saturates (NaN -> 0); see ops/convert.h. Strings parse as decimal or
 // scientific numbers, with INF, +INF, -INF and NaN in any case; numbers print in the shortest
 // form that reads back to the same value ("0.1", "1e+20", "INF", "NaN"); bools print as 1/0.
-// float8, int4 and the other sub-byte types are not supported (the 'saturate' attribute, which
-// only affects float8, is accepted and ignored).
+// The low-precision types (float8 variants, float8e8m0, float4e2m1, int4/uint4, int2/uint2) go
+// through cast_low_precision.cc, which honours 'saturate' (opset 19+) and 'round_mode' (24+).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -110,7 +110,7 @@ std::string format_value(S v) {
   }
 }
 
-bool is_castable(DType t) { return in_set(kCastTypes, t); }
+bool is_castable(DType t) { return in_set(kCastTypes, t) || dtype_is_low_precision(t); }
 
 class CastOp final : public Op {
  public:
@@ -124,8 +124,7 @@ class CastOp final : public Op {
       to_ = static_cast<DType>(ctx.get_int("to", 0));
     }
     if (!is_castable(to_)) return ctx.fail(StatusCode::kUnsupported, "Cast to ", dtype_name(to_), " is not supported");
-    (void)ctx.get_int("saturate", 1);
-    return ctx.status();
+    return read_cast_options(ctx, &options_);
   }
 
   Status infer(InferContext& ctx) const override {
@@ -145,19 +144,21 @@ class CastOp final : public Op {
       ctx.set_output(0, x);
       return Status::ok();
     }
-    return cast_into(x, ctx.output(0, to_, x.shape()));
+    return cast_into(x, ctx.output(0, to_, x.shape()), options_);
   }
 
  private:
   DType to_ = DType::kUndefined;
+  CastOptions options_;
 };
 
 }  // namespace
 
 bool cast_supported(DType t) { return is_castable(t); }
 
-Status cast_into(const Tensor& x, Tensor& out) {
+Status cast_into(const Tensor& x, Tensor& out, const CastOptions& options) {
   const DType to = out.dtype();
+  if (dtype_is_low_precision(x.dtype()) || dtype_is_low_precision(to)) return cast_low_precision(x, out, options);
   const int64_t n = x.numel();
   if (x.dtype() == DType::kString) {
     Status status;

@@ -1,4 +1,5 @@
-// CastLike: Cast to the element type of a second input (its values are not read).
+// CastLike: Cast to the element type of a second input (its values are not read), with Cast's
+// 'saturate' and 'round_mode' attributes.
 #include "ops/arity.h"
 #include "ops/cast.h"
 #include "ops/op.h"
@@ -8,6 +9,8 @@ namespace {
 
 class CastLikeOp final : public Op {
  public:
+  Status init(InitContext& ctx) override { return read_cast_options(ctx, &options_); }
+
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
     ir::ValueType t = ctx.input_type(0);
@@ -30,8 +33,11 @@ class CastLikeOp final : public Op {
       ctx.set_output(0, x);
       return Status::ok();
     }
-    return cast_into(x, ctx.output(0, to, x.shape()));
+    return cast_into(x, ctx.output(0, to, x.shape()), options_);
   }
+
+ private:
+  CastOptions options_;
 };
 
 }  // namespace

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
+
+#include "runtime/memory_plan.h"
 #include <new>
 #include <set>
 
@@ -62,7 +65,85 @@ Status guarded(const ir::Node& node, F&& f) {
   }
 }
 
+// The more specific of a subgraph output's declared and inferred types (inference can lose what
+// the model declares, e.g. through a body input declared without a shape).
+ir::ValueType more_specific(const ir::ValueType& declared, const ir::ValueType* inferred) {
+  if (!inferred || inferred->kind == ir::ValueKind::kUnknown) return declared;
+  if (declared.kind != inferred->kind) return *inferred;
+  ir::ValueType t = *inferred;
+  if (t.kind == ir::ValueKind::kTensor) {
+    if (t.dtype == DType::kUndefined) t.dtype = declared.dtype;
+    if (!t.has_rank()) t.shape = declared.shape;
+    else if (declared.has_rank() && declared.rank() == t.rank())
+      for (size_t d = 0; d < t.shape->size(); ++d)
+        if (!(*t.shape)[d].is_known() && (*declared.shape)[d].is_known()) (*t.shape)[d] = (*declared.shape)[d];
+  } else if (declared.elem) {
+    t.elem = std::make_shared<ir::ValueType>(more_specific(*declared.elem, t.elem.get()));
+  }
+  return t;
+}
+
+// A copy of `n` whose graph attributes are reduced to signatures (inputs, and outputs typed by
+// the compiled subgraph): what If/Loop/Scan need to infer their output types.
+ir::Node with_inferred_signatures(const ir::Node& n, const std::map<std::string, std::unique_ptr<Executor>>& subgraphs) {
+  ir::Node typed = n;
+  for (const auto& [attr_name, sub] : subgraphs) {
+    auto sig = std::make_shared<ir::Graph>();
+    const ir::Graph& g = *n.attr(attr_name)->g;
+    sig->name = g.name;
+    sig->inputs = g.inputs;
+    sig->outputs = g.outputs;
+    for (auto& o : sig->outputs) o.type = more_specific(o.type, sub->value_type(o.name));
+    typed.attributes[attr_name].g = std::move(sig);
+  }
+  return typed;
+}
+
+// Records what each node output allocates, during the run that makes a plan.
+struct RecordingAllocator final : OutputAllocator {
+  int node = 0;
+  std::vector<PlannedBuffer>* buffers = nullptr;
+  std::map<const void*, size_t>* by_storage = nullptr;
+  Tensor allocate(size_t index, DType dtype, const Shape& shape) const override {
+    Tensor t = Tensor::empty(dtype, shape);
+    if (dtype_size(dtype) == 0 || t.nbytes() == 0) return t;  // strings and empty tensors stay off the plan
+    PlannedBuffer b;
+    b.node = b.first = b.last = node;
+    b.output = static_cast<int>(index);
+    b.bytes = static_cast<int64_t>(t.nbytes());
+    (*by_storage)[t.storage().get()] = buffers->size();
+    buffers->push_back(b);
+    return t;
+  }
+};
+
+// Hands out the planned region of the arena for each planned node output.
+struct PlannedAllocator final : OutputAllocator {
+  int node = 0;
+  const MemoryPlan* plan = nullptr;
+  std::shared_ptr<void> arena;
+  Tensor allocate(size_t index, DType dtype, const Shape& shape) const override {
+    auto it = plan->by_output.find({node, static_cast<int>(index)});
+    if (it == plan->by_output.end()) return Tensor();
+    const PlannedBuffer& b = plan->buffers[it->second];
+    const int64_t n = shape_numel(shape);
+    if (dtype_size(dtype) == 0 || n < 0 || static_cast<int64_t>(dtype_size(dtype)) * n != b.bytes) return Tensor();
+    return Tensor::wrap(dtype, shape, static_cast<char*>(arena.get()) + b.offset, arena);
+  }
+};
+
 }  // namespace
+
+struct Executor::Planner {
+  std::mutex mutex;
+  struct Entry {
+    std::shared_ptr<const MemoryPlan> plan;
+    std::vector<std::shared_ptr<void>> free_arenas;
+  };
+  std::map<std::vector<Shape>, Entry> entries;
+};
+
+Executor::~Executor() = default;
 
 int Executor::slot_of(const std::string& name) const {
   auto it = slots_.find(name);
@@ -244,8 +325,26 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       in_values.push_back(c ? &constants_[su].tensor : nullptr);
       all_constant = all_constant && c && is_static_small(constants_[su]);
     }
+    // new_slot() (for values of enclosing graphs, here and in the subgraphs below) may move
+    // slot_types_ and constants_: the input types and values are taken again after each use.
+    auto refresh_inputs = [&] {
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        if (cn.inputs[i] < 0) continue;
+        const auto su = static_cast<size_t>(cn.inputs[i]);
+        in_types[i] = &slot_types_[su];
+        in_values[i] = is_constant_[su] && constants_[su].is_tensor() ? &constants_[su].tensor : nullptr;
+      }
+    };
+    refresh_inputs();
+    // An If whose condition is known at build time compiles only the branch it takes: the other
+    // need not type-check for these inputs (the expanded AffineGrid function holds both its 2-D
+    // and its 3-D path). The kernel reads the same constant condition at run time.
+    std::string dead_branch;
+    if (n.op_type == "If" && n.domain.empty() && !in_values.empty() && in_values[0] &&
+        in_values[0]->dtype() == DType::kBool && in_values[0]->numel() == 1)
+      dead_branch = *in_values[0]->data<bool>() ? "else_branch" : "then_branch";
     for (const auto& [attr_name, a] : n.attributes) {
-      if (a.kind != ir::Attribute::Kind::kGraph) continue;
+      if (a.kind != ir::Attribute::Kind::kGraph || attr_name == dead_branch) continue;
       OuterScope scope;
       scope.parent = outer;
       for (const auto& [name, slot] : slots_) scope.types[name] = slot_types_[static_cast<size_t>(slot)];
@@ -263,8 +362,12 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       cn.subgraphs[attr_name] = std::move(sub).value();
       all_constant = false;
     }
+    refresh_inputs();
     const size_t declared_inputs = n.inputs.size();
-    InferContext xctx(n, in_types, in_values, n.outputs.size());
+    // Ops with subgraphs type their outputs from the bodies' outputs: their infer() sees each
+    // graph attribute as a signature whose output types are what the compiled subgraph inferred.
+    const ir::Node infer_node = cn.subgraphs.empty() ? ir::Node{} : with_inferred_signatures(n, cn.subgraphs);
+    InferContext xctx(cn.subgraphs.empty() ? n : infer_node, in_types, in_values, n.outputs.size());
     s = cn.op->infer(xctx);
     if (!s.is_ok()) return s.with_context(n.describe());
 
@@ -298,7 +401,9 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       for (size_t i = 0; i < n.outputs.size(); ++i) {
         if (cn.outputs[i] < 0) continue;
         const auto su = static_cast<size_t>(cn.outputs[i]);
-        if (outs[i].is_tensor()) slot_types_[su] = ir::ValueType::concrete(outs[i].tensor.dtype(), outs[i].tensor.shape());
+        // An optional holding a tensor is a tensor Value too; it keeps its optional type.
+        if (outs[i].is_tensor() && slot_types_[su].kind != ir::ValueKind::kOptional)
+          slot_types_[su] = ir::ValueType::concrete(outs[i].tensor.dtype(), outs[i].tensor.shape());
         constants_[su] = std::move(outs[i]);
         is_constant_[su] = true;
       }
@@ -333,12 +438,46 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
   for (int s : output_slots_) last_use[static_cast<size_t>(s)] = -1;
   for (size_t s = 0; s < last_use.size(); ++s)
     if (last_use[s] >= 0 && !is_constant_[s]) nodes_[static_cast<size_t>(last_use[s])].release.push_back(static_cast<int>(s));
+
+  // 7. Memory planning: main graphs whose values are all plain tensors (a sequence could hold a
+  // planned buffer past its lifetime; subgraphs run inside their node's lifetime anyway).
+  bool plain = !outer && options.memory_plan;
+  for (const auto& t : slot_types_) plain = plain && t.kind == ir::ValueKind::kTensor;
+  for (const auto& cn : nodes_) plain = plain && cn.subgraphs.empty();
+  if (plain) planner_ = std::make_unique<Planner>();
   return Status::ok();
 }
 
-Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent) const {
+Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent,
+                     int64_t* arena_bytes, int64_t* activation_bytes) const {
   HI_ASSERT(inputs.size() == input_slots_.size() + overridable_slots_.size() || inputs.size() == input_slots_.size(),
             "executor got ", inputs.size(), " inputs, expects ", input_slots_.size());
+  if (arena_bytes) *arena_bytes = 0;
+  if (activation_bytes) *activation_bytes = 0;
+  // The plan for these input shapes, with an arena of its own for this run; or, for shapes not
+  // seen yet, a recording of what this run allocates to make one.
+  std::vector<Shape> signature;
+  std::shared_ptr<const MemoryPlan> plan;
+  std::shared_ptr<void> arena;
+  bool recording = false;
+  if (planner_) {
+    for (const Value& v : inputs) signature.push_back(v.is_tensor() ? v.tensor.shape() : Shape{-1});
+    std::lock_guard<std::mutex> lock(planner_->mutex);
+    auto it = planner_->entries.find(signature);
+    if (it == planner_->entries.end()) {
+      recording = true;
+    } else {
+      plan = it->second.plan;
+      if (!it->second.free_arenas.empty()) {
+        arena = std::move(it->second.free_arenas.back());
+        it->second.free_arenas.pop_back();
+      }
+    }
+  }
+  if (plan && !arena && plan->arena_bytes > 0) arena = Tensor::empty(DType::kUInt8, {plan->arena_bytes}).storage();
+  if (plan && arena_bytes) *arena_bytes = plan->arena_bytes;
+  if (plan && activation_bytes) *activation_bytes = plan->total_bytes;
+
   std::vector<Value> values(slot_types_.size());
   for (size_t s = 0; s < values.size(); ++s)
     if (is_constant_[s]) values[s] = constants_[s];
@@ -351,8 +490,18 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     HI_ASSERT(v, "outer value ", name, " not found at run time");
     values[static_cast<size_t>(slot)] = *v;
   }
+  std::vector<PlannedBuffer> recorded;
+  std::map<const void*, size_t> by_storage;
+  std::vector<int> slot_buffer(recording ? values.size() : 0, -1);  // recorded buffer each slot views
+  RecordingAllocator recorder;
+  recorder.buffers = &recorded;
+  recorder.by_storage = &by_storage;
+  PlannedAllocator planned;
+  planned.plan = plan.get();
+  planned.arena = arena;
   Frame frame{this, &values, parent};
-  for (const CompiledNode& cn : nodes_) {
+  for (size_t k = 0; k < nodes_.size(); ++k) {
+    const CompiledNode& cn = nodes_[k];
     const ir::Node& n = *cn.node;
     std::vector<const Value*> ins;
     ins.reserve(n.inputs.size());
@@ -363,15 +512,56 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     runner.subgraphs = &cn.subgraphs;
     runner.frame = &frame;
     RunContext ctx(n, std::move(ins), &outs, &runner);
+    if (recording) {
+      recorder.node = static_cast<int>(k);
+      ctx.set_allocator(&recorder);
+    } else if (plan && arena) {
+      planned.node = static_cast<int>(k);
+      ctx.set_allocator(&planned);
+    }
     HI_RETURN_IF_ERROR(guarded(n, [&] { return cn.op->run(ctx); }));
     for (size_t i = 0; i < outs.size(); ++i) {
       if (cn.outputs[i] < 0) continue;
-      values[static_cast<size_t>(cn.outputs[i])] = std::move(outs[i]);
+      const auto slot = static_cast<size_t>(cn.outputs[i]);
+      values[slot] = std::move(outs[i]);
+      if (recording && values[slot].is_tensor()) {
+        auto b = by_storage.find(values[slot].tensor.storage().get());
+        if (b != by_storage.end()) slot_buffer[slot] = static_cast<int>(b->second);
+      }
     }
-    for (int s : cn.release) values[static_cast<size_t>(s)] = Value{};
+    for (int s : cn.release) {
+      if (recording && slot_buffer[static_cast<size_t>(s)] >= 0) {
+        PlannedBuffer& b = recorded[static_cast<size_t>(slot_buffer[static_cast<size_t>(s)])];
+        b.last = std::max(b.last, static_cast<int>(k));
+        slot_buffer[static_cast<size_t>(s)] = -2 - slot_buffer[static_cast<size_t>(s)];  // released
+      }
+      values[static_cast<size_t>(s)] = Value{};
+    }
   }
   outputs->clear();
-  for (int s : output_slots_) outputs->push_back(values[static_cast<size_t>(s)]);
+  for (int s : output_slots_) {
+    Value v = values[static_cast<size_t>(s)];
+    // An output must outlive the arena's next use.
+    if (arena && v.is_tensor() && v.tensor.storage() == arena) v.tensor = v.tensor.clone();
+    outputs->push_back(std::move(v));
+  }
+  values.clear();
+  if (recording) {
+    // A buffer some value still views after the run (a graph output, or one never released)
+    // stays on the heap.
+    std::vector<bool> escapes(recorded.size(), false);
+    for (int b : slot_buffer)
+      if (b >= 0) escapes[static_cast<size_t>(b)] = true;
+    auto made = std::make_shared<MemoryPlan>();
+    for (size_t i = 0; i < recorded.size(); ++i)
+      if (!escapes[i]) made->buffers.push_back(recorded[i]);
+    plan_offsets(made.get());
+    std::lock_guard<std::mutex> lock(planner_->mutex);
+    planner_->entries.emplace(signature, Planner::Entry{made, {}});
+  } else if (arena) {
+    std::lock_guard<std::mutex> lock(planner_->mutex);
+    planner_->entries[signature].free_arenas.push_back(std::move(arena));
+  }
   return Status::ok();
 }
 

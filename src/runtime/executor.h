@@ -32,6 +32,9 @@ struct OuterScope {
 
 struct BuildOptions {
   bool fold_constants = true;
+  // Static memory plan per input-shape signature (runtime/memory_plan.h), for main graphs of
+  // plain tensors.
+  bool memory_plan = false;
   // Inferred shapes to plan with may use input shapes fixed by the caller.
 };
 
@@ -44,7 +47,12 @@ class Executor {
 
   // Runs with `inputs` in the order of graph_inputs(); fills `outputs` in the order of
   // graph_outputs(). `parent` is the caller's frame for subgraphs, null for the main graph.
-  Status run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent = nullptr) const;
+  // `arena_bytes`, when given, receives the size of the memory plan's arena the run used (0 when
+  // it ran without one: no plan yet for these shapes, or planning off); `activation_bytes` the
+  // sum of the buffers it holds.
+  Status run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent = nullptr,
+             int64_t* arena_bytes = nullptr, int64_t* activation_bytes = nullptr) const;
+  ~Executor();
 
   const std::vector<ir::ValueInfo>& graph_inputs() const { return inputs_; }
   const std::vector<ir::ValueInfo>& graph_outputs() const { return outputs_; }
@@ -78,6 +86,8 @@ class Executor {
   std::vector<std::pair<int, std::string>> outer_slots_;  // slots filled from enclosing frames
   std::vector<CompiledNode> nodes_;
   size_t folded_ = 0;
+  struct Planner;                     // memory plans and their arenas, by input shapes
+  std::unique_ptr<Planner> planner_;  // null when planning is off
   friend struct NodeSubgraphRunner;
 };
 

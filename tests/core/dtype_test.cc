@@ -10,7 +10,7 @@ namespace hi {
 namespace {
 
 TEST(DType, NamesRoundTrip) {
-  for (int code = 1; code <= 23; ++code) {
+  for (int code = 1; code <= 26; ++code) {
     const auto t = static_cast<DType>(code);
     EXPECT_EQ(dtype_from_name(dtype_name(t)), t) << dtype_name(t);
   }
@@ -24,7 +24,11 @@ TEST(DType, Sizes) {
   EXPECT_EQ(dtype_size(DType::kFloat16), 2u);
   EXPECT_EQ(dtype_size(DType::kInt64), 8u);
   EXPECT_EQ(dtype_size(DType::kBool), 1u);
-  EXPECT_EQ(dtype_size(DType::kInt4), 0u);
+  EXPECT_EQ(dtype_size(DType::kInt4), 1u);  // sub-byte types are held one per byte
+  EXPECT_EQ(dtype_bits(DType::kInt4), 4);     // ... and packed in files
+  EXPECT_EQ(dtype_bits(DType::kUInt2), 2);
+  EXPECT_EQ(dtype_bits(DType::kFloat8E5M2), 8);
+  EXPECT_EQ(dtype_size(static_cast<DType>(99)), 0u);
 }
 
 TEST(Float16, ExactValues) {

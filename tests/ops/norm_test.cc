@@ -124,8 +124,11 @@ TEST(BatchNormalization, MixedTypesFromOpset15) {
 }
 
 TEST(BatchNormalization, Errors) {
-  expect_error({"BatchNormalization", "", 15, {{"training_mode", attr_int(1)}}, {kX, kScale, kBias, kMean, kVar}},
-               StatusCode::kUnsupported, "training_mode=1");
+  // training_mode=1 is supported (tests/ops/random_test.cc); other values are not modes.
+  expect_error({"BatchNormalization", "", 15, {{"training_mode", attr_int(2)}}, {kX, kScale, kBias, kMean, kVar}},
+               StatusCode::kInvalidModel, "'training_mode' must be 0 or 1");
+  expect_error({"BatchNormalization", "", 15, {}, {kX, kScale, kBias, kMean, kVar}, 3}, StatusCode::kUnsupported,
+               "training output");
   expect_error({"BatchNormalization", "", 6, {}, {kX, kScale, kBias, kMean, kVar}}, StatusCode::kUnsupported,
                "is_test=0");
   expect_error({"BatchNormalization", "", 9, {}, {kX, kScale, kBias, kMean, kVar}, 5}, StatusCode::kUnsupported,

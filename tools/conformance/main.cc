@@ -80,6 +80,30 @@ std::string compare(const Tensor& got, const Tensor& exp, const std::string& nam
                  got.as_double(first), ", expected ", exp.as_double(first), "; max abs error ", worst, ")");
 }
 
+const char* kind_name(const hi::ops::Value& v) {
+  switch (v.kind) {
+    case hi::ops::Value::Kind::kNone: return "an empty optional";
+    case hi::ops::Value::Kind::kTensor: return "a tensor";
+    case hi::ops::Value::Kind::kSequence: return "a sequence";
+  }
+  return "?";
+}
+
+// Compares a tensor, a sequence (length, then element-wise) or an optional (empty or not, then
+// its element); returns "" when it matches.
+std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, const std::string& name) {
+  if (got.kind != exp.kind) return hi::str("output '", name, "' is ", kind_name(got), ", expected ", kind_name(exp));
+  if (exp.kind == hi::ops::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name);
+  if (exp.kind != hi::ops::Value::Kind::kSequence) return "";
+  if (got.sequence.size() != exp.sequence.size())
+    return hi::str("output '", name, "': sequence of ", got.sequence.size(), " tensors, expected ", exp.sequence.size());
+  for (size_t i = 0; i < exp.sequence.size(); ++i) {
+    const std::string diff = compare(got.sequence[i], exp.sequence[i], hi::str(name, "[", i, "]"));
+    if (!diff.empty()) return diff;
+  }
+  return "";
+}
+
 Outcome run_test(const fs::path& dir) {
   using namespace hi;
   auto model = onnx_reader::read_model_file((dir / "model.onnx").string());
@@ -102,11 +126,9 @@ Outcome run_test(const fs::path& dir) {
         in.emplace_back();  // an omitted optional input
         continue;
       }
-      if (inputs[i].type.kind != ir::ValueKind::kTensor)
-        return {"unsupported", "test data holds a " + inputs[i].type.to_string() + " input; the runner reads tensors only"};
-      auto t = onnx_reader::read_tensor_file(pb.string());
-      if (!t.is_ok()) return {t.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", t.status().message()};
-      in.push_back(ops::Value::of(std::move(t).value()));
+      auto v = onnx_reader::read_value_file(pb.string(), inputs[i].type);
+      if (!v.is_ok()) return {v.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", v.status().message()};
+      in.push_back(std::move(v).value());
     }
     std::vector<ops::Value> out;
     Status s = ex.value()->run(std::move(in), &out);
@@ -114,12 +136,9 @@ Outcome run_test(const fs::path& dir) {
     for (size_t i = 0; i < outputs.size(); ++i) {
       const fs::path pb = set / ("output_" + std::to_string(i) + ".pb");
       if (!fs::exists(pb)) continue;
-      if (outputs[i].type.kind != ir::ValueKind::kTensor)
-        return {"unsupported", "test data holds a " + outputs[i].type.to_string() + " output; the runner reads tensors only"};
-      auto exp = onnx_reader::read_tensor_file(pb.string());
+      auto exp = onnx_reader::read_value_file(pb.string(), outputs[i].type);
       if (!exp.is_ok()) return {exp.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", exp.status().message()};
-      if (!out[i].is_tensor()) return {"fail", "output '" + outputs[i].name + "' is not a tensor"};
-      const std::string diff = compare(out[i].tensor, exp.value(), outputs[i].name);
+      const std::string diff = compare_value(out[i], exp.value(), outputs[i].name);
       if (!diff.empty()) return {"fail", diff};
     }
   }

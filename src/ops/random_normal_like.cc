@@ -1,0 +1,8 @@
+// RandomNormalLike (opset 1): see random_op.h.
+#include "ops/random_op.h"
+
+namespace hi::ops {
+
+HI_REGISTER_OP(RandomNormalLike, RandomOp<NormalDist, true>)
+
+}  // namespace hi::ops
