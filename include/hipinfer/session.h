@@ -21,6 +21,10 @@ struct SessionOptions {
   // Largest single host tensor allocation (bytes); 0 = the machine's physical memory. The limit
   // is process-wide (host allocations share one accounting), so the last session to set it wins.
   int64_t memory_limit = 0;
+  // Compute precision on the CPU: "fp32" (default) or "bf16" (convolutions and matrix products
+  // in bfloat16 with fp32 accumulation, where the CPU has AVX512_BF16 or AMX; checked against
+  // fp32 by an accuracy guard).
+  std::string precision = "fp32";
 };
 
 // Name, element type and shape of a model input or output. Unknown dims are -1, with the
@@ -41,6 +45,8 @@ struct RunStats {
   double latency_ms = 0;        // wall time of the run
   int64_t nodes_executed = 0;
   int64_t peak_host_bytes = 0;  // high-water mark of live tensor memory during the run
+  int64_t planned_arena_bytes = 0;  // size of the static memory plan's arena for these shapes (0: none)
+  int64_t planned_activation_bytes = 0;  // the sum of the planned intermediate tensors the arena holds
 };
 
 class Session {

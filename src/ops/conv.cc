@@ -1,5 +1,14 @@
-// Conv: N-d convolution with groups, strides, dilations and padding, as im2col + GEMM.
+// Conv: N-d convolution with groups, strides, dilations and padding. The reference kernel is
+// im2col + GEMM; float32 runs on the fast CPU kernels (oneDNN) when they are built in.
+// FusedConv (domain com.hipinfer, made by the fusion pass) is Conv followed by an optional
+// residual sum (4th input Z) and an activation, in one kernel.
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "cpu/kernels.h"
 #include "ops/conv_util.h"
+#include "ops/internal.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/gemm_ref.h"
@@ -40,18 +49,61 @@ void im2col(const T* x, int64_t channels, const std::vector<int64_t>& in, const 
   }
 }
 
+// [N, C, S...] <-> [N, S..., C]
+Shape channels_last(const Shape& s) {
+  Shape r = {s[0]};
+  r.insert(r.end(), s.begin() + 2, s.end());
+  r.push_back(s[1]);
+  return r;
+}
+Shape channels_first(const Shape& s) {
+  Shape r = {s[0], s.back()};
+  r.insert(r.end(), s.begin() + 1, s.end() - 1);
+  return r;
+}
+
+// Permutes values between channels-first and channels-last; `shape` is the channels-first
+// shape; `to_last` gives the direction.
+template <typename C>
+std::vector<C> permute_channels(const std::vector<C>& v, const Shape& shape, bool to_last) {
+  const int64_t n = shape[0], c = shape[1], sp = shape_numel(Shape(shape.begin() + 2, shape.end()));
+  std::vector<C> r(v.size());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t s = 0; s < sp; ++s) {
+        const size_t first = static_cast<size_t>((i * c + ch) * sp + s), last = static_cast<size_t>((i * sp + s) * c + ch);
+        if (to_last) r[last] = v[first];
+        else r[first] = v[last];
+      }
+  return r;
+}
+
 class ConvOp final : public Op {
  public:
   Status init(InitContext& ctx) override {
     window_.parse(ctx, true);
     group_ = ctx.get_int("group", 1);
     if (group_ <= 0) return ctx.fail(StatusCode::kInvalidModel, "group must be positive, got ", group_);
+    if (ctx.node().domain == kInternalDomain) {
+      const std::string act = ctx.get_string("activation", "");
+      if (!cpu::Activation::parse(act, ctx.get_floats("activation_params"), &activation_))
+        return ctx.fail(StatusCode::kInvalidModel, "unknown activation '", act, "' or wrong number of activation_params");
+      const std::string precision = ctx.get_string("precision", "fp32");
+      if (precision != "fp32" && precision != "bf16")
+        return ctx.fail(StatusCode::kInvalidModel, "precision must be fp32 or bf16, got '", precision, "'");
+      precision_ = precision == "bf16" ? cpu::Precision::kBFloat16 : cpu::Precision::kFloat32;
+      channels_last_ = ctx.get_int("channels_last", 0) != 0;
+    }
     return ctx.status();
   }
 
   Status infer(InferContext& ctx) const override {
-    const ir::ValueType& x = ctx.input_type(0);
+    ir::ValueType x = ctx.input_type(0);
     const ir::ValueType& w = ctx.input_type(1);
+    if (channels_last_ && x.has_rank() && x.rank() >= 3) {
+      auto& d = *x.shape;
+      std::rotate(d.begin() + 1, d.end() - 1, d.end());  // [N, S..., C] -> [N, C, S...]
+    }
     if (!in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
     if (x.dtype != w.dtype) return error(StatusCode::kInvalidModel, "X is ", dtype_name(x.dtype), " but W is ", dtype_name(w.dtype));
     if (!x.has_rank() || !w.has_rank()) {
@@ -67,6 +119,7 @@ class ConvOp final : public Op {
                    " expects ", wd[1].value * group_);
     if (wd[0].is_known() && wd[0].value % group_ != 0)
       return error(StatusCode::kInvalidModel, "W's ", wd[0].value, " output channels are not divisible by group ", group_);
+    weights_constant_ = ctx.input_value(1) != nullptr && (!ctx.has_input(2) || ctx.input_value(2) != nullptr);
     if (ctx.has_input(2)) {
       const ir::ValueType& b = ctx.input_type(2);
       if (b.has_rank() && (b.rank() != 1 || (b.is_static() && wd[0].is_known() && b.concrete_shape()[0] != wd[0].value)))
@@ -90,6 +143,7 @@ class ConvOp final : public Op {
     } else {
       for (size_t i = 2; i < xd.size(); ++i) out.emplace_back();
     }
+    if (channels_last_) std::rotate(out.begin() + 1, out.begin() + 2, out.end());  // -> [N, S..., M]
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, out));
     return Status::ok();
   }
@@ -98,14 +152,17 @@ class ConvOp final : public Op {
     const Tensor& x = ctx.in(0);
     const Tensor& w = ctx.in(1);
     const Tensor* b = ctx.input(2);
+    const Tensor* z = ctx.input(3);
     if (x.rank() < 3 || w.rank() != x.rank())
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...]");
-    const int64_t n = x.dim(0), c = x.dim(1), m = w.dim(0);
+    // Geometry from the channels-first view of X.
+    const Shape xs = channels_last_ ? channels_first(x.shape()) : x.shape();
+    const int64_t n = xs[0], c = xs[1], m = w.dim(0);
     if (c != w.dim(1) * group_ || m % group_ != 0)
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
     if (b && (b->rank() != 1 || b->dim(0) != m))
       return error(StatusCode::kInvalidArgument, "bias ", b->type_string(), " must be [", m, "]");
-    const std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
+    const std::vector<int64_t> in(xs.begin() + 2, xs.end());
     WindowParams wp = window_;
     if (wp.kernel.empty()) wp.kernel.assign(w.shape().begin() + 2, w.shape().end());
     HI_RETURN_IF_ERROR(wp.resolve_rank(in.size()));
@@ -116,22 +173,72 @@ class ConvOp final : public Op {
     HI_RETURN_IF_ERROR(wp.output_dims(in, &pads, &out_sp));
     Shape out_shape = {n, m};
     out_shape.insert(out_shape.end(), out_sp.begin(), out_sp.end());
-    Tensor& y = ctx.output(0, x.dtype(), out_shape);
+    const Shape y_shape = channels_last_ ? channels_last(out_shape) : out_shape;
+    if (z && (z->dtype() != x.dtype() || z->shape() != y_shape))
+      return error(StatusCode::kInvalidArgument, "residual Z ", z->type_string(), " must be ", dtype_name(x.dtype()),
+                   shape_to_string(y_shape));
+    Tensor& y = ctx.output(0, x.dtype(), y_shape);
+    if (x.dtype() == DType::kFloat32) {
+      cpu::ConvGeometry g;
+      g.batch = n;
+      g.in_channels = c;
+      g.out_channels = m;
+      g.groups = group_;
+      g.in = in;
+      g.out = out_sp;
+      g.kernel = wp.kernel;
+      g.strides = wp.strides;
+      g.dilations = wp.dilations;
+      g.pads_begin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(in.size()));
+      g.pads_end.assign(pads.begin() + static_cast<std::ptrdiff_t>(in.size()), pads.end());
+      g.channels_last = channels_last_;
+      if (auto kernel = fast_kernel(g, w, b, z != nullptr))
+        return kernel->run(x.data<float>(), z ? z->data<float>() : nullptr, y.data<float>());
+    }
     bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
-      const auto xs = to_compute<T, C>(x), ws = to_compute<T, C>(w);
+      // The reference kernel works channels-first; a channels-last node (made by the layout
+      // pass for the fast kernels) permutes around it when those are not available.
+      const auto xc = to_compute<T, C>(x), ws = to_compute<T, C>(w);
+      const std::vector<C> xv = channels_last_ ? permute_channels<C>(xc, xs, false) : xc;
       std::vector<C> bs;
       if (b) bs = to_compute<T, C>(*b);
       std::vector<C> ys(static_cast<size_t>(y.numel()));
-      run_typed<C>(xs.data(), ws.data(), b ? bs.data() : nullptr, ys.data(), n, c, m, in, out_sp, wp, pads);
+      run_typed<C>(xv.data(), ws.data(), b ? bs.data() : nullptr, ys.data(), n, c, m, in, out_sp, wp, pads);
+      if (channels_last_) ys = permute_channels<C>(ys, out_shape, true);
       T* py = y.data<T>();
-      for (size_t i = 0; i < ys.size(); ++i) py[i] = static_cast<T>(ys[i]);
+      const T* pz = z ? z->data<T>() : nullptr;
+      for (size_t i = 0; i < ys.size(); ++i) {
+        C v = ys[i];
+        if (pz) v += static_cast<C>(pz[i]);
+        if (activation_.kind != cpu::Activation::Kind::kNone) v = static_cast<C>(activation_.apply(static_cast<float>(v)));
+        py[i] = static_cast<T>(v);
+      }
     });
     if (!ok) return unsupported_dtype(ctx.node(), x.dtype());
     return Status::ok();
   }
 
  private:
+  // The fast kernel for this geometry: made once per input shape when the weights are
+  // constants (their reorder is then paid once), else made for this call alone.
+  std::shared_ptr<const cpu::ConvKernel> fast_kernel(const cpu::ConvGeometry& g, const Tensor& w, const Tensor* b,
+                                                     bool with_sum) const {
+    if (!cpu::fast_kernels_available()) return nullptr;
+    auto make = [&]() -> std::shared_ptr<const cpu::ConvKernel> {
+      return cpu::make_conv_kernel(g, w.data<float>(), b ? b->data<float>() : nullptr, activation_, with_sum, precision_);
+    };
+    if (!weights_constant_) return make();
+    std::vector<int64_t> key = {g.batch, with_sum ? 1 : 0, reinterpret_cast<int64_t>(w.raw()),
+                                reinterpret_cast<int64_t>(b ? b->raw() : nullptr)};
+    key.insert(key.end(), g.in.begin(), g.in.end());
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    if (kernels_.size() >= 16) kernels_.clear();  // many shapes (or overridden weights): bound the cache
+    auto it = kernels_.find(key);
+    if (it == kernels_.end()) it = kernels_.emplace(key, make()).first;
+    return it->second;
+  }
+
   template <typename T, typename C>
   static std::vector<C> to_compute(const Tensor& t) {
     std::vector<C> v(static_cast<size_t>(t.numel()));
@@ -165,10 +272,17 @@ class ConvOp final : public Op {
 
   WindowParams window_;
   int64_t group_ = 1;
+  cpu::Activation activation_;
+  cpu::Precision precision_ = cpu::Precision::kFloat32;
+  bool channels_last_ = false;  // FusedConv: X, Z and Y are [N, spatial..., C]
+  mutable bool weights_constant_ = false;  // set by infer() when the session is built
+  mutable std::mutex cache_mutex_;
+  mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::ConvKernel>> kernels_;
 };
 
 }  // namespace
 
 HI_REGISTER_OP(Conv, ConvOp)
+HI_REGISTER_OP(FusedConv, ConvOp)
 
 }  // namespace hi::ops

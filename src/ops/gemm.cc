@@ -1,4 +1,5 @@
 // Gemm: Y = alpha * op(A) * op(B) + beta * C, with C broadcast to [M, N].
+#include "cpu/kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/gemm_ref.h"
@@ -56,6 +57,18 @@ class GemmOp final : public Op {
         return error(StatusCode::kInvalidArgument, "C ", c->type_string(), " does not broadcast to [", m, ", ", n, "]");
     }
     Tensor& y = ctx.output(0, a.dtype(), {m, n});
+    if (a.dtype() == DType::kFloat32) {
+      float* py = y.data<float>();
+      const bool with_c = c && beta_ != 0.f;
+      if (with_c) {
+        const BroadcastIndex ic({m, n}, c->shape());
+        const float* pc = c->data<float>();
+        for (int64_t i = 0; i < m * n; ++i) py[i] = pc[ic.offset(i)];
+      }
+      cpu::sgemm(trans_a_, trans_b_, m, n, k, alpha_, a.data<float>(), a.dim(1), b.data<float>(), b.dim(1),
+                 with_c ? beta_ : 0.f, py, n);
+      return Status::ok();
+    }
     bool ok = dispatch<kFloatTypes>(a.dtype(), [&]<typename T>() {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
       std::vector<C> fa(static_cast<size_t>(a.numel())), fb(static_cast<size_t>(b.numel())), fy(static_cast<size_t>(m * n), C(0));

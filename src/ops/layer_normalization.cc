@@ -3,6 +3,7 @@
 // shape. Optional outputs Mean and InvStdDev have shape X[:axis] + [1]*(rank - axis) and the
 // type stash_type names (1: float32, 16: bfloat16). Statistics are computed in double, which
 // is at least stash_type's precision.
+#include "cpu/kernels.h"
 #include "ops/elementwise.h"
 #include "ops/op_checks.h"
 
@@ -76,6 +77,14 @@ class LayerNormalizationOp final : public Op {
       for (int64_t j = 0; j < n; ++j) b[static_cast<size_t>(j)] = bias->as_double(ib.offset(j));
     }
     Tensor& y = ctx.output(0, x.dtype(), x.shape());
+    const bool stats_wanted = (ctx.num_outputs() > 1 && !ctx.node().outputs[1].empty()) ||
+                              (ctx.num_outputs() > 2 && !ctx.node().outputs[2].empty());
+    if (x.dtype() == DType::kFloat32 && scale.numel() == n && (!bias || bias->numel() == n) && !stats_wanted) {
+      // Row-contiguous float32 in float: the fast path (the reference below accumulates in double).
+      cpu::layer_norm_rows(x.data<float>(), scale.data<float>(), bias ? bias->data<float>() : nullptr, y.data<float>(), rows,
+                           n, epsilon_);
+      return Status::ok();
+    }
     const bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
       const T* px = x.data<T>();
       T* py = y.data<T>();

@@ -1,4 +1,5 @@
 // MatMul: numpy matmul (1-D operands promoted, batch dims broadcast).
+#include "cpu/kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/gemm_ref.h"
@@ -56,6 +57,10 @@ class MatMulOp final : public Op {
     Tensor& out = ctx.output(0, a.dtype(), out_shape);
     const int64_t nb = shape_numel(batch);
     const BroadcastIndex ia(batch, ba), ib(batch, bb);
+    if (a.dtype() == DType::kFloat32) {
+      run_float(a.data<float>(), b.data<float>(), out.data<float>(), nb, m, n, k, ia, ib);
+      return Status::ok();
+    }
     bool ok = dispatch<kTypes>(a.dtype(), [&]<typename T>() {
       const T* pa = a.data<T>();
       const T* pb = b.data<T>();
@@ -72,6 +77,23 @@ class MatMulOp final : public Op {
   }
 
  private:
+  // float32 on the fast GEMM: batches that share B and read consecutive A matrices (the
+  // common [batch, seq, hidden] x [hidden, out]) become one tall product.
+  static void run_float(const float* a, const float* b, float* c, int64_t nb, int64_t m, int64_t n, int64_t k,
+                        const BroadcastIndex& ia, const BroadcastIndex& ib) {
+    bool shared_b = true, consecutive_a = true;
+    for (int64_t i = 0; i < nb && (shared_b || consecutive_a); ++i) {
+      shared_b = shared_b && ib.offset(i) == 0;
+      consecutive_a = consecutive_a && ia.offset(i) == i;
+    }
+    if (shared_b && consecutive_a) {
+      cpu::sgemm(false, false, nb * m, n, k, 1.f, a, k, b, n, 0.f, c, n);
+      return;
+    }
+    for (int64_t i = 0; i < nb; ++i)
+      cpu::sgemm(false, false, m, n, k, 1.f, a + ia.offset(i) * m * k, k, b + ib.offset(i) * k * n, n, 0.f, c + i * m * n, n);
+  }
+
   template <typename T>
   static void matmul_one(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

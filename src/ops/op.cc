@@ -131,6 +131,10 @@ const Tensor& RunContext::in(size_t i) const {
 Tensor& RunContext::output(size_t i, DType dtype, const Shape& shape) {
   Value& v = outputs_->at(i);
   v.kind = Value::Kind::kTensor;
+  if (allocator_) {
+    v.tensor = allocator_->allocate(i, dtype, shape);
+    if (v.tensor.defined() && v.tensor.raw() != nullptr) return v.tensor;
+  }
   v.tensor = Tensor::empty(dtype, shape);
   return v.tensor;
 }

@@ -102,6 +102,15 @@ class SubgraphRunner {
                               std::vector<Value>* outputs) const = 0;
 };
 
+// Where node outputs get their storage during a run: the session's static memory plan when it
+// has one for the current shapes, else the heap.
+class OutputAllocator {
+ public:
+  virtual ~OutputAllocator() = default;
+  // Storage for output `index` of the running node, or an undefined Tensor to use the heap.
+  virtual Tensor allocate(size_t index, DType dtype, const Shape& shape) const = 0;
+};
+
 // What a kernel sees when it runs: its inputs, and a way to create its outputs.
 class RunContext {
  public:
@@ -123,6 +132,7 @@ class RunContext {
   // Makes output i share an existing tensor's storage (Reshape, Identity, Squeeze, ...).
   void set_output(size_t i, Tensor t);
   void set_output_value(size_t i, Value v);
+  void set_allocator(const OutputAllocator* allocator) { allocator_ = allocator; }
 
   // Runs a subgraph attribute of this node (If, Loop, Scan) with the given inputs; values from
   // enclosing scopes resolve by name.
@@ -136,6 +146,7 @@ class RunContext {
   std::vector<const Value*> inputs_;
   std::vector<Value>* outputs_;
   const SubgraphRunner* subgraphs_;
+  const OutputAllocator* allocator_ = nullptr;
 };
 
 class Op {
@@ -150,6 +161,10 @@ class Op {
   // False for ops whose output is not a pure function of the inputs (RandomNormal, ...), so
   // constant folding leaves them alone.
   virtual bool is_deterministic() const { return true; }
+  // True when output `out` may share storage with input `in` (same size and type): the kernel
+  // reads each input element before it writes the output element at the same index. The memory
+  // plan uses it to run such ops in place when the input dies at this node.
+  virtual bool may_run_in_place(size_t out, size_t in) const { return false; }
 };
 
 using OpFactory = std::unique_ptr<Op> (*)();

@@ -1,9 +1,42 @@
 // Transpose: permutes the axes (default: reverses them); moves elements of any type.
+#include <algorithm>
+
+#include "cpu/threading.h"
 #include "ops/arity.h"
 #include "ops/copy_util.h"
 
 namespace hi::ops {
 namespace {
+
+// Output rows (the last output dim) in parallel; each row is one strided read, or a memcpy
+// when the last dim stays last.
+template <typename U>
+void copy_rows(const U* src, U* dst, const Shape& out_shape, const std::vector<int64_t>& strides) {
+  if (out_shape.empty()) {
+    dst[0] = src[0];
+    return;
+  }
+  const size_t r = out_shape.size();
+  const int64_t inner = out_shape.back(), step = strides.back();
+  if (inner == 0) return;
+  const int64_t rows = shape_numel(out_shape) / inner;
+  cpu::parallel_for(rows, std::max<int64_t>(1, 16384 / inner), [&](int64_t r0, int64_t r1) {
+    for (int64_t row = r0; row < r1; ++row) {
+      int64_t in = 0;
+      for (int64_t t = row, d = static_cast<int64_t>(r) - 1; d-- > 0;) {
+        const size_t du = static_cast<size_t>(d);
+        in += (t % out_shape[du]) * strides[du];
+        t /= out_shape[du];
+      }
+      U* out = dst + row * inner;
+      if (step == 1) {
+        std::copy(src + in, src + in + inner, out);
+      } else {
+        for (int64_t j = 0; j < inner; ++j) out[j] = src[in + j * step];
+      }
+    }
+  });
+}
 
 class TransposeOp final : public Op {
  public:
@@ -43,7 +76,7 @@ class TransposeOp final : public Op {
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {
           const U* src = storage<U>(x);
           U* dst = storage<U>(out);
-          for_each_strided(out_shape, strides, 0, [&](int64_t o, int64_t i) { dst[o] = src[i]; });
+          copy_rows(src, dst, out_shape, strides);
         }))
       return check_movable(ctx.node(), x.dtype());
     return Status::ok();

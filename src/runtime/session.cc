@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "cpu/threading.h"
 #include "onnx/model_reader.h"
+#include "passes/passes.h"
 #include "runtime/executor.h"
 
 namespace hi {
@@ -15,6 +17,8 @@ struct Session::Impl {
   std::unique_ptr<ops::Executor> executor;
   std::vector<TensorInfo> inputs, outputs;
   SessionOptions options;
+  int threads = 1;               // resolved intra-op thread count
+  passes::PassReport passes;     // what the graph passes rewrote
 };
 
 namespace {
@@ -45,8 +49,27 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   impl->options = options;
   impl->model = std::move(model);
   if (options.memory_limit > 0) set_host_allocation_limit(options.memory_limit);
+  HI_RETURN_IF(options.optimization_level < 0 || options.optimization_level > 3, kInvalidArgument,
+               "optimization_level must be 0..3, got ", options.optimization_level);
+  HI_RETURN_IF(options.threads < 0, kInvalidArgument, "threads must be >= 0 (0: the physical cores), got ", options.threads);
+  impl->threads = cpu::resolve_threads(options.threads);
+  cpu::ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
+  if (options.optimization_level >= 1 || options.precision != "fp32") {
+    bo.memory_plan = false;  // the typing build only infers
+    // The passes match on types and shapes: a first compile of the model as written infers them.
+    auto typed = ops::Executor::build(impl->model.graph, impl->model.opsets, bo);
+    if (!typed.is_ok()) return typed.status().with_context(impl->model.path);
+    passes::PassOptions po;
+    po.level = options.optimization_level;
+    po.precision = options.precision;
+    const ops::Executor& t = *typed.value();
+    HI_RETURN_IF_ERROR(passes::optimize(impl->model, po, [&](const std::string& name) { return t.value_type(name); },
+                                        &impl->passes)
+                           .with_context(impl->model.path));
+  }
+  bo.memory_plan = options.optimization_level >= 1;
   auto ex = ops::Executor::build(impl->model.graph, impl->model.opsets, bo);
   if (!ex.is_ok()) return ex.status().with_context(impl->model.path);
   impl->executor = std::move(ex).value();
@@ -181,8 +204,10 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
     }
   }
   const int64_t host_before = host_memory_stats().allocated_bytes;
+  cpu::ThreadScope thread_scope(impl_->threads);
   std::vector<ops::Value> results;
-  HI_RETURN_IF_ERROR(ex.run(std::move(values), &results));
+  int64_t arena_bytes = 0, activation_bytes = 0;
+  HI_RETURN_IF_ERROR(ex.run(std::move(values), &results, nullptr, &arena_bytes, &activation_bytes));
   TensorMap out;
   for (size_t i : wanted) {
     if (!results[i].is_tensor())
@@ -194,6 +219,8 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
     stats->latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     stats->nodes_executed = static_cast<int64_t>(ex.num_nodes());
     stats->peak_host_bytes = host_memory_stats().peak_bytes - host_before;
+    stats->planned_arena_bytes = arena_bytes;
+    stats->planned_activation_bytes = activation_bytes;
   }
   return out;
 }

@@ -1,0 +1,70 @@
+// Matrix products with constant weights through oneDNN's matmul: the weights are packed once
+// into the layout its kernel wants, and the bias, residual sum and activation run as post-ops.
+#include <algorithm>
+#include <unordered_map>
+
+#include "cpu/dnnl_common.h"
+
+namespace hi::cpu {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+class DnnlMatMulKernel final : public MatMulKernel {
+ public:
+  DnnlMatMulKernel(dnnl::matmul::primitive_desc pd, memory weights, memory bias, memory::desc src, memory::desc dst,
+                   bool with_sum)
+      : pd_(std::move(pd)), prim_(pd_), weights_(std::move(weights)), bias_(std::move(bias)), src_(src), dst_(dst),
+        with_sum_(with_sum) {}
+
+  Status run(const float* a, const float* z, float* y) const override {
+    dnnl::engine& eng = dnnl_engine();
+    dnnl::stream& s = dnnl_stream();
+    if (with_sum_ && z != y) std::copy(z, z + dst_.get_size() / sizeof(float), y);
+    memory src(src_, eng, const_cast<float*>(a)), dst(dst_, eng, y);
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst}};
+    if (bias_) args[DNNL_ARG_BIAS] = bias_;
+    prim_.execute(s, args);
+    s.wait();
+    return Status::ok();
+  }
+
+ private:
+  dnnl::matmul::primitive_desc pd_;
+  dnnl::matmul prim_;
+  memory weights_, bias_;
+  memory::desc src_, dst_;
+  bool with_sum_;
+};
+
+}  // namespace
+
+std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
+                                                 const float* bias, const Activation& act, bool with_sum) {
+  if (rows <= 0 || k <= 0 || n <= 0) return nullptr;
+  try {
+    dnnl::engine& eng = dnnl_engine();
+    const memory::desc src({rows, k}, dt::f32, tag::ab), dst({rows, n}, dt::f32, tag::ab);
+    const memory::desc user_w({k, n}, dt::f32, tag::ab), any_w({k, n}, dt::f32, tag::any);
+    const memory::desc bias_md = bias ? memory::desc({1, n}, dt::f32, tag::ab) : memory::desc();
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(make_post_ops(act, with_sum));
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src, any_w, bias_md, dst), attr, eng);
+    memory user(user_w, eng, const_cast<float*>(weights)), packed(pd.weights_desc(), eng);
+    dnnl::stream& s = dnnl_stream();
+    dnnl::reorder(user, packed).execute(s, user, packed);
+    memory b;
+    if (bias) {
+      b = memory(bias_md, eng);
+      std::copy(bias, bias + n, static_cast<float*>(b.get_data_handle()));
+    }
+    s.wait();
+    return std::make_unique<DnnlMatMulKernel>(std::move(pd), std::move(packed), std::move(b), src, dst, with_sum);
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+}
+
+}  // namespace hi::cpu

@@ -1,0 +1,79 @@
+// The fast CPU kernels ops call when they exist (oneDNN, see cpu/dnnl_*.cc), with a portable
+// fallback when hipinfer is built without oneDNN (cpu/no_dnnl.cc). Ops keep their reference
+// kernels; these are the paths taken for float32 (and bfloat16 compute) in normal runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hipinfer/status.h"
+
+namespace hi::cpu {
+
+// True when the oneDNN kernels are built in.
+bool fast_kernels_available();
+// "oneDNN 2.6.3 (avx512_core_bf16)" or "none".
+std::string fast_kernels_description();
+// True when this CPU computes bfloat16 products natively (AVX512_BF16 or AMX).
+bool cpu_has_bf16();
+
+// Row-major C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C, multithreaded.
+void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+           const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+
+// An activation applied after a convolution or matrix product (and after the residual sum).
+struct Activation {
+  enum class Kind { kNone, kRelu, kLeakyRelu, kClip, kSigmoid, kTanh, kHardSigmoid, kHardSwish, kGelu, kGeluTanh };
+  Kind kind = Kind::kNone;
+  float alpha = 0, beta = 0;  // LeakyRelu: alpha; Clip: [alpha, beta]; HardSigmoid: alpha, beta
+  float apply(float x) const;
+  // Parses the FusedConv/FusedGemm attribute value ("Relu", "Clip", ...); false if unknown.
+  static bool parse(const std::string& name, const std::vector<float>& params, Activation* out);
+  std::string name() const;
+};
+
+enum class Precision { kFloat32, kBFloat16 };
+
+struct ConvGeometry {
+  int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
+  std::vector<int64_t> in, out, kernel, strides, dilations, pads_begin, pads_end;  // spatial
+  bool channels_last = false;  // activations N[D]HWC instead of NC[D]HW (weights stay O I kernel)
+};
+
+// A convolution for one geometry, its weights reordered once into the layout the kernel wants.
+// run() may be called from several threads at once.
+class ConvKernel {
+ public:
+  virtual ~ConvKernel() = default;
+  // y = act(conv(x, w) + bias + sum); `sum` may be null (no residual). Activations in the
+  // geometry's layout (NC[D]HW or N[D]HWC).
+  virtual Status run(const float* x, const float* sum, float* y) const = 0;
+  virtual std::string describe() const = 0;  // implementation name, for profiling
+};
+// nullptr when no fast kernel handles this case (the caller uses its reference kernel).
+std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
+                                             const Activation& act, bool with_sum, Precision precision);
+
+}  // namespace hi::cpu
+
+namespace hi::cpu {
+
+// Y[rows, n] = act(A[rows, k] x W[k, n] + bias[n] + Z), W packed once when the kernel is made.
+class MatMulKernel {
+ public:
+  virtual ~MatMulKernel() = default;
+  // `z` may be null (no residual); rows must be the count the kernel was made for.
+  virtual Status run(const float* a, const float* z, float* y) const = 0;
+};
+// nullptr when no fast kernel exists (the caller uses sgemm and its own epilogue).
+std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
+                                                 const float* bias, const Activation& act, bool with_sum);
+
+// Row-wise softmax of [rows, n] float32 (numerically stable); nullptr-free: always available.
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n);
+// LayerNormalization over the last n values of each row: y = (x - mean) / sqrt(var + eps) * scale + bias.
+void layer_norm_rows(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n, float epsilon);
+
+}  // namespace hi::cpu

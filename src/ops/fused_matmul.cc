@@ -1,0 +1,108 @@
+// FusedMatMul (com.hipinfer, made by the fusion pass): Y = act(A x B + bias [+ Z]) with A
+// [..., K], B a [K, N] matrix, bias [N] (any shape holding N values) and Z of Y's shape. The
+// product runs on the fast GEMM as one [rows, K] x [K, N] call; the bias, residual and
+// activation are applied while the product's rows are still in cache.
+#include <map>
+#include <mutex>
+
+#include "cpu/kernels.h"
+#include "cpu/threading.h"
+#include "ops/dispatch.h"
+#include "ops/elementwise.h"
+
+namespace hi::ops {
+namespace {
+
+class FusedMatMulOp final : public Op {
+ public:
+  Status init(InitContext& ctx) override {
+    const std::string act = ctx.get_string("activation", "");
+    if (!cpu::Activation::parse(act, ctx.get_floats("activation_params"), &activation_))
+      return ctx.fail(StatusCode::kInvalidModel, "unknown activation '", act, "' or wrong number of activation_params");
+    return ctx.status();
+  }
+
+  Status infer(InferContext& ctx) const override {
+    const ir::ValueType& a = ctx.input_type(0);
+    const ir::ValueType& b = ctx.input_type(1);
+    if (a.dtype != DType::kFloat32 || b.dtype != DType::kFloat32) return unsupported_dtype(ctx.node(), a.dtype);
+    if (!ctx.has_input(2)) return error(StatusCode::kInvalidModel, "FusedMatMul needs a bias input");
+    if (!b.has_rank() || b.rank() != 2) return error(StatusCode::kInvalidModel, "B must be a matrix, got ", b.to_string());
+    if (!a.has_rank()) {
+      ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(a.dtype));
+      return Status::ok();
+    }
+    if (a.rank() < 2) return error(StatusCode::kInvalidModel, "A must have rank >= 2, got ", a.to_string());
+    const auto& ad = *a.shape;
+    const auto& bd = *b.shape;
+    if (ad.back().is_known() && bd[0].is_known() && ad.back().value != bd[0].value)
+      return error(StatusCode::kInvalidModel, "inner dims differ: ", a.to_string(), " x ", b.to_string());
+    std::vector<ir::Dim> out(ad.begin(), ad.end() - 1);
+    out.push_back(bd[1]);
+    ctx.set_output_type(0, ir::ValueType::tensor(a.dtype, out));
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    const Tensor& a = ctx.in(0);
+    const Tensor& b = ctx.in(1);
+    const Tensor& bias = ctx.in(2);
+    const Tensor* z = ctx.input(3);
+    if (a.rank() < 2 || b.rank() != 2 || a.dim(a.rank() - 1) != b.dim(0))
+      return error(StatusCode::kInvalidArgument, "A ", a.type_string(), " does not fit B ", b.type_string());
+    const int64_t k = b.dim(0), n = b.dim(1), rows = k == 0 ? 0 : a.numel() / k;
+    if (bias.numel() != n)
+      return error(StatusCode::kInvalidArgument, "bias ", bias.type_string(), " must hold ", n, " values");
+    Shape out_shape = a.shape();
+    out_shape.back() = n;
+    if (z && z->shape() != out_shape)
+      return error(StatusCode::kInvalidArgument, "residual Z ", z->type_string(), " must be ", shape_to_string(out_shape));
+    Tensor& y = ctx.output(0, DType::kFloat32, out_shape);
+    float* py = y.data<float>();
+    if (auto kernel = fast_kernel(rows, k, n, b, bias, z != nullptr))
+      return kernel->run(a.data<float>(), z ? z->data<float>() : nullptr, py);
+    if (k == 0) std::fill(py, py + y.numel(), 0.f);
+    else cpu::sgemm(false, false, rows, n, k, 1.f, a.data<float>(), k, b.data<float>(), n, 0.f, py, n);
+    const float* pb = bias.data<float>();
+    const float* pz = z ? z->data<float>() : nullptr;
+    const cpu::Activation act = activation_;
+    cpu::parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        float* row = py + r * n;
+        const float* zr = pz ? pz + r * n : nullptr;
+        for (int64_t j = 0; j < n; ++j) {
+          float v = row[j] + pb[j];
+          if (zr) v += zr[j];
+          row[j] = act.apply(v);
+        }
+      }
+    });
+    return Status::ok();
+  }
+
+ private:
+  // The packed-weights kernel for this row count, made once (B and bias are constants: the
+  // fusion pass only makes FusedMatMul for constant weights).
+  std::shared_ptr<const cpu::MatMulKernel> fast_kernel(int64_t rows, int64_t k, int64_t n, const Tensor& b,
+                                                       const Tensor& bias, bool with_sum) const {
+    const std::vector<int64_t> key = {rows, with_sum ? 1 : 0, reinterpret_cast<int64_t>(b.raw()),
+                                      reinterpret_cast<int64_t>(bias.raw())};
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (kernels_.size() >= 16) kernels_.clear();  // many shapes: bound the cache
+    auto it = kernels_.find(key);
+    if (it == kernels_.end())
+      it = kernels_.emplace(key, cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_,
+                                                         with_sum)).first;
+    return it->second;
+  }
+
+  cpu::Activation activation_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::MatMulKernel>> kernels_;
+};
+
+}  // namespace
+
+HI_REGISTER_OP(FusedMatMul, FusedMatMulOp)
+
+}  // namespace hi::ops

@@ -1,0 +1,83 @@
+// Conv followed by inference-mode BatchNormalization becomes one Conv with scaled weights and
+// a new bias: W' = W * s, B' = (B - mean) * s + beta, s = scale / sqrt(var + epsilon), per
+// output channel. Computed in double, rounded once to the weights' type.
+#include <cmath>
+
+#include "passes/pass_util.h"
+
+namespace hi::passes {
+namespace {
+
+std::vector<double> as_doubles(const Tensor& t) {
+  std::vector<double> v(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.as_double(static_cast<int64_t>(i));
+  return v;
+}
+
+Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& v) {
+  Tensor t = Tensor::empty(dtype, shape);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (dtype == DType::kFloat32) t.data<float>()[i] = static_cast<float>(v[i]);
+    else t.data<double>()[i] = v[i];
+  }
+  return t;
+}
+
+}  // namespace
+
+int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types) {
+  ir::Graph& g = m.graph;
+  int folded = 0;
+  GraphIndex index(g);
+  std::set<int> dead;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    ir::Node& bn = g.nodes[i];
+    if (bn.op_type != "BatchNormalization" || !bn.domain.empty() || bn.inputs.size() != 5) continue;
+    if (const ir::Attribute* t = bn.attr("training_mode"); t && t->i != 0) continue;
+    bool extra_outputs = false;
+    for (size_t o = 1; o < bn.outputs.size(); ++o) extra_outputs = extra_outputs || !bn.outputs[o].empty();
+    if (extra_outputs) continue;
+    const int p = index.producer(bn.inputs[0]);
+    if (p < 0 || dead.count(p) || !index.single_use(bn.inputs[0])) continue;
+    ir::Node& conv = g.nodes[static_cast<size_t>(p)];
+    if (conv.op_type != "Conv" || !conv.domain.empty() || conv.inputs.size() < 2) continue;
+    const Tensor* w = constant(g, index, conv.inputs[1]);
+    const Tensor* b = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? constant(g, index, conv.inputs[2]) : nullptr;
+    if (!w || (conv.inputs.size() > 2 && !conv.inputs[2].empty() && !b)) continue;
+    if (w->dtype() != DType::kFloat32 && w->dtype() != DType::kFloat64) continue;
+    const Tensor* scale = constant(g, index, bn.inputs[1]);
+    const Tensor* beta = constant(g, index, bn.inputs[2]);
+    const Tensor* mean = constant(g, index, bn.inputs[3]);
+    const Tensor* var = constant(g, index, bn.inputs[4]);
+    const int64_t mo = w->rank() >= 1 ? w->dim(0) : -1;
+    auto per_channel = [&](const Tensor* t) { return t && t->rank() == 1 && t->dim(0) == mo && dtype_is_float(t->dtype()); };
+    if (!per_channel(scale) || !per_channel(beta) || !per_channel(mean) || !per_channel(var)) continue;
+    if (b && !per_channel(b)) continue;
+    if (dtype_of_value(types, bn.outputs[0]) != w->dtype()) continue;
+
+    const ir::Attribute* eps_attr = bn.attr("epsilon");
+    const double eps = eps_attr ? eps_attr->f : 1e-5;
+    const auto sc = as_doubles(*scale), bt = as_doubles(*beta), mu = as_doubles(*mean), vr = as_doubles(*var);
+    std::vector<double> wv = as_doubles(*w), bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
+    const size_t per_out = wv.size() / static_cast<size_t>(mo);
+    for (size_t o = 0; o < static_cast<size_t>(mo); ++o) {
+      const double s = sc[o] / std::sqrt(vr[o] + eps);
+      for (size_t k = 0; k < per_out; ++k) wv[o * per_out + k] *= s;
+      bv[o] = (bv[o] - mu[o]) * s + bt[o];
+    }
+    const std::string wname = fresh_name(g, conv.inputs[1] + "_bnfolded");
+    g.initializers[wname] = from_doubles(w->dtype(), w->shape(), wv);
+    const std::string bname = fresh_name(g, (b ? conv.inputs[2] : conv.outputs[0]) + "_bnfolded_bias");
+    g.initializers[bname] = from_doubles(w->dtype(), {mo}, bv);
+    conv.inputs.resize(3);
+    conv.inputs[1] = wname;
+    conv.inputs[2] = bname;
+    conv.outputs[0] = bn.outputs[0];
+    dead.insert(static_cast<int>(i));
+    ++folded;
+  }
+  erase_nodes(g, dead);
+  return folded;
+}
+
+}  // namespace hi::passes

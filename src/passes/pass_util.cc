@@ -1,0 +1,144 @@
+#include "passes/pass_util.h"
+
+#include <functional>
+
+namespace hi::passes {
+
+GraphIndex::GraphIndex(const ir::Graph& g) {
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    for (const auto& o : n.outputs)
+      if (!o.empty()) producer_[o] = static_cast<int>(i);
+    std::set<std::string> reads(n.inputs.begin(), n.inputs.end());
+    std::function<void(const ir::Graph&)> scan = [&](const ir::Graph& sg) {
+      for (const auto& sn : sg.nodes) {
+        reads.insert(sn.inputs.begin(), sn.inputs.end());
+        for (const auto& [k, a] : sn.attributes) {
+          if (a.g) scan(*a.g);
+          for (const auto& gg : a.graphs) scan(*gg);
+        }
+      }
+      for (const auto& o : sg.outputs) reads.insert(o.name);
+    };
+    for (const auto& [k, a] : n.attributes) {
+      if (a.g) scan(*a.g);
+      for (const auto& gg : a.graphs) scan(*gg);
+    }
+    for (const auto& r : reads)
+      if (!r.empty()) consumers_[r].push_back(static_cast<int>(i));
+  }
+  for (const auto& o : g.outputs) outputs_.insert(o.name);
+}
+
+int GraphIndex::producer(const std::string& value) const {
+  auto it = producer_.find(value);
+  return it == producer_.end() ? -1 : it->second;
+}
+
+const std::vector<int>& GraphIndex::consumers(const std::string& value) const {
+  auto it = consumers_.find(value);
+  return it == consumers_.end() ? none_ : it->second;
+}
+
+bool GraphIndex::single_use(const std::string& value) const {
+  return consumers(value).size() == 1 && !is_graph_output(value);
+}
+
+const Tensor* constant(const ir::Graph& g, const GraphIndex& index, const std::string& name) {
+  for (const auto& o : g.overridable_initializers)
+    if (o.name == name) return nullptr;  // the caller may replace it at run time
+  auto it = g.initializers.find(name);
+  if (it != g.initializers.end()) return &it->second;
+  const int p = index.producer(name);
+  if (p < 0) return nullptr;
+  const ir::Node& n = g.nodes[static_cast<size_t>(p)];
+  if (n.op_type != "Constant" || !n.domain.empty()) return nullptr;
+  const ir::Attribute* v = n.attr("value");
+  return v && v->kind == ir::Attribute::Kind::kTensor ? &v->t : nullptr;
+}
+
+std::string other_input(const ir::Node& n, const std::string& known) {
+  if (n.inputs.size() != 2) return "";
+  if (n.inputs[0] == known) return n.inputs[1];
+  if (n.inputs[1] == known) return n.inputs[0];
+  return "";
+}
+
+bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::string& name, float* value) {
+  const Tensor* t = constant(g, index, name);
+  if (!t || t->numel() != 1 || !dtype_is_float(t->dtype())) return false;
+  *value = static_cast<float>(t->as_double(0));
+  return true;
+}
+
+bool topo_sort(ir::Graph& g) {
+  GraphIndex index(g);
+  const size_t count = g.nodes.size();
+  std::vector<std::vector<size_t>> users(count);
+  std::vector<int> pending(count, 0);
+  for (size_t i = 0; i < count; ++i) {
+    std::set<size_t> deps;
+    for (const auto& in : g.nodes[i].inputs) {
+      const int p = in.empty() ? -1 : index.producer(in);
+      if (p >= 0 && static_cast<size_t>(p) != i) deps.insert(static_cast<size_t>(p));
+    }
+    for (size_t d : deps) users[d].push_back(i);
+    pending[i] = static_cast<int>(deps.size());
+  }
+  std::set<size_t> ready;
+  for (size_t i = 0; i < count; ++i)
+    if (pending[i] == 0) ready.insert(i);
+  std::vector<size_t> order;
+  while (!ready.empty()) {
+    const size_t i = *ready.begin();
+    ready.erase(ready.begin());
+    order.push_back(i);
+    for (size_t u : users[i])
+      if (--pending[u] == 0) ready.insert(u);
+  }
+  if (order.size() != count) return false;
+  std::vector<ir::Node> sorted;
+  sorted.reserve(count);
+  for (size_t i : order) sorted.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(sorted);
+  return true;
+}
+
+void erase_nodes(ir::Graph& g, const std::set<int>& dead) {
+  std::vector<ir::Node> kept;
+  kept.reserve(g.nodes.size() - dead.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!dead.count(static_cast<int>(i))) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+}
+
+std::string fresh_name(const ir::Graph& g, const std::string& base) {
+  std::set<std::string> used;
+  for (const auto& [k, v] : g.initializers) used.insert(k);
+  for (const auto& n : g.nodes) used.insert(n.outputs.begin(), n.outputs.end());
+  for (const auto& i : g.inputs) used.insert(i.name);
+  std::string name = base;
+  for (int i = 1; used.count(name); ++i) name = base + "_" + std::to_string(i);
+  return name;
+}
+
+bool same_shape(const TypeOracle& types, const std::string& a, const std::string& b) {
+  const ir::ValueType* ta = types ? types(a) : nullptr;
+  const ir::ValueType* tb = types ? types(b) : nullptr;
+  if (!ta || !tb || ta->kind != ir::ValueKind::kTensor || tb->kind != ir::ValueKind::kTensor) return false;
+  if (ta->dtype != tb->dtype || !ta->has_rank() || !tb->has_rank() || ta->rank() != tb->rank()) return false;
+  for (size_t i = 0; i < ta->shape->size(); ++i) {
+    const ir::Dim& x = (*ta->shape)[i];
+    const ir::Dim& y = (*tb->shape)[i];
+    if (x.is_known() != y.is_known()) return false;
+    if (x.is_known() ? x.value != y.value : (x.symbol.empty() || x.symbol != y.symbol)) return false;
+  }
+  return true;
+}
+
+DType dtype_of_value(const TypeOracle& types, const std::string& name) {
+  const ir::ValueType* t = types ? types(name) : nullptr;
+  return t && t->kind == ir::ValueKind::kTensor ? t->dtype : DType::kUndefined;
+}
+
+}  // namespace hi::passes

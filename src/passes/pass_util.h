@@ -1,0 +1,62 @@
+// Graph surgery helpers shared by the passes.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "passes/passes.h"
+
+namespace hi::passes {
+
+// Producer and consumer index over a graph; rebuilt after each pass that changes edges.
+class GraphIndex {
+ public:
+  explicit GraphIndex(const ir::Graph& g);
+  // Index of the node producing `value`, or -1 (graph input, initializer).
+  int producer(const std::string& value) const;
+  // Nodes reading `value` (counting subgraph reads as a read by the subgraph's owner).
+  const std::vector<int>& consumers(const std::string& value) const;
+  bool is_graph_output(const std::string& value) const { return outputs_.count(value) > 0; }
+  // True when exactly one node reads `value` and it is not a graph output: it may be folded into that node.
+  bool single_use(const std::string& value) const;
+
+ private:
+  std::map<std::string, int> producer_;
+  std::map<std::string, std::vector<int>> consumers_;
+  std::set<std::string> outputs_;
+  std::vector<int> none_;
+};
+
+// The constant value of `name` (an initializer that cannot be overridden, or the output of a
+// Constant node with a tensor value), or null.
+const Tensor* constant(const ir::Graph& g, const GraphIndex& index, const std::string& name);
+// A one-element float constant; false if `name` is not one.
+bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::string& name, float* value);
+// The other input of a two-input node, given one of them; "" if `known` is not an input.
+std::string other_input(const ir::Node& n, const std::string& known);
+// Orders the nodes so every producer comes before its readers, keeping the file's order where
+// it already is one (fusion can make a node read a value produced later in the file). False,
+// with the graph unchanged, if there is a cycle.
+bool topo_sort(ir::Graph& g);
+// Removes the nodes whose index is in `dead` (keeps the order of the rest).
+void erase_nodes(ir::Graph& g, const std::set<int>& dead);
+// A name no value in the graph has yet, from `base`.
+std::string fresh_name(const ir::Graph& g, const std::string& base);
+// True when both values are tensors of one dtype and the same shape: every dim known and equal,
+// or unknown with the same symbol (a symbolic batch stays one size through the graph).
+bool same_shape(const TypeOracle& types, const std::string& a, const std::string& b);
+// The dtype of a value from the oracle, or kUndefined.
+DType dtype_of_value(const TypeOracle& types, const std::string& name);
+
+// The passes (each returns the number of rewrites it made).
+int eliminate_identity(ir::Model& m);
+int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types);
+int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precision);
+int fuse_matmul(ir::Model& m, const TypeOracle& types);
+int to_channels_last(ir::Model& m, const TypeOracle& types);
+int fuse_attention(ir::Model& m, const TypeOracle& types);
+
+}  // namespace hi::passes

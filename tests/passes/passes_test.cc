@@ -1,0 +1,196 @@
+// The graph passes: each rewrite happens where it should, leaves alone what it must, and keeps
+// the outputs within float32 rounding of the unoptimised graph (level 0) on random inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "hipinfer/session.h"
+#include "onnx/model_reader.h"
+#include "passes/passes.h"
+#include "runtime/executor.h"
+#include "zoo/graph_builder.h"
+
+namespace hi {
+namespace {
+
+using zoo::Attr;
+using zoo::ElemType;
+using zoo::GraphBuilder;
+
+Tensor random_tensor(const Shape& shape, uint32_t seed) {
+  Tensor t = Tensor::empty(DType::kFloat32, shape);
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> d(0.f, 1.f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(gen);
+  return t;
+}
+
+std::string weights(GraphBuilder& g, const std::string& name, const std::vector<int64_t>& dims, double mean = 0.0,
+                    double stddev = 0.3) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return g.add_initializer(name, dims, zoo::random_normal(g.rng(name), static_cast<size_t>(n), mean, stddev));
+}
+
+// Optimises the model's graph and returns the pass report and the op types left.
+passes::PassReport optimise(const std::string& bytes, std::multiset<std::string>* ops, int level = 3,
+                            const std::string& precision = "fp32") {
+  auto model = onnx_reader::read_model_bytes(bytes.data(), bytes.size(), "");
+  EXPECT_TRUE(model.is_ok()) << model.status().to_string();
+  ir::Model m = std::move(model).value();
+  auto typed = ops::Executor::build(m.graph, m.opsets, {});
+  EXPECT_TRUE(typed.is_ok()) << typed.status().to_string();
+  const ops::Executor& t = *typed.value();
+  passes::PassReport report;
+  passes::PassOptions po;
+  po.level = level;
+  po.precision = precision;
+  Status s = passes::optimize(m, po, [&](const std::string& n) { return t.value_type(n); }, &report);
+  EXPECT_TRUE(s.is_ok()) << s.to_string();
+  for (const auto& n : m.graph.nodes) ops->insert(n.op_type);
+  return report;
+}
+
+// Runs the model at level 0 and level 3 on the same random input; returns the max abs
+// difference relative to the output's scale.
+double level_difference(const std::string& bytes, const std::string& input, const Shape& shape) {
+  SessionOptions o0, o3;
+  o0.optimization_level = 0;
+  auto s0 = Session::create_from_bytes(bytes.data(), bytes.size(), o0);
+  auto s3 = Session::create_from_bytes(bytes.data(), bytes.size(), o3);
+  EXPECT_TRUE(s0.is_ok() && s3.is_ok());
+  if (!s0.is_ok() || !s3.is_ok()) return 1e30;
+  TensorMap in = {{input, random_tensor(shape, 7)}};
+  auto r0 = s0.value()->run(in);
+  auto r3 = s3.value()->run(in);
+  EXPECT_TRUE(r0.is_ok()) << r0.status().to_string();
+  EXPECT_TRUE(r3.is_ok()) << r3.status().to_string();
+  if (!r0.is_ok() || !r3.is_ok()) return 1e30;
+  double worst = 0;
+  for (const auto& [name, a] : r0.value()) {
+    const Tensor& b = r3.value().at(name);
+    EXPECT_EQ(a.shape(), b.shape());
+    double scale = 1e-6;
+    for (int64_t i = 0; i < a.numel(); ++i) scale = std::max(scale, std::fabs(double(a.data<float>()[i])));
+    for (int64_t i = 0; i < a.numel(); ++i)
+      worst = std::max(worst, std::fabs(double(a.data<float>()[i]) - b.data<float>()[i]) / scale);
+  }
+  return worst;
+}
+
+// x -> Conv -> BatchNorm -> Add(Conv(x)) -> Relu -> Conv(grouped) -> Clip, odd sizes.
+std::string conv_model(int64_t opset) {
+  GraphBuilder g("conv_block", opset, 1);
+  g.add_input("x", ElemType::kFloat, {{2, {}}, {6, {}}, {9, {}}, {11, {}}});
+  const std::string c1 = g.op("Conv", "/c1", {"x", weights(g, "w1", {8, 6, 3, 3}), weights(g, "b1", {8})},
+                              {Attr::ints_of("pads", {1, 1, 1, 1})});
+  const std::string bn = g.op("BatchNormalization", "/bn",
+                              {c1, weights(g, "gamma", {8}, 1.0), weights(g, "beta", {8}), weights(g, "mean", {8}),
+                               g.add_initializer("var", {8}, std::vector<float>{0.5f, 1, 2, 3, 0.25f, 1.5f, 4, 0.75f})},
+                              {Attr::f("epsilon", 1e-3f)});
+  const std::string c2 = g.op("Conv", "/c2", {"x", weights(g, "w2", {8, 6, 1, 1})});
+  const std::string sum = g.op("Add", "/add", {bn, c2});
+  const std::string relu = g.op("Relu", "/relu", {sum});
+  const std::string c3 = g.op("Conv", "/c3", {relu, weights(g, "w3", {8, 2, 3, 3}), weights(g, "b3", {8})},
+                              {Attr::i("group", 4), Attr::ints_of("strides", {2, 2})});
+  const std::string out = g.op("Identity", "/out", {g.clip("/clip", c3, 0.f, 6.f)}, {}, "y");
+  g.add_output(out, ElemType::kFloat, {});
+  EXPECT_TRUE(g.finish("test").is_ok());
+  return g.serialize().value();
+}
+
+TEST(Passes, ConvBatchNormResidualActivationFuse) {
+  const std::string bytes = conv_model(13);
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops);
+  EXPECT_EQ(report.at("fold_conv_batchnorm"), 1);
+  EXPECT_EQ(report.at("fuse_conv"), 2);  // c1 + bn + add(c2) + relu; c3 + clip
+  EXPECT_EQ(ops.count("BatchNormalization"), 0u);
+  EXPECT_EQ(ops.count("Relu"), 0u);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  EXPECT_EQ(ops.count("FusedConv") + ops.count("Conv"), 3u);  // c2 feeds the residual
+  EXPECT_LT(level_difference(bytes, "x", {2, 6, 9, 11}), 1e-5);
+}
+
+TEST(Passes, ClipAsAttributesBeforeOpset11) {
+  const std::string bytes = conv_model(10);
+  std::multiset<std::string> ops;
+  optimise(bytes, &ops);
+  EXPECT_EQ(ops.count("Clip"), 0u);  // min and max as attributes fuse too
+  EXPECT_LT(level_difference(bytes, "x", {2, 6, 9, 11}), 1e-5);
+}
+
+TEST(Passes, ChannelsLastRegionHasOneEntryAndOneExit) {
+  const std::string bytes = conv_model(13);
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops, 3);
+  if (report.at("to_channels_last") == 0) GTEST_SKIP() << "built without the fast CPU kernels: no channels-last layout";
+  EXPECT_EQ(ops.count("Conv"), 0u);
+  EXPECT_EQ(ops.count("FusedConv"), 3u);
+  EXPECT_EQ(ops.count("Transpose"), 2u);  // x in, y out
+  std::multiset<std::string> ops2;
+  EXPECT_EQ(optimise(bytes, &ops2, 2).count("to_channels_last"), 0u);
+  EXPECT_EQ(ops2.count("Transpose"), 0u);
+}
+
+TEST(Passes, LevelZeroAndOneLeaveFusionAlone) {
+  const std::string bytes = conv_model(13);
+  std::multiset<std::string> ops0, ops1;
+  optimise(bytes, &ops0, 0);
+  EXPECT_EQ(ops0.count("BatchNormalization"), 1u);
+  EXPECT_EQ(ops0.count("Identity"), 1u);
+  const auto r1 = optimise(bytes, &ops1, 1);
+  EXPECT_EQ(ops1.count("BatchNormalization"), 0u);
+  EXPECT_EQ(ops1.count("FusedConv"), 0u);
+  EXPECT_EQ(r1.at("eliminate_identity"), 0);  // its output is a graph output: kept
+}
+
+TEST(Passes, Bf16TurnsEveryConvIntoFusedConv) {
+  const std::string bytes = conv_model(13);
+  std::multiset<std::string> ops;
+  optimise(bytes, &ops, 3, "bf16");
+  EXPECT_EQ(ops.count("Conv"), 0u);
+  EXPECT_EQ(ops.count("FusedConv"), 3u);
+}
+
+// x -> MatMul(W) -> Add(bias) -> exact GELU -> MatMul -> Add(bias) -> Add(residual x).
+std::string mlp_model() {
+  GraphBuilder g("mlp", 14, 3);
+  g.add_input("x", ElemType::kFloat, {{2, {}}, {5, {}}, {12, {}}});
+  const std::string h = g.op("Add", "/fc1", {weights(g, "b1", {20}), g.op("MatMul", "/fc1", {"x", weights(g, "w1", {12, 20})})});
+  const std::string d = g.op("Div", "/gelu", {h, g.constant_f32("/gelu", 1.41421356f)});
+  const std::string e = g.op("Erf", "/gelu", {d});
+  const std::string p1 = g.op("Add", "/gelu", {e, g.constant_f32("/gelu", 1.f)});
+  const std::string m = g.op("Mul", "/gelu", {h, p1});
+  const std::string gelu = g.op("Mul", "/gelu", {m, g.constant_f32("/gelu", 0.5f)});
+  const std::string o = g.op("Add", "/fc2", {g.op("MatMul", "/fc2", {gelu, weights(g, "w2", {20, 12})}), weights(g, "b2", {12})});
+  const std::string y = g.op("Add", "/res", {o, "x"}, {}, "y");
+  g.add_output(y, ElemType::kFloat, {});
+  EXPECT_TRUE(g.finish("test").is_ok());
+  return g.serialize().value();
+}
+
+TEST(Passes, MatMulBiasGeluResidualFuse) {
+  const std::string bytes = mlp_model();
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops);
+  EXPECT_EQ(report.at("fuse_matmul"), 2);
+  EXPECT_EQ(ops.count("FusedMatMul"), 2u);
+  EXPECT_EQ(ops.count("Erf"), 0u);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  EXPECT_EQ(ops.count("MatMul"), 0u);
+  EXPECT_LT(level_difference(bytes, "x", {2, 5, 12}), 1e-5);
+}
+
+TEST(Passes, BadPrecisionIsAnError) {
+  const std::string bytes = mlp_model();
+  SessionOptions o;
+  o.precision = "fp8";
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.status().message().find("precision must be fp32 or bf16, got 'fp8'"), std::string::npos) << s.status().to_string();
+}
+
+}  // namespace
+}  // namespace hi
