@@ -14,6 +14,7 @@
 #include <memory>
 #include <thread>
 
+#include "bench_accuracy.h"
 #include "bench_compare.h"
 #include "bench_machine.h"
 #include "bench_peer.h"
@@ -41,6 +42,7 @@ struct BenchOptions {
   int64_t max_runs = 0;      // 0: none
   double time_budget_s = 0;  // 0: none
   std::vector<std::string> inputs;
+  int accuracy_samples = 0;  // reduced precision: random inputs compared with float32
   uint64_t seed = 0;
   std::string json, plot;
   std::vector<std::string> compare;
@@ -78,6 +80,9 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   o.seed = static_cast<uint64_t>(seed);
   o.precision = args.get("--precision", "fp32");
   if (o.precision != "fp32" && o.precision != "bf16") return bad("--precision must be fp32 or bf16, got '", o.precision, "'");
+  HI_ASSIGN_OR_RETURN(const int64_t samples, args.get_int("--accuracy-samples", o.precision == "fp32" ? 0 : 20));
+  if (samples < 0 || samples > 100000) return bad("--accuracy-samples must be 0 to 100000, got ", samples);
+  o.accuracy_samples = static_cast<int>(samples);
   o.inputs = args.get_all("--input");
   HI_RETURN_IF_ERROR(check_input_specs(o.inputs));
   o.json = args.get("--json");
@@ -278,6 +283,7 @@ const CommandSpec* cmd_bench_spec() {
        {"--time", "", "SECONDS", "time budget per engine (time inside the runs)"},
        {"--input", "-i", "NAME=FILE", "an input from a .npy file (or an ONNX TensorProto .pb file)", true},
        {"--seed", "", "N", "seed for random inputs (default 0)"},
+       {"--accuracy-samples", "", "N", "with bf16: random inputs to compare with float32 (default 20; 0: none)"},
        {"--json", "", "FILE", "write everything measured, per-run latencies included, as JSON (- for stdout)"},
        {"--plot", "", "FILE.svg", "write the latency distribution as an SVG chart"},
        {"--compare", "", "LIST", "also measure onnxruntime (and/or torch), comma-separated"},
@@ -467,6 +473,12 @@ int cmd_bench(const Args& args) {
     std::fprintf(text_out, "%s\n", one_line_summary(report).c_str());
   } else {
     print_report(text_out, report);
+  }
+  // The accuracy guard of reduced precision, after the timing so it does not disturb it.
+  if (o.accuracy_samples > 0 && o.precision != "fp32") {
+    auto acc = accuracy_guard(o.model, *session.value(), options, o.inputs, o.batch, o.seed, o.accuracy_samples);
+    if (!acc.is_ok()) return report_error(acc.status());
+    print_accuracy(text_out, o.precision, acc.value());
   }
   if (!o.json.empty()) {
     const std::string json = report_json(report);

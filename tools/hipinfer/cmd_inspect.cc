@@ -4,6 +4,8 @@
 
 #include "cli.h"
 #include "hipinfer/model_info.h"
+#include "hipinfer/session.h"
+#include "model_inputs.h"
 
 namespace hi::cli {
 
@@ -13,12 +15,42 @@ const CommandSpec* cmd_inspect_spec() {
       "MODEL [options]",
       "Summarise a model: IR and opsets, inputs and outputs, op histogram, parameters, FLOPs.",
       "Symbolic dims are set to --batch when estimating FLOPs. Ops hipinfer cannot run are listed\n"
-      "with their nodes; the exit code is then 3.",
-      {{"--batch", "", "N", "value for symbolic dims in the FLOPs estimate (default 1)"}},
+      "with their nodes; the exit code is then 3. --plan builds a session and makes its memory plan\n"
+      "for --batch: the plan is recorded from one run on random inputs, then printed.",
+      {{"--batch", "", "N", "value for symbolic dims in the FLOPs estimate and the memory plan (default 1)"},
+       {"--plan", "", "", "also make the static memory plan for --batch and print its arena size"}},
       1,
       1};
   return &spec;
 }
+
+namespace {
+
+// The static memory plan for `batch`: one run records the tensors' sizes and lifetimes, the
+// second reports the plan it used.
+int print_plan(const std::string& model, int64_t batch) {
+  auto session = Session::create(model);
+  if (!session.is_ok()) return report_error(session.status());
+  auto inputs = make_model_inputs(*session.value(), {}, batch, 0);
+  if (!inputs.is_ok()) return report_error(inputs.status());
+  RunStats stats;
+  for (int run = 0; run < 2; ++run) {
+    auto r = session.value()->run(inputs.value(), {}, &stats);
+    if (!r.is_ok()) return report_error(r.status());
+  }
+  if (stats.planned_arena_bytes == 0) {
+    std::printf("memory plan: none (the graph holds sequences, optionals or subgraphs, or optimisation is off)\n");
+    return kExitOk;
+  }
+  std::printf("memory plan: arena %s for %s of intermediate tensors (%.2fx their sum), batch %lld\n",
+              human_bytes(static_cast<double>(stats.planned_arena_bytes)).c_str(),
+              human_bytes(static_cast<double>(stats.planned_activation_bytes)).c_str(),
+              static_cast<double>(stats.planned_arena_bytes) / static_cast<double>(stats.planned_activation_bytes),
+              static_cast<long long>(batch));
+  return kExitOk;
+}
+
+}  // namespace
 
 int cmd_inspect(const Args& args) {
   InspectOptions options;
@@ -62,6 +94,7 @@ int cmd_inspect(const Args& args) {
     std::printf("cannot run: %s\n", s.load_error.c_str());
     return kExitBadModel;
   }
+  if (args.has("--plan")) return print_plan(args.positional()[0], options.batch);
   return kExitOk;
 }
 
