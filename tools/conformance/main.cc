@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "onnx/model_reader.h"
@@ -30,6 +31,44 @@ using hi::Tensor;
 namespace {
 
 constexpr double kRtol = 1e-3, kAtol = 1e-7;  // onnx/backend/test/runner defaults
+
+struct Tolerance {
+  double rtol = kRtol, atol = kAtol;
+};
+
+// Tests compared with other tolerances than the onnx runner's, and why (listed in the report).
+struct ToleranceException {
+  const char* test;
+  Tolerance tolerance;
+  const char* why;
+};
+constexpr ToleranceException kToleranceExceptions[] = {
+    {"test_dft_inverse", {kRtol, 1e-6},
+     "the expected output was computed by numpy in float32: entries that are exactly zero hold float32 round-off "
+     "(1.9e-7, above atol 1e-7); hipinfer computes the DFT in double and gives ~1e-15 there"},
+    {"test_dft_inverse_opset19", {kRtol, 1e-6}, "as test_dft_inverse"},
+};
+
+// Why a test cannot pass (or is not attempted), by test-name prefix, for the report.
+constexpr std::pair<const char*, const char*> kKnownReasons[] = {
+    {"test_bernoulli",
+     "random: the expected values come from numpy's global generator after it drew the input, whatever the seed "
+     "attribute says, so no implementation reproduces them (ONNX Runtime fails them too)"},
+    {"test_image_decoder", "ImageDecoder needs JPEG/PNG/TIFF/WebP decoders that hipinfer does not link"},
+    {"test_gradient", "training (ai.onnx.preview.training.Gradient): outside an inference engine"},
+};
+
+std::string known_reason(const std::string& test) {
+  for (const auto& [prefix, why] : kKnownReasons)
+    if (test.rfind(prefix, 0) == 0) return why;
+  return "";
+}
+
+Tolerance tolerance_for(const std::string& test) {
+  for (const auto& e : kToleranceExceptions)
+    if (test == e.test) return e.tolerance;
+  return {};
+}
 
 struct Outcome {
   std::string status;  // pass, fail, unsupported, error, crash, timeout
@@ -52,7 +91,7 @@ std::string one_line(std::string s, size_t max = 300) {
 }
 
 // Compares one output; returns "" when it matches.
-std::string compare(const Tensor& got, const Tensor& exp, const std::string& name) {
+std::string compare(const Tensor& got, const Tensor& exp, const std::string& name, const Tolerance& tol) {
   if (got.dtype() != exp.dtype())
     return hi::str("output '", name, "': dtype ", hi::dtype_name(got.dtype()), ", expected ", hi::dtype_name(exp.dtype()));
   if (got.shape() != exp.shape())
@@ -69,7 +108,7 @@ std::string compare(const Tensor& got, const Tensor& exp, const std::string& nam
     if (std::isnan(g) && std::isnan(e)) continue;
     if (std::isinf(e) && g == e) continue;
     const double err = std::abs(g - e);
-    if (!(err <= kAtol + kRtol * std::abs(e))) {
+    if (!(err <= tol.atol + tol.rtol * std::abs(e))) {
       if (first < 0) first = i;
       ++bad;
       worst = std::max(worst, std::isnan(err) ? INFINITY : err);
@@ -91,14 +130,15 @@ const char* kind_name(const hi::ops::Value& v) {
 
 // Compares a tensor, a sequence (length, then element-wise) or an optional (empty or not, then
 // its element); returns "" when it matches.
-std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, const std::string& name) {
+std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, const std::string& name,
+                          const Tolerance& tol) {
   if (got.kind != exp.kind) return hi::str("output '", name, "' is ", kind_name(got), ", expected ", kind_name(exp));
-  if (exp.kind == hi::ops::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name);
+  if (exp.kind == hi::ops::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name, tol);
   if (exp.kind != hi::ops::Value::Kind::kSequence) return "";
   if (got.sequence.size() != exp.sequence.size())
     return hi::str("output '", name, "': sequence of ", got.sequence.size(), " tensors, expected ", exp.sequence.size());
   for (size_t i = 0; i < exp.sequence.size(); ++i) {
-    const std::string diff = compare(got.sequence[i], exp.sequence[i], hi::str(name, "[", i, "]"));
+    const std::string diff = compare(got.sequence[i], exp.sequence[i], hi::str(name, "[", i, "]"), tol);
     if (!diff.empty()) return diff;
   }
   return "";
@@ -138,7 +178,7 @@ Outcome run_test(const fs::path& dir) {
       if (!fs::exists(pb)) continue;
       auto exp = onnx_reader::read_value_file(pb.string(), outputs[i].type);
       if (!exp.is_ok()) return {exp.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", exp.status().message()};
-      const std::string diff = compare_value(out[i], exp.value(), outputs[i].name);
+      const std::string diff = compare_value(out[i], exp.value(), outputs[i].name, tolerance_for(dir.filename().string()));
       if (!diff.empty()) return {"fail", diff};
     }
   }
@@ -254,6 +294,10 @@ void write_report(const std::string& path, const std::vector<TestCase>& tests, c
       << " (the onnx runner's). ONNX Runtime's column is its recorded 1.30 result"
       << " (`ort_1.30_baseline_node.json`).\n\n"
       << "Regenerate: `build/<preset>/tools/conformance/hipinfer-conformance --data DIR --report docs/conformance.md`.\n\n";
+  out << "Tests compared with other tolerances:\n\n";
+  for (const auto& e : kToleranceExceptions)
+    out << "- `" << e.test << "`: rtol " << e.tolerance.rtol << ", atol " << e.tolerance.atol << ": " << e.why << "\n";
+  out << "\n";
   out << "## Totals\n\n| folder | pass | fail | unsupported | error | crash | timeout | total |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& [f, c] : per_folder) {
     int total = 0;
@@ -276,10 +320,11 @@ void write_report(const std::string& path, const std::vector<TestCase>& tests, c
     out << "| " << op << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error") << " | "
         << g("crash") + g("timeout") << " |\n";
   }
-  out << "\n## Every test that does not pass\n\n| test | status | reason |\n|---|---|---|\n";
+  out << "\n## Every test that does not pass\n\n| test | status | reason | why |\n|---|---|---|---|\n";
   for (const auto& t : tests)
     if (t.outcome.status != "pass")
-      out << "| " << t.folder << "/" << t.name << " | " << t.outcome.status << " | " << one_line(t.outcome.reason, 200) << " |\n";
+      out << "| " << t.folder << "/" << t.name << " | " << t.outcome.status << " | " << one_line(t.outcome.reason, 200) << " | "
+          << known_reason(t.name) << " |\n";
   (void)data_dir;
 }
 
