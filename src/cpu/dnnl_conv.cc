@@ -118,7 +118,7 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     for (int64_t d : g.dilations) dil.push_back(d - 1);  // oneDNN counts dilation from 0
 
     const dt compute = precision == Precision::kBFloat16 && cpu_has_bf16() ? dt::bf16 : dt::f32;
-    const memory::desc user_src(src_dims, dt::f32, plain_tag(rank, g.channels_last));
+    const memory::desc user_src(src_dims, dt::f32, plain_tag(rank, g.channels_last && !g.input_channels_first));
     const memory::desc user_dst(dst_dims, dt::f32, plain_tag(rank, g.channels_last));
     const memory::desc user_w(w_dims, dt::f32, plain_weights_tag(w_dims.size(), grouped));
     const memory::desc any_src(src_dims, compute, tag::any), any_w(w_dims, compute, tag::any);

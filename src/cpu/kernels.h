@@ -40,6 +40,7 @@ struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
   std::vector<int64_t> in, out, kernel, strides, dilations, pads_begin, pads_end;  // spatial
   bool channels_last = false;  // activations N[D]HWC instead of NC[D]HW (weights stay O I kernel)
+  bool input_channels_first = false;  // with channels_last: X alone is NC[D]HW (the first convolution)
 };
 
 // A convolution for one geometry, its weights reordered once into the layout the kernel wants.

@@ -92,7 +92,12 @@ class ConvOp final : public Op {
       if (precision != "fp32" && precision != "bf16")
         return ctx.fail(StatusCode::kInvalidModel, "precision must be fp32 or bf16, got '", precision, "'");
       precision_ = precision == "bf16" ? cpu::Precision::kBFloat16 : cpu::Precision::kFloat32;
-      channels_last_ = ctx.get_int("channels_last", 0) != 0;
+      // 1: X, Z and Y channels-last; 2: Y and Z channels-last, X channels-first (a network's
+      // first convolution reads the image as given, with no transpose before it).
+      const int64_t cl = ctx.get_int("channels_last", 0);
+      if (cl < 0 || cl > 2) return ctx.fail(StatusCode::kInvalidModel, "channels_last must be 0, 1 or 2, got ", cl);
+      channels_last_ = cl != 0;
+      input_channels_last_ = cl == 1;
     }
     return ctx.status();
   }
@@ -100,7 +105,7 @@ class ConvOp final : public Op {
   Status infer(InferContext& ctx) const override {
     ir::ValueType x = ctx.input_type(0);
     const ir::ValueType& w = ctx.input_type(1);
-    if (channels_last_ && x.has_rank() && x.rank() >= 3) {
+    if (input_channels_last_ && x.has_rank() && x.rank() >= 3) {
       auto& d = *x.shape;
       std::rotate(d.begin() + 1, d.end() - 1, d.end());  // [N, S..., C] -> [N, C, S...]
     }
@@ -156,7 +161,7 @@ class ConvOp final : public Op {
     if (x.rank() < 3 || w.rank() != x.rank())
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...]");
     // Geometry from the channels-first view of X.
-    const Shape xs = channels_last_ ? channels_first(x.shape()) : x.shape();
+    const Shape xs = input_channels_last_ ? channels_first(x.shape()) : x.shape();
     const int64_t n = xs[0], c = xs[1], m = w.dim(0);
     if (c != w.dim(1) * group_ || m % group_ != 0)
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
@@ -192,6 +197,7 @@ class ConvOp final : public Op {
       g.pads_begin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(in.size()));
       g.pads_end.assign(pads.begin() + static_cast<std::ptrdiff_t>(in.size()), pads.end());
       g.channels_last = channels_last_;
+      g.input_channels_first = channels_last_ && !input_channels_last_;
       if (auto kernel = fast_kernel(g, w, b, z != nullptr))
         return kernel->run(x.data<float>(), z ? z->data<float>() : nullptr, y.data<float>());
     }
@@ -200,7 +206,7 @@ class ConvOp final : public Op {
       // The reference kernel works channels-first; a channels-last node (made by the layout
       // pass for the fast kernels) permutes around it when those are not available.
       const auto xc = to_compute<T, C>(x), ws = to_compute<T, C>(w);
-      const std::vector<C> xv = channels_last_ ? permute_channels<C>(xc, xs, false) : xc;
+      const std::vector<C> xv = input_channels_last_ ? permute_channels<C>(xc, xs, false) : xc;
       std::vector<C> bs;
       if (b) bs = to_compute<T, C>(*b);
       std::vector<C> ys(static_cast<size_t>(y.numel()));
@@ -274,7 +280,8 @@ class ConvOp final : public Op {
   int64_t group_ = 1;
   cpu::Activation activation_;
   cpu::Precision precision_ = cpu::Precision::kFloat32;
-  bool channels_last_ = false;  // FusedConv: X, Z and Y are [N, spatial..., C]
+  bool channels_last_ = false;        // FusedConv: Y and Z are [N, spatial..., C]
+  bool input_channels_last_ = false;  // FusedConv: so is X
   mutable bool weights_constant_ = false;  // set by infer() when the session is built
   mutable std::mutex cache_mutex_;
   mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::ConvKernel>> kernels_;

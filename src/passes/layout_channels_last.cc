@@ -109,11 +109,13 @@ int to_channels_last(ir::Model& m, const TypeOracle& types) {
       n.op_type = "FusedConv";
     }
     if (n.op_type == "FusedConv") {
-      ir::Attribute one;
-      one.kind = ir::Attribute::Kind::kInt;
-      one.i = 1;
-      n.attributes["channels_last"] = one;
-      n.inputs[0] = cl_name(n.inputs[0]);
+      // A convolution reading a channels-first value with nothing else channels-last waiting on
+      // it (a graph input) reads it as it is: no Transpose in front of the network.
+      ir::Attribute mode;
+      mode.kind = ir::Attribute::Kind::kInt;
+      mode.i = last.count(n.inputs[0]) || entered.count(n.inputs[0]) ? 1 : 2;
+      n.attributes["channels_last"] = mode;
+      if (mode.i == 1) n.inputs[0] = cl_name(n.inputs[0]);
       if (n.inputs.size() > 3 && !n.inputs[3].empty()) n.inputs[3] = cl_name(n.inputs[3]);
     } else if (auto pool = kPools.find(n.op_type); pool != kPools.end() && n.domain.empty()) {
       ir::Attribute mode;
