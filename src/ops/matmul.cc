@@ -15,11 +15,16 @@ class MatMulOp final : public Op {
   Status infer(InferContext& ctx) const override {
     const ir::ValueType& a = ctx.input_type(0);
     const ir::ValueType& b = ctx.input_type(1);
-    if (!in_set(kTypes, a.dtype)) return unsupported_dtype(ctx.node(), a.dtype);
-    if (a.dtype != b.dtype)
+    // An undefined dtype (e.g. an untyped Scan body input) is not known yet, not wrong: the
+    // output takes the other input's dtype, and the kernel checks the real one at run time.
+    const bool a_known = a.dtype != DType::kUndefined, b_known = b.dtype != DType::kUndefined;
+    if (a_known && !in_set(kTypes, a.dtype)) return unsupported_dtype(ctx.node(), a.dtype);
+    if (b_known && !in_set(kTypes, b.dtype)) return unsupported_dtype(ctx.node(), b.dtype);
+    if (a_known && b_known && a.dtype != b.dtype)
       return error(StatusCode::kInvalidModel, "inputs have different types: ", dtype_name(a.dtype), " and ", dtype_name(b.dtype));
+    const DType dtype = a_known ? a.dtype : b.dtype;
     if (!a.has_rank() || !b.has_rank()) {
-      ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(a.dtype));
+      ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(dtype));
       return Status::ok();
     }
     auto da = *a.shape, db = *b.shape;
@@ -34,13 +39,16 @@ class MatMulOp final : public Op {
     HI_ASSIGN_OR_RETURN(auto batch, broadcast_dims(ba, bb));
     if (!va) batch.push_back(da[da.size() - 2]);
     if (!vb) batch.push_back(db.back());
-    ctx.set_output_type(0, ir::ValueType::tensor(a.dtype, batch));
+    ctx.set_output_type(0, ir::ValueType::tensor(dtype, batch));
     return Status::ok();
   }
 
   Status run(RunContext& ctx) const override {
     const Tensor& a = ctx.in(0);
     const Tensor& b = ctx.in(1);
+    // Inference may have seen an undefined dtype, so the kernel checks the pair itself.
+    if (a.dtype() != b.dtype())
+      return error(StatusCode::kInvalidArgument, "MatMul inputs have different types: ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
     Shape sa = a.shape(), sb = b.shape();
     if (sa.empty() || sb.empty()) return error(StatusCode::kInvalidArgument, "MatMul inputs must have rank >= 1");
     const bool va = sa.size() == 1, vb = sb.size() == 1;
