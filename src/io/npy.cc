@@ -578,8 +578,46 @@ Result<Tensor> read_npy(const std::string& path) {
   return finish(std::move(t), h, path);
 }
 
+// UTF-8 to code points; false at the first invalid sequence.
+bool utf8_to_utf32(const std::string& s, std::vector<char32_t>* out) {
+  out->clear();
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+    if (extra < 0 || i + static_cast<size_t>(extra) >= s.size() + (extra == 0 ? 1 : 0)) return false;
+    char32_t cp = extra == 0 ? c : c & (0x3f >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((cc >> 6) != 0x2) return false;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    out->push_back(cp);
+    i += static_cast<size_t>(extra) + 1;
+  }
+  return true;
+}
+
 Status write_npy(const std::string& path, const Tensor& t) {
-  const char* descr = descr_for(t.dtype());
+  // String tensors become numpy's fixed-width unicode ('<U<width>', UTF-32LE, zero-padded).
+  std::string string_descr;
+  std::vector<uint8_t> string_bytes;
+  if (t.dtype() == DType::kString) {
+    std::vector<std::vector<char32_t>> decoded(static_cast<size_t>(t.numel()));
+    size_t width = 1;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if (!utf8_to_utf32(t.strings()[i], &decoded[static_cast<size_t>(i)]))
+        return error(StatusCode::kInvalidArgument, "cannot write '", path, "': string ", i, " is not valid UTF-8");
+      width = std::max(width, decoded[static_cast<size_t>(i)].size());
+    }
+    string_descr = str("<U", width);
+    string_bytes.assign(decoded.size() * width * 4, 0);
+    for (size_t i = 0; i < decoded.size(); ++i)
+      for (size_t k = 0; k < decoded[i].size(); ++k)
+        for (size_t b = 0; b < 4; ++b)
+          string_bytes[(i * width + k) * 4 + b] = static_cast<uint8_t>((decoded[i][k] >> (8 * b)) & 0xff);
+  }
+  const char* descr = t.dtype() == DType::kString ? string_descr.c_str() : descr_for(t.dtype());
   if (!descr) {
     const std::string hint = t.dtype() == DType::kBFloat16 ? " (bfloat16 is not a numpy dtype; convert it to float32 first)" : "";
     return error(StatusCode::kInvalidArgument, "cannot write '", path, "': ", dtype_name(t.dtype()),
@@ -617,6 +655,15 @@ Status write_npy(const std::string& path, const Tensor& t) {
     return error(StatusCode::kRuntimeError, "cannot write '", path, "': ", what, ": ", reason);
   };
   if (std::fwrite(out.data(), 1, out.size(), f) != out.size()) return fail("write failed");
+  if (t.dtype() == DType::kString) {
+    if (!string_bytes.empty() && std::fwrite(string_bytes.data(), 1, string_bytes.size(), f) != string_bytes.size())
+      return fail("write failed");
+    if (std::fclose(f) != 0) {
+      std::remove(path.c_str());
+      return error(StatusCode::kRuntimeError, "cannot write '", path, "': close failed: ", std::strerror(errno));
+    }
+    return Status::ok();
+  }
   const size_t item = dtype_size(t.dtype());
   const auto* data = static_cast<const uint8_t*>(t.raw());
   if (std::endian::native == std::endian::little || item == 1) {

@@ -157,6 +157,28 @@ TEST_F(NpyTest, WritesExactlyWhatNumpyWrites) {
   EXPECT_NE(read_file(path("c.npy")).find("'descr': '|i1', 'fortran_order': False, 'shape': (5,), }"), std::string::npos);
 }
 
+TEST_F(NpyTest, WritesStringsAsFixedWidthUnicode) {
+  // np.array(["a", "h\u00e9llo", ""]) is '<U5': five UTF-32LE code units per element, zero-padded.
+  Tensor t = Tensor::empty(DType::kString, {3});
+  t.strings()[0] = "a";
+  t.strings()[1] = "h\xc3\xa9llo";
+  t.strings()[2] = "";
+  ASSERT_TRUE(write_npy(path("s.npy"), t).is_ok());
+  const std::string file = read_file(path("s.npy"));
+  EXPECT_NE(file.find("{'descr': '<U5', 'fortran_order': False, 'shape': (3,), }"), std::string::npos) << file;
+  std::vector<uint32_t> units(15, 0);
+  units[0] = 'a';
+  const uint32_t hello[] = {'h', 0xe9, 'l', 'l', 'o'};
+  for (size_t k = 0; k < 5; ++k) units[5 + k] = hello[k];
+  ASSERT_GE(file.size(), 60u);
+  EXPECT_EQ(file.substr(file.size() - 60), le_bytes(units));
+
+  t.strings()[2] = "\xff";
+  const Status bad = write_npy(path("bad.npy"), t);
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.message().find("string 2 is not valid UTF-8"), std::string::npos) << bad.to_string();
+}
+
 TEST_F(NpyTest, WritesVersion2WhenTheHeaderOutgrowsVersion1) {
   Shape shape(23000, 1);  // "1, " per dim: more than 65535 header bytes
   Tensor t = Tensor::empty(DType::kInt32, shape);
@@ -435,7 +457,7 @@ TEST_F(NpyTest, ReadReportsMissingFilesAndDirectories) {
 TEST_F(NpyTest, WriteRejectsTypesWithoutANumpyEquivalent) {
   expect_error(write_npy(path("bf.npy"), Tensor::zeros(DType::kBFloat16, {2})), StatusCode::kInvalidArgument,
                {"bf.npy", "bfloat16", "convert it to float32"});
-  expect_error(write_npy(path("s.npy"), Tensor::empty(DType::kString, {2})), StatusCode::kInvalidArgument, {"s.npy", "string"});
+  expect_error(write_npy(path("f8.npy"), Tensor::zeros(DType::kFloat8E4M3FN, {2})), StatusCode::kInvalidArgument, {"f8.npy", "float8"});
   expect_error(write_npy(path("u.npy"), Tensor()), StatusCode::kInvalidArgument, {"u.npy", "undefined"});
   EXPECT_FALSE(fs::exists(path("bf.npy")));
   expect_error(write_npy(path("no/such/dir/x.npy"), Tensor::zeros(DType::kFloat32, {2})), StatusCode::kInvalidArgument,
