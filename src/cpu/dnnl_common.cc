@@ -1,5 +1,7 @@
 #include "cpu/dnnl_common.h"
 
+#include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace hi::cpu {
@@ -12,6 +14,29 @@ dnnl::engine& dnnl_engine() {
 dnnl::stream& dnnl_stream() {
   thread_local dnnl::stream stream(dnnl_engine());
   return stream;
+}
+
+dnnl::primitive_attr make_attr(const Activation& act, bool with_sum) {
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(make_post_ops(act, with_sum));
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc) {
+  struct FreeDeleter {
+    void operator()(void* p) const { std::free(p); }
+  };
+  thread_local std::unique_ptr<void, FreeDeleter> buffer;
+  thread_local size_t capacity = 0;
+  const size_t size = desc.get_size();
+  if (size > capacity) {
+    const size_t rounded = (size + 4095) / 4096 * 4096;
+    buffer.reset(std::aligned_alloc(4096, rounded));
+    if (!buffer) throw std::bad_alloc();
+    capacity = rounded;
+  }
+  return dnnl::memory(desc, dnnl_engine(), size ? buffer.get() : nullptr);
 }
 
 bool fast_kernels_available() { return true; }

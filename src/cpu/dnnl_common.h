@@ -10,6 +10,12 @@ namespace hi::cpu {
 dnnl::engine& dnnl_engine();
 dnnl::stream& dnnl_stream();  // thread-local: oneDNN CPU streams are cheap and not shared
 
+// Primitives are made with scratchpad_mode::user and given this at each call: the calling thread's
+// own scratch buffer, grown as needed. oneDNN's library-managed scratchpad belongs to the
+// primitive, so two threads running one session (one primitive) at once would share it.
+dnnl::primitive_attr make_attr(const Activation& act, bool with_sum);
+dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc);
+
 // The post-op chain for an optional residual sum followed by an activation.
 dnnl::post_ops make_post_ops(const Activation& act, bool with_sum);
 

@@ -55,6 +55,7 @@ class DnnlConvKernel final : public ConvKernel {
     }
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src_k}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_k}};
     if (bias_) args[DNNL_ARG_BIAS] = bias_;
+    args[DNNL_ARG_SCRATCHPAD] = thread_scratchpad(pd_.scratchpad_desc());
     prim_.execute(s, args);
     if (dst_k.get_data_handle() != dst.get_data_handle()) dnnl::reorder(dst_k, dst).execute(s, dst_k, dst);
     s.wait();
@@ -125,8 +126,7 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     const memory::desc any_dst(dst_dims, dt::f32, tag::any);
     const memory::desc bias_md = bias ? memory::desc({g.out_channels}, dt::f32, tag::x) : memory::desc();
 
-    dnnl::primitive_attr attr;
-    attr.set_post_ops(make_post_ops(act, with_sum));
+    const dnnl::primitive_attr attr = make_attr(act, with_sum);
     auto make_pd = [&](dnnl::algorithm alg) {
       dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, alg, any_src, any_w, bias_md, any_dst,
                                         to_dims(g.strides), dil, to_dims(g.pads_begin), to_dims(g.pads_end));

@@ -26,6 +26,7 @@ class DnnlMatMulKernel final : public MatMulKernel {
     memory src(src_, eng, const_cast<float*>(a)), dst(dst_, eng, y);
     std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst}};
     if (bias_) args[DNNL_ARG_BIAS] = bias_;
+    args[DNNL_ARG_SCRATCHPAD] = thread_scratchpad(pd_.scratchpad_desc());
     prim_.execute(s, args);
     s.wait();
     return Status::ok();
@@ -49,8 +50,7 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
     const memory::desc src({rows, k}, dt::f32, tag::ab), dst({rows, n}, dt::f32, tag::ab);
     const memory::desc user_w({k, n}, dt::f32, tag::ab), any_w({k, n}, dt::f32, tag::any);
     const memory::desc bias_md = bias ? memory::desc({1, n}, dt::f32, tag::ab) : memory::desc();
-    dnnl::primitive_attr attr;
-    attr.set_post_ops(make_post_ops(act, with_sum));
+    const dnnl::primitive_attr attr = make_attr(act, with_sum);
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src, any_w, bias_md, dst), attr, eng);
     memory user(user_w, eng, const_cast<float*>(weights)), packed(pd.weights_desc(), eng);
     dnnl::stream& s = dnnl_stream();
