@@ -25,6 +25,11 @@ struct SessionOptions {
   // in bfloat16 with fp32 accumulation, where the CPU has AVX512_BF16 or AMX; checked against
   // fp32 by an accuracy guard).
   std::string precision = "fp32";
+  // Devices in order of preference: "gpu" (the first GPU of any built backend), "cuda", "hip",
+  // "cpu". Each node runs on the first listed device with a kernel for it; a node that lands
+  // anywhere else counts as a fallback, with its reason in Session::placement() and a warning.
+  // Without "cpu", a node that no listed device runs makes create() fail, naming it.
+  std::vector<std::string> devices = {"gpu", "cpu"};
 };
 
 // Name, element type and shape of a model input or output. Unknown dims are -1, with the
@@ -47,6 +52,26 @@ struct RunStats {
   int64_t peak_host_bytes = 0;  // high-water mark of live tensor memory during the run
   int64_t planned_arena_bytes = 0;  // size of the static memory plan's arena for these shapes (0: none)
   int64_t planned_activation_bytes = 0;  // the sum of the planned intermediate tensors the arena holds
+  int64_t fallback_nodes = 0;  // nodes this run executed on a device other than the first listed
+};
+
+// Where one node runs, and why not on an earlier device of the list.
+struct NodePlacement {
+  std::string node;     // the node's name ("#12" when it has none)
+  std::string op_type;  // "Conv"; fused nodes keep their domain: "com.hipinfer.FusedConv"
+  std::string device;   // "cpu", "cuda:0"
+  std::string reason;   // empty when on the first device; else why each earlier one did not take it
+};
+
+struct PlacementReport {
+  std::vector<std::string> devices;  // the list as resolved: "cuda:0", "cpu"; "gpu (none)" when absent
+  std::vector<NodePlacement> nodes;  // in execution order
+  int64_t fallbacks = 0;             // nodes not on the first device
+  int64_t count_on(const std::string& device) const;
+  // "105 nodes: 105 on cpu; 105 fallbacks from gpu (105: no GPU: no CUDA driver)"
+  std::string summary() const;
+  // One line per node (hipinfer run --explain), then the summary.
+  std::string table() const;
 };
 
 class Session {
@@ -69,6 +94,11 @@ class Session {
   // Safe to call from several threads at once.
   Result<TensorMap> run(const TensorMap& inputs, const std::vector<std::string>& output_names = {},
                         RunStats* stats = nullptr) const;
+
+  // Where each node runs and every fallback's reason (placement is decided at create()).
+  const PlacementReport& placement() const;
+  // What create() found worth telling the user (fallbacks); the CLI prints them, Python warns.
+  const std::vector<std::string>& warnings() const;
 
   struct Impl;
 

@@ -392,6 +392,10 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
   o.optimization_level = optimization_level;
   o.threads = threads;
   o.memory_limit = memory_limit;
+  // The Python layer reads the provider list itself (hipinfer/_providers.py) and warns there for
+  // each provider it cannot use; until GPU kernels exist it resolves to the CPU, so the session
+  // is told exactly that (and does not initialise the GPU runtimes just to fall back).
+  o.devices = {"cpu"};
   return o;
 }
 

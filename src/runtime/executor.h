@@ -61,6 +61,8 @@ class Executor {
   // The static type of a named value after inference, or null.
   const ir::ValueType* value_type(const std::string& name) const;
   size_t num_nodes() const { return nodes_.size(); }
+  // The i-th node that runs (after folding), in execution order.
+  const ir::Node& node(size_t i) const { return *nodes_[i].node; }
   size_t num_folded() const { return folded_; }
 
  private:

@@ -9,6 +9,7 @@
 #include "onnx/model_reader.h"
 #include "passes/passes.h"
 #include "runtime/executor.h"
+#include "runtime/placement.h"
 
 namespace hi {
 
@@ -19,6 +20,8 @@ struct Session::Impl {
   SessionOptions options;
   int threads = 1;               // resolved intra-op thread count
   passes::PassReport passes;     // what the graph passes rewrote
+  PlacementReport placement;     // where each node runs
+  std::vector<std::string> warnings;
 };
 
 namespace {
@@ -53,6 +56,11 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
                "optimization_level must be 0..3, got ", options.optimization_level);
   HI_RETURN_IF(options.threads < 0, kInvalidArgument, "threads must be >= 0 (0: the physical cores), got ", options.threads);
   impl->threads = cpu::resolve_threads(options.threads);
+  // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
+  // the GPU runtimes (which initialises them).
+  bool wants_gpu = false;
+  for (const auto& d : options.devices) wants_gpu = wants_gpu || d != "cpu";
+  HI_ASSIGN_OR_RETURN(auto devices, runtime::resolve_devices(options.devices, wants_gpu ? query_gpus() : GpuRuntimeInfo{}));
   cpu::ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
@@ -73,6 +81,20 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   auto ex = ops::Executor::build(impl->model.graph, impl->model.opsets, bo);
   if (!ex.is_ok()) return ex.status().with_context(impl->model.path);
   impl->executor = std::move(ex).value();
+  std::vector<runtime::NodeToPlace> to_place;
+  for (size_t i = 0; i < impl->executor->num_nodes(); ++i) {
+    runtime::NodeToPlace n;
+    n.node = &impl->executor->node(i);
+    for (const std::string& in : n.node->inputs) {
+      const ir::ValueType* t = in.empty() ? nullptr : impl->executor->value_type(in);
+      n.input_dtypes.push_back(t && t->kind == ir::ValueKind::kTensor ? t->dtype : DType::kUndefined);
+    }
+    to_place.push_back(std::move(n));
+  }
+  auto placed = runtime::place_nodes(to_place, devices);
+  if (!placed.is_ok()) return placed.status().with_context(impl->model.path);
+  impl->placement = std::move(placed).value();
+  impl->warnings = runtime::placement_warnings(impl->placement);
   for (const auto& in : impl->model.graph.inputs) impl->inputs.push_back(to_info(in));
   for (const auto& out : impl->model.graph.outputs) {
     TensorInfo info = to_info(out);
@@ -148,6 +170,8 @@ Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, si
 
 const std::vector<TensorInfo>& Session::inputs() const { return impl_->inputs; }
 const std::vector<TensorInfo>& Session::outputs() const { return impl_->outputs; }
+const PlacementReport& Session::placement() const { return impl_->placement; }
+const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
 
 Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names,
                                RunStats* stats) const {
@@ -221,6 +245,7 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
     stats->peak_host_bytes = host_memory_stats().peak_bytes - host_before;
     stats->planned_arena_bytes = arena_bytes;
     stats->planned_activation_bytes = activation_bytes;
+    stats->fallback_nodes = impl_->placement.fallbacks;
   }
   return out;
 }

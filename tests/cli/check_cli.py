@@ -73,6 +73,23 @@ if os.path.exists(out_file):
 r = hipinfer("run", path("scale.onnx"), "--batch", "5", "-o", path("outs5"))
 check("random inputs follow --batch", r.returncode == 0 and np.load(path("outs5/out_put_0.npy")).shape == (5, 4), r.stdout + r.stderr)
 check("run prints latency and peak memory", "run took" in r.stdout and "peak" in r.stdout, r.stdout)
+# Placement: --explain lists each node's device; a fallback is a warning, never silent.
+r = hipinfer("run", path("scale.onnx"), "--explain")
+check("run --explain lists the node and its device", r.returncode == 0 and "placement:" in r.stdout
+      and "scale" in r.stdout and "Mul" in r.stdout and " cpu " in r.stdout, r.stdout)
+check("the default gpu,cpu falls back with a warning saying why",
+      "hipinfer: warning: 1 of 1 nodes run on cpu instead of" in r.stderr and "gpu: " in r.stderr, r.stderr)
+check("run summarises the placement", "placement: 1 nodes: 1 on cpu" in r.stdout, r.stdout)
+r = hipinfer("run", path("scale.onnx"), "--device", "cpu")
+check("--device cpu: no fallback, no warning", r.returncode == 0 and "warning" not in r.stderr
+      and "no fallbacks" in r.stdout, r.stdout + r.stderr)
+r = hipinfer("run", path("scale.onnx"), "--device", "cpu,tpu")
+check("--device with an unknown name: exit 4 naming it", r.returncode == 4 and "unknown device 'tpu'" in r.stderr,
+      (r.returncode, r.stderr))
+r = hipinfer("run", path("scale.onnx"), "--device", "gpu")
+if not r.returncode == 0:  # a machine with a GPU and kernels for Mul would run it
+    check("--device gpu without a usable GPU: exit 3 naming the node", r.returncode == 3
+          and "node 'scale' (Mul): gpu: " in r.stderr, (r.returncode, r.stderr))
 np.save(path("xbad.npy"), np.zeros((3, 5), dtype=np.float32))
 r = hipinfer("run", path("scale.onnx"), "--input", f"x={path('xbad.npy')}")
 check("wrong input shape: exit 4 naming input and dims", r.returncode == 4 and "'x'" in r.stderr and "dim 1 must be 4" in r.stderr, r.stderr)

@@ -101,6 +101,7 @@ void print_report(std::FILE* out, const BenchReport& r) {
                r.machine.logical_cpus, r.machine.physical_cores);
   std::fprintf(out, "  settings   batch %lld, %d threads, precision %s, opt level %d\n",
                static_cast<long long>(r.batch), r.threads, r.precision.c_str(), r.opt_level);
+  if (!r.placement.empty()) std::fprintf(out, "  placement  %s\n", r.placement.c_str());
   std::fprintf(out, "  method     %s\n\n", method_text(r).c_str());
 
   const auto engines = measured(r);
@@ -186,6 +187,7 @@ std::string report_json(const BenchReport& r) {
   j.key("model").value(r.model);
   j.key("batch").value(r.batch).key("threads").value(r.threads).key("precision").value(r.precision);
   j.key("opt_level").value(r.opt_level).key("warmup_runs").value(r.warmup);
+  j.key("placement").value(r.placement).key("fallback_nodes").value(r.fallback_nodes);
   j.key("max_runs");
   if (r.max_runs > 0) j.value(r.max_runs);
   else j.null();

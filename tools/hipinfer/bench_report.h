@@ -37,6 +37,8 @@ struct BenchReport {
   int threads = 0;
   std::string precision;
   int opt_level = 3;
+  std::string placement;  // PlacementReport::summary() of hipinfer's session
+  int64_t fallback_nodes = 0;
   int warmup = 0;
   int64_t max_runs = 0;      // 0: no limit on runs
   double time_budget_s = 0;  // 0: no time limit

@@ -25,6 +25,21 @@ int report_error(const Status& status) {
   return exit_code_for(status);
 }
 
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) std::fprintf(stderr, "hipinfer: warning: %s\n", w.c_str());
+}
+
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    items.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
 Result<Args> Args::parse(const CommandSpec& spec, int argc, char** argv) {
   Args a;
   auto find = [&](const std::string& flag) -> const OptionSpec* {

@@ -22,6 +22,10 @@ enum ExitCode : int {
 int exit_code_for(const Status& status);
 // Prints "hipinfer: error: <message>" to stderr and returns the exit code for it.
 int report_error(const Status& status);
+// Prints each of a session's warnings as "hipinfer: warning: <text>" to stderr.
+void print_warnings(const std::vector<std::string>& warnings);
+// "gpu,cpu" -> {"gpu", "cpu"}; empty items are kept (the session rejects them by name).
+std::vector<std::string> split_commas(const std::string& list);
 
 struct OptionSpec {
   std::string name;       // "--output-dir" (and "-o" as alias via `alias`)

@@ -46,6 +46,7 @@ struct BenchOptions {
   uint64_t seed = 0;
   std::string json, plot;
   std::vector<std::string> compare;
+  std::vector<std::string> devices;  // empty: the session's default
   bool quiet = false;
   std::string python;         // interpreter for the ONNX Runtime worker
   std::string python_source;  // "--python", "HI_PYTHON", or "" for the default python3 on PATH
@@ -102,6 +103,7 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
     }
   }
   o.quiet = args.has("--quiet");
+  if (args.has("--device")) o.devices = split_commas(args.get("--device"));
   const char* env_python = std::getenv("HI_PYTHON");
   o.python = args.has("--python") ? args.get("--python") : (env_python && *env_python ? env_python : "python3");
   o.python_source = args.has("--python") ? "--python" : (env_python && *env_python ? "HI_PYTHON" : "");
@@ -288,6 +290,7 @@ const CommandSpec* cmd_bench_spec() {
        {"--plot", "", "FILE.svg", "write the latency distribution as an SVG chart"},
        {"--compare", "", "LIST", "also measure onnxruntime (and/or torch), comma-separated"},
        {"--python", "", "PATH", "Python interpreter with onnxruntime and numpy, for --compare"},
+       {"--device", "", "LIST", "hipinfer's devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
        {"--quiet", "-q", "", "no progress line and no table: one summary line"}},
       1,
       1};
@@ -311,9 +314,11 @@ int cmd_bench(const Args& args) {
   options.threads = o.threads;
   options.optimization_level = o.opt_level;
   options.precision = o.precision;
+  if (!o.devices.empty()) options.devices = o.devices;
   const auto t_create = Clock::now();
   auto session = Session::create(o.model, options);
   if (!session.is_ok()) return report_error(session.status());
+  print_warnings(session.value()->warnings());
   const double create_ms = ms_between(t_create, Clock::now());
   auto made = make_model_inputs(*session.value(), o.inputs, o.batch, o.seed);
   if (!made.is_ok()) return report_error(made.status());
@@ -325,6 +330,8 @@ int cmd_bench(const Args& args) {
   report.threads = o.threads;
   report.precision = o.precision;
   report.opt_level = o.opt_level;
+  report.placement = session.value()->placement().summary();
+  report.fallback_nodes = session.value()->placement().fallbacks;
   report.warmup = o.warmup;
   report.max_runs = o.max_runs;
   report.time_budget_s = o.time_budget_s;

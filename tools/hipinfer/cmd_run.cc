@@ -82,7 +82,9 @@ const CommandSpec* cmd_run_spec() {
        {"--seed", "", "N", "seed for random inputs (default 0)"},
        {"--threads", "", "N", "intra-op threads (default: physical cores)"},
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
-       {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"}},
+       {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
+       {"--device", "", "LIST", "devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
+       {"--explain", "", "", "print where each node runs and, for every fallback, why"}},
       1,
       1};
   return &spec;
@@ -111,10 +113,13 @@ int cmd_run(const Args& args) {
   SessionOptions options;
   options.threads = static_cast<int>(threads.value());
   options.optimization_level = static_cast<int>(level.value());
+  if (args.has("--device")) options.devices = split_commas(args.get("--device"));
   const auto t0 = std::chrono::steady_clock::now();
   auto session = Session::create(path, options);
   if (!session.is_ok()) return report_error(session.status());
   const double create_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  print_warnings(session.value()->warnings());
+  if (args.has("--explain")) std::printf("placement:\n%s", session.value()->placement().table().c_str());
 
   auto made = make_model_inputs(*session.value(), args.get_all("--input"), batch.value(),
                                 static_cast<uint64_t>(seed.value()));
@@ -151,6 +156,7 @@ int cmd_run(const Args& args) {
   std::printf("session created in %.1f ms; run took %.2f ms; peak tensor memory %s; process peak RSS %s\n", create_ms,
               stats.latency_ms, human_bytes(static_cast<double>(stats.peak_host_bytes)).c_str(),
               human_bytes(static_cast<double>(ru.ru_maxrss) * 1024).c_str());
+  std::printf("placement: %s\n", session.value()->placement().summary().c_str());
   if (!dir.empty()) std::printf("outputs written to %s/\n", dir.c_str());
   return kExitOk;
 }

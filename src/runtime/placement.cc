@@ -1,0 +1,171 @@
+#include "runtime/placement.h"
+
+#include <map>
+#include <set>
+
+namespace hi::runtime {
+namespace {
+
+bool is_gpu_request(const std::string& r) { return r == "gpu" || r == "cuda" || r == "hip"; }
+
+std::string node_label(const ir::Node& n, size_t index) {
+  return n.name.empty() ? "#" + std::to_string(index) : n.name;
+}
+
+std::string op_label(const ir::Node& n) {
+  return n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : n.domain + "." + n.op_type;
+}
+
+}  // namespace
+
+Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& requested, const GpuRuntimeInfo& gpus) {
+  HI_RETURN_IF(requested.empty(), kInvalidArgument, "the device list is empty; give one or more of gpu, cuda, hip, cpu");
+  std::vector<DeviceSlot> slots;
+  std::set<std::string> seen;
+  for (const std::string& r : requested) {
+    HI_RETURN_IF(r != "cpu" && !is_gpu_request(r), kInvalidArgument, "unknown device '", r,
+                 "' in the device list; expected gpu, cuda, hip or cpu");
+    HI_RETURN_IF(!seen.insert(r).second, kInvalidArgument, "device '", r, "' is listed twice");
+    DeviceSlot slot;
+    slot.requested = r;
+    if (r == "cpu") {
+      slot.name = "cpu";
+    } else {
+      for (const DeviceInfo& d : gpus.devices)
+        if (r == "gpu" || d.backend == r) {
+          slot.name = d.backend + ":" + std::to_string(d.index);
+          break;
+        }
+      if (slot.name.empty()) {
+        bool built = r == "gpu" ? !gpus.compiled_backends.empty() : false;
+        for (const auto& b : gpus.compiled_backends) built = built || b == r;
+        slot.missing = !built ? "this build has no " + (r == "gpu" ? std::string("GPU") : r) + " backend"
+                       : gpus.no_gpu_reason.empty() ? "no " + r + " device found"
+                                                   : "no GPU: " + gpus.no_gpu_reason;
+      }
+    }
+    slots.push_back(std::move(slot));
+  }
+  return slots;
+}
+
+std::string gpu_kernel_support(const ir::Node& node, const std::vector<DType>& /*input_dtypes*/) {
+  // The GPU executor and its kernels do not exist yet (issue "GPU backend"): the device layer and
+  // the caching allocator do. Until kernels register here, every node takes the CPU, and says so.
+  return "no GPU kernel for " + op_label(node) + " yet";
+}
+
+Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const std::vector<DeviceSlot>& devices,
+                                    const GpuKernelQuery& gpu_query) {
+  PlacementReport report;
+  for (const DeviceSlot& d : devices) report.devices.push_back(d.name.empty() ? d.requested + " (none)" : d.name);
+  std::vector<std::string> unplaced;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ir::Node& n = *nodes[i].node;
+    NodePlacement p;
+    p.node = node_label(n, i);
+    p.op_type = op_label(n);
+    std::string reasons;
+    for (const DeviceSlot& d : devices) {
+      std::string why;
+      if (d.name.empty()) why = d.missing;
+      else if (d.name != "cpu") why = gpu_query(n, nodes[i].input_dtypes);
+      if (why.empty()) {
+        p.device = d.name;
+        break;
+      }
+      reasons += (reasons.empty() ? "" : "; ") + d.requested + ": " + why;
+    }
+    if (p.device.empty()) {
+      unplaced.push_back("node '" + p.node + "' (" + p.op_type + "): " + reasons);
+      continue;
+    }
+    if (p.device != devices.front().name) {
+      p.reason = reasons;
+      ++report.fallbacks;
+    }
+    report.nodes.push_back(std::move(p));
+  }
+  if (!unplaced.empty()) {
+    std::string list;
+    const size_t shown = std::min<size_t>(unplaced.size(), 10);
+    for (size_t i = 0; i < shown; ++i) list += "\n  " + unplaced[i];
+    if (unplaced.size() > shown) list += "\n  ... and " + std::to_string(unplaced.size() - shown) + " more";
+    return error(StatusCode::kUnsupported, unplaced.size(), " of ", nodes.size(),
+                 " nodes can run on none of the listed devices (add cpu to the list to let them run there):", list);
+  }
+  return report;
+}
+
+std::vector<std::string> placement_warnings(const PlacementReport& report) {
+  std::map<std::pair<std::string, std::string>, int64_t> by_reason;  // (device, reason) -> count
+  for (const NodePlacement& p : report.nodes)
+    if (!p.reason.empty()) ++by_reason[{p.device, p.reason}];
+  // Reasons that name the op differ per op type: group those under one line per device.
+  std::map<std::string, std::pair<int64_t, std::set<std::string>>> per_device;
+  for (const auto& [key, count] : by_reason) {
+    auto& [total, reasons] = per_device[key.first];
+    total += count;
+    reasons.insert(key.second);
+  }
+  std::vector<std::string> warnings;
+  for (const auto& [device, entry] : per_device) {
+    const auto& [count, reasons] = entry;
+    std::string w = std::to_string(count) + " of " + std::to_string(report.nodes.size()) + " nodes run on " + device +
+                    " instead of " + report.devices.front() + ": ";
+    if (reasons.size() == 1) w += *reasons.begin();
+    else w += std::to_string(reasons.size()) + " reasons, the first: " + *reasons.begin();
+    w += " (hipinfer run --explain lists every node)";
+    warnings.push_back(std::move(w));
+  }
+  return warnings;
+}
+
+}  // namespace hi::runtime
+
+namespace hi {
+
+int64_t PlacementReport::count_on(const std::string& device) const {
+  int64_t n = 0;
+  for (const NodePlacement& p : nodes) n += p.device == device;
+  return n;
+}
+
+std::string PlacementReport::summary() const {
+  std::string s = std::to_string(nodes.size()) + " nodes:";
+  bool first = true;
+  for (const std::string& d : devices) {
+    const int64_t n = count_on(d);
+    if (n == 0 && d.find(" (none)") != std::string::npos) continue;
+    s += (first ? " " : ", ") + std::to_string(n) + " on " + d;
+    first = false;
+  }
+  if (fallbacks == 0) return s + "; no fallbacks";
+  std::map<std::string, int64_t> reasons;
+  for (const NodePlacement& p : nodes)
+    if (!p.reason.empty()) ++reasons[p.reason];
+  s += "; " + std::to_string(fallbacks) + (fallbacks == 1 ? " fallback" : " fallbacks");
+  if (reasons.size() == 1) s += " [" + reasons.begin()->first + "]";
+  else s += " [" + std::to_string(reasons.size()) + " distinct reasons; --explain lists them]";
+  return s;
+}
+
+std::string PlacementReport::table() const {
+  size_t wn = 4, wo = 2, wd = 6;
+  for (const NodePlacement& p : nodes) {
+    wn = std::max(wn, std::min<size_t>(p.node.size(), 40));
+    wo = std::max(wo, p.op_type.size());
+    wd = std::max(wd, p.device.size());
+  }
+  auto pad = [](std::string s, size_t w) {
+    if (s.size() < w) s.append(w - s.size(), ' ');
+    return s;
+  };
+  std::string t = pad("node", wn) + "  " + pad("op", wo) + "  " + pad("device", wd) + "  why not " + devices.front() + "\n";
+  for (const NodePlacement& p : nodes)
+    t += pad(p.node, wn) + "  " + pad(p.op_type, wo) + "  " + pad(p.device, wd) + "  " + (p.reason.empty() ? "-" : p.reason) +
+         "\n";
+  return t + summary() + "\n";
+}
+
+}  // namespace hi

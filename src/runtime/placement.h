@@ -1,0 +1,47 @@
+// Placement: which device runs each node. The session's device list is an order of preference
+// ("gpu", "cuda", "hip", "cpu"); a node goes to the first listed device that has a kernel for it,
+// and every node that does not land on the first device is a fallback with a reason, reported by
+// Session::placement(), `hipinfer run --explain` and a warning. Nothing falls back silently.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hipinfer/device.h"
+#include "hipinfer/session.h"
+#include "ir/graph.h"
+
+namespace hi::runtime {
+
+// One entry of the user's list, resolved against the machine.
+struct DeviceSlot {
+  std::string requested;  // as written: "gpu", "cuda", "hip", "cpu"
+  std::string name;       // "cuda:0", "cpu"; empty when the request found no device
+  std::string missing;    // why `name` is empty: "no GPU: <the runtime's reason>"
+};
+
+// Parses and resolves a device list. Errors (kInvalidArgument): an empty list, an unknown name,
+// a name listed twice.
+Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& requested, const GpuRuntimeInfo& gpus);
+
+// Whether a GPU backend has a kernel for `node` with these input dtypes: empty when it does,
+// else the reason it does not (the op, its domain and the dtype that is missing).
+using GpuKernelQuery = std::function<std::string(const ir::Node&, const std::vector<DType>& input_dtypes)>;
+std::string gpu_kernel_support(const ir::Node& node, const std::vector<DType>& input_dtypes);
+
+struct NodeToPlace {
+  const ir::Node* node = nullptr;
+  std::vector<DType> input_dtypes;  // kUndefined for absent inputs and non-tensors
+};
+
+// Places `nodes` (in execution order). Error (kUnsupported) when some node fits no listed device,
+// which only happens without "cpu" in the list: the message lists such nodes and why.
+Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const std::vector<DeviceSlot>& devices,
+                                    const GpuKernelQuery& gpu_query = gpu_kernel_support);
+
+// One warning per distinct fallback reason ("12 of 80 nodes run on cpu instead of cuda:0: ..."),
+// none when every node is on the first device.
+std::vector<std::string> placement_warnings(const PlacementReport& report);
+
+}  // namespace hi::runtime
