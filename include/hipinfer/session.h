@@ -41,6 +41,9 @@ struct TensorInfo {
   std::vector<int64_t> shape;
   std::vector<std::string> dim_names;  // same length as shape; "" for known or unnamed dims
   std::string kind = "tensor";         // "tensor", "sequence", "optional", "map"
+  // Integer inputs that index an axis directly (the indices of a Gather, e.g. token ids into an
+  // embedding table): the smallest such axis size, so valid values are [0, index_limit). 0: none.
+  int64_t index_limit = 0;
   std::string to_string() const;       // "float32[batch, 3, 224, 224]"
 };
 

@@ -47,6 +47,24 @@ TensorInfo to_info(const ir::ValueInfo& vi) {
   return t;
 }
 
+// The smallest axis that `input` indexes as a Gather's indices, with that axis's size known.
+int64_t index_limit(const ops::Executor& ex, const std::string& input) {
+  int64_t limit = 0;
+  for (size_t i = 0; i < ex.num_nodes(); ++i) {
+    const ir::Node& n = ex.node(i);
+    if (n.op_type != "Gather" || !n.domain.empty() || n.inputs.size() < 2 || n.inputs[1] != input) continue;
+    const ir::ValueType* data = ex.value_type(n.inputs[0]);
+    if (!data || !data->has_rank() || data->rank() == 0) continue;
+    int64_t axis = 0;
+    if (const ir::Attribute* a = n.attr("axis"); a && a->kind == ir::Attribute::Kind::kInt) axis = a->i;
+    if (axis < 0) axis += static_cast<int64_t>(data->rank());
+    if (axis < 0 || axis >= static_cast<int64_t>(data->rank())) continue;
+    const ir::Dim& d = (*data->shape)[static_cast<size_t>(axis)];
+    if (d.is_known() && d.value > 0) limit = limit == 0 ? d.value : std::min(limit, d.value);
+  }
+  return limit;
+}
+
 Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
   auto impl = std::make_unique<Session::Impl>();
   impl->options = options;
@@ -95,7 +113,11 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   if (!placed.is_ok()) return placed.status().with_context(impl->model.path);
   impl->placement = std::move(placed).value();
   impl->warnings = runtime::placement_warnings(impl->placement);
-  for (const auto& in : impl->model.graph.inputs) impl->inputs.push_back(to_info(in));
+  for (const auto& in : impl->model.graph.inputs) {
+    TensorInfo info = to_info(in);
+    info.index_limit = index_limit(*impl->executor, in.name);
+    impl->inputs.push_back(std::move(info));
+  }
   for (const auto& out : impl->model.graph.outputs) {
     TensorInfo info = to_info(out);
     // Fill what the model leaves undeclared from inference.

@@ -118,3 +118,32 @@ TEST(Session, MemoryLimitGivesOutOfMemory) {
 
 }  // namespace
 }  // namespace hi::test
+
+namespace hi::test {
+namespace {
+
+// An integer input used as a Gather's indices reports the size of the axis it indexes, so tools
+// can make valid random ids (token types into a 2-row table).
+TEST(Session, IntegerInputsKnowTheAxisTheyIndex) {
+  ModelBuilder b;
+  b.input("types", onnx::TensorProto::INT64, {-1, 5}, {"batch"});
+  b.input("ids", onnx::TensorProto::INT64, {-1, 5}, {"batch"});
+  b.input("x", onnx::TensorProto::FLOAT, {2});
+  b.output("y", onnx::TensorProto::FLOAT).output("z", onnx::TensorProto::FLOAT).output("w", onnx::TensorProto::FLOAT);
+  b.initializer_f32("type_table", {2, 3}, std::vector<float>(6, 1.f));
+  b.initializer_f32("word_table", {30, 3}, std::vector<float>(90, 1.f));
+  b.node("Gather", {"type_table", "types"}, {"y"});
+  b.node("Gather", {"word_table", "ids"}, {"z"});
+  b.node("Relu", {"x"}, {"w"});
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = {"cpu"};
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  EXPECT_EQ(s.value()->inputs()[0].index_limit, 2);
+  EXPECT_EQ(s.value()->inputs()[1].index_limit, 30);
+  EXPECT_EQ(s.value()->inputs()[2].index_limit, 0);
+}
+
+}  // namespace
+}  // namespace hi::test

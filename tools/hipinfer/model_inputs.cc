@@ -18,7 +18,8 @@ Result<Tensor> random_input(const TensorInfo& info, int64_t batch, std::mt19937_
     return error(StatusCode::kOutOfMemory, "input '", info.name, "': ", e.what);
   }
   std::normal_distribution<float> normal(0.f, 1.f);
-  std::uniform_int_distribution<int> small(0, 9);
+  // Indices stay inside the axis they index (e.g. token type ids into a 2-row table).
+  std::uniform_int_distribution<int> small(0, info.index_limit > 0 && info.index_limit < 10 ? static_cast<int>(info.index_limit) - 1 : 9);
   for (int64_t i = 0; i < t.numel(); ++i) {
     switch (info.dtype) {
       case DType::kFloat32: t.data<float>()[i] = normal(rng); break;
