@@ -63,6 +63,12 @@ class ModelBuilder {
   onnx::ModelProto& proto() { return model_; }
   std::string bytes() const { return model_.SerializeAsString(); }
 
+  static void set_float(onnx::NodeProto& n, const std::string& name, float v) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(v);
+  }
   static void set_int(onnx::NodeProto& n, const std::string& name, int64_t v) {
     auto* a = n.add_attribute();
     a->set_name(name);

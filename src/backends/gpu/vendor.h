@@ -20,8 +20,10 @@
 #error "HI_GPU_HIP is set but this is not a HIP compiler: compile *.cu through hipcc -x hip"
 #endif
 #include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
 #else
 #include <cuda_runtime.h>
+#include <cuda_fp16.h>
 #endif
 
 // ---- Backend identity -----------------------------------------------------------------------
