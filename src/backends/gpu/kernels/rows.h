@@ -1,0 +1,21 @@
+// Row kernels: softmax and LayerNorm over the last axis of a [rows, cols] view (kernels/softmax.cu,
+// kernels/layer_norm.cu), float32 and float16 storage with float32 accumulation.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/gpu/device_api.h"
+#include "hipinfer/dtype.h"
+
+namespace hi::gpu::HI_GPU_NS {
+
+// y[r, :] = softmax(x[r, :]) (or log-softmax), max-subtracted. x may equal y.
+Status softmax_rows(DType dtype, const void* x, void* y, int64_t rows, int64_t cols, bool log, Stream stream);
+
+// y[r, :] = (x[r, :] - mean) / sqrt(var + epsilon) * scale + bias (bias may be null); scale and
+// bias have `cols` elements of the same dtype. Variance is the mean squared deviation (two
+// passes over the row, not E[x^2] - E[x]^2, which cancels badly).
+Status layer_norm_rows(DType dtype, const void* x, const void* scale, const void* bias, void* y, int64_t rows,
+                       int64_t cols, float epsilon, Stream stream);
+
+}  // namespace hi::gpu::HI_GPU_NS

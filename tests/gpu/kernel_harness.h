@@ -1,0 +1,90 @@
+// The GPU kernel harness: random data, the op's CPU reference through a one-node CPU session,
+// device round trips, and the comparison (expect_close says the tolerances). For the kernel tests compiled once per backend.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/gpu/device_api.h"
+#include "hipinfer/session.h"
+#include "model_builder.h"
+
+namespace hi::gpu::HI_GPU_NS {
+
+using test::ModelBuilder;
+
+inline int32_t onnx_type(DType t) { return t == DType::kFloat16 ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::FLOAT; }
+
+inline Tensor random_tensor(DType dtype, const Shape& shape, uint32_t seed, bool positive) {
+  Tensor t = Tensor::empty(dtype, shape);
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.f, 2.f);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    float v = normal(rng);
+    if (positive) v = std::fabs(v) + 0.01f;
+    if (dtype == DType::kFloat16) t.data<Float16>()[i] = Float16(v);
+    else t.data<float>()[i] = v;
+  }
+  return t;
+}
+
+inline Tensor run_on_cpu(const ModelBuilder& b, const TensorMap& inputs) {
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = {"cpu"};
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  EXPECT_TRUE(s.is_ok()) << s.status().to_string();
+  if (!s.is_ok()) return {};
+  auto r = s.value()->run(inputs);
+  EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+  return r.is_ok() ? r.value().at("y") : Tensor();
+}
+
+// Copies to the device, runs `launch(device inputs, device output)`, copies back.
+template <typename Launch>
+Tensor run_on_gpu(const std::vector<const Tensor*>& inputs, DType dtype, const Shape& out_shape, Launch launch) {
+  std::vector<void*> device;
+  for (const Tensor* t : inputs) {
+    void* p = nullptr;
+    EXPECT_TRUE(device_malloc(&p, std::max<size_t>(t->nbytes(), 1)).is_ok());
+    EXPECT_TRUE(copy_to_device(p, t->raw(), t->nbytes()).is_ok());
+    device.push_back(p);
+  }
+  Tensor out = Tensor::empty(dtype, out_shape);
+  void* y = nullptr;
+  EXPECT_TRUE(device_malloc(&y, std::max<size_t>(out.nbytes(), 1)).is_ok());
+  const Status s = launch(device, y);
+  EXPECT_TRUE(s.is_ok()) << s.to_string();
+  EXPECT_TRUE(synchronize(nullptr).is_ok());
+  EXPECT_TRUE(copy_to_host(out.raw(), y, out.nbytes()).is_ok());
+  for (void* p : device) EXPECT_TRUE(device_free(p).is_ok());
+  EXPECT_TRUE(device_free(y).is_ok());
+  return out;
+}
+
+// float32: |want - got| <= 1e-4 |want| + atol (default 1e-6); float16: 2 ulps (2^-9 relative)
+// + 2^-14 (its smallest normal), since both sides compute in float32 and round once.
+inline void expect_close(const Tensor& want, const Tensor& got, const std::string& what, double atol = 1e-6) {
+  ASSERT_EQ(want.shape(), got.shape()) << what;
+  const bool half = want.dtype() == DType::kFloat16;
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const double w = want.as_double(i), g = got.as_double(i);
+    if (std::isnan(w) && std::isnan(g)) continue;
+    const double tol = half ? std::fabs(w) * 0x1p-9 + 0x1p-14 : 1e-4 * std::fabs(w) + atol;
+    if (!(std::fabs(w - g) <= tol)) {
+      if (first < 0) first = i;
+      ++bad;
+    }
+  }
+  EXPECT_EQ(bad, 0) << what << ": " << bad << " of " << want.numel() << " differ; first at " << first << ": CPU "
+                    << (first >= 0 ? want.as_double(first) : 0) << ", GPU " << (first >= 0 ? got.as_double(first) : 0);
+}
+
+}  // namespace hi::gpu::HI_GPU_NS
