@@ -189,8 +189,9 @@ uint8_t low_precision_from_double(DType t, double x, bool saturate, E8M0Rounding
 }
 
 int64_t packed_size(DType t, int64_t n) {
-  const int64_t bits = dtype_bits(t);
-  return (n * bits + 7) / 8;
+  // Elements per byte, not n * bits: a forged element count near 2^63 must not overflow.
+  const int64_t per_byte = 8 / dtype_bits(t);
+  return n / per_byte + (n % per_byte != 0);
 }
 
 void pack_sub_byte(DType t, const uint8_t* unpacked, int64_t n, uint8_t* packed) {

@@ -189,6 +189,8 @@ TEST(SubByte, PackAndUnpack) {
   const std::vector<uint8_t> uint2 = {1, 2, 3, 0, 3};
   std::vector<uint8_t> p2(2), b2(5);
   EXPECT_EQ(packed_size(DType::kUInt2, 5), 2);
+  // A forged element count near 2^63 (the fuzzer's find) gives its byte count, no overflow.
+  EXPECT_EQ(packed_size(DType::kInt4, std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max() / 2 + 1);
   pack_sub_byte(DType::kUInt2, uint2.data(), 5, p2.data());
   EXPECT_EQ(p2, (std::vector<uint8_t>{0x39, 0x03}));
   unpack_sub_byte(DType::kInt2, p2.data(), 5, b2.data());
