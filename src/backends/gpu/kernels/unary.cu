@@ -1,43 +1,18 @@
 // Unary elementwise kernels (see elementwise.h). One kernel per (op, dtype) through a template on
 // the op kind, so the switch is resolved at compile time and the loop body is one expression.
-#include <cmath>
-
 // clang-format off
 #include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
-#include "backends/gpu/kernels/elementwise.h"
+#include "backends/gpu/kernels/activation.cuh"
 // clang-format on
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-template <UnaryKind K>
-__device__ __forceinline__ float apply(float x, float alpha, float beta) {
-  if constexpr (K == UnaryKind::kRelu) return x > 0.f ? x : 0.f;
-  else if constexpr (K == UnaryKind::kLeakyRelu) return x >= 0.f ? x : alpha * x;
-  else if constexpr (K == UnaryKind::kSigmoid) return 1.f / (1.f + expf(-x));
-  else if constexpr (K == UnaryKind::kTanh) return tanhf(x);
-  else if constexpr (K == UnaryKind::kExp) return expf(x);
-  else if constexpr (K == UnaryKind::kLog) return logf(x);
-  else if constexpr (K == UnaryKind::kSqrt) return sqrtf(x);
-  else if constexpr (K == UnaryKind::kReciprocal) return 1.f / x;
-  else if constexpr (K == UnaryKind::kNeg) return -x;
-  else if constexpr (K == UnaryKind::kAbs) return fabsf(x);
-  else if constexpr (K == UnaryKind::kErf) return erff(x);
-  else if constexpr (K == UnaryKind::kGelu) return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
-  else if constexpr (K == UnaryKind::kClip) return fminf(fmaxf(x, alpha), beta);
-  else if constexpr (K == UnaryKind::kHardSigmoid) return fmaxf(0.f, fminf(1.f, alpha * x + beta));
-  else if constexpr (K == UnaryKind::kHardSwish) return x * fmaxf(0.f, fminf(1.f, x / 6.f + 0.5f));
-  // log(1 + e^x) without overflow: x + log1p(e^-x) for large x.
-  else if constexpr (K == UnaryKind::kSoftplus) return x > 0.f ? x + log1pf(expf(-x)) : log1pf(expf(x));
-  else if constexpr (K == UnaryKind::kElu) return x >= 0.f ? x : alpha * expm1f(x);
-  else return x > 0.f ? beta * x : beta * alpha * expm1f(x);  // kSelu: gamma in beta
-}
-
 template <UnaryKind K, typename T>
 __global__ void unary_kernel(const T* __restrict__ x, T* __restrict__ y, int64_t n, float alpha, float beta) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    store_f(y, i, apply<K>(load_f(x, i), alpha, beta));
+    store_f(y, i, apply_unary<K>(load_f(x, i), alpha, beta));
 }
 
 template <UnaryKind K, typename T>

@@ -1,0 +1,48 @@
+// Device-side activation functions, shared by the unary kernels (one instantiation per kind)
+// and by the epilogues of fused kernels (conv2d), which pick the kind at run time.
+#pragma once
+
+#include "backends/gpu/kernels/elementwise.h"
+#include "backends/gpu/kernels/elementwise_util.cuh"
+
+namespace hi::gpu::HI_GPU_NS {
+
+template <UnaryKind K>
+__device__ __forceinline__ float apply_unary(float x, float alpha, float beta) {
+  if constexpr (K == UnaryKind::kRelu) return x > 0.f ? x : 0.f;
+  else if constexpr (K == UnaryKind::kLeakyRelu) return x >= 0.f ? x : alpha * x;
+  else if constexpr (K == UnaryKind::kSigmoid) return 1.f / (1.f + expf(-x));
+  else if constexpr (K == UnaryKind::kTanh) return tanhf(x);
+  else if constexpr (K == UnaryKind::kExp) return expf(x);
+  else if constexpr (K == UnaryKind::kLog) return logf(x);
+  else if constexpr (K == UnaryKind::kSqrt) return sqrtf(x);
+  else if constexpr (K == UnaryKind::kReciprocal) return 1.f / x;
+  else if constexpr (K == UnaryKind::kNeg) return -x;
+  else if constexpr (K == UnaryKind::kAbs) return fabsf(x);
+  else if constexpr (K == UnaryKind::kErf) return erff(x);
+  else if constexpr (K == UnaryKind::kGelu) return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
+  else if constexpr (K == UnaryKind::kClip) return fminf(fmaxf(x, alpha), beta);
+  else if constexpr (K == UnaryKind::kHardSigmoid) return fmaxf(0.f, fminf(1.f, alpha * x + beta));
+  else if constexpr (K == UnaryKind::kHardSwish) return x * fmaxf(0.f, fminf(1.f, x / 6.f + 0.5f));
+  // log(1 + e^x) without overflow: x + log1p(e^-x) for large x.
+  else if constexpr (K == UnaryKind::kSoftplus) return x > 0.f ? x + log1pf(expf(-x)) : log1pf(expf(x));
+  else if constexpr (K == UnaryKind::kElu) return x >= 0.f ? x : alpha * expm1f(x);
+  else return x > 0.f ? beta * x : beta * alpha * expm1f(x);  // kSelu: gamma in beta
+}
+
+// The same, with the kind chosen at run time.
+__device__ __forceinline__ float apply_unary(const UnaryOp& op, float x) {
+  switch (op.kind) {
+#define HI_UNARY_CASE(K) \
+  case UnaryKind::K: return apply_unary<UnaryKind::K>(x, op.alpha, op.beta);
+    HI_UNARY_CASE(kRelu) HI_UNARY_CASE(kLeakyRelu) HI_UNARY_CASE(kSigmoid) HI_UNARY_CASE(kTanh)
+    HI_UNARY_CASE(kExp) HI_UNARY_CASE(kLog) HI_UNARY_CASE(kSqrt) HI_UNARY_CASE(kReciprocal)
+    HI_UNARY_CASE(kNeg) HI_UNARY_CASE(kAbs) HI_UNARY_CASE(kErf) HI_UNARY_CASE(kGelu)
+    HI_UNARY_CASE(kClip) HI_UNARY_CASE(kHardSigmoid) HI_UNARY_CASE(kHardSwish) HI_UNARY_CASE(kSoftplus)
+    HI_UNARY_CASE(kElu) HI_UNARY_CASE(kSelu)
+#undef HI_UNARY_CASE
+  }
+  return x;
+}
+
+}  // namespace hi::gpu::HI_GPU_NS

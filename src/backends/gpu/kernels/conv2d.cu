@@ -1,0 +1,127 @@
+// 2-D convolution as an implicit GEMM (see conv.h). Per group: Y[oc, pixel] = W[oc, kk] X'[kk,
+// pixel], where kk runs over (input channel, kernel row, kernel column) and X' is the im2col
+// matrix, never stored: each 16 x 64 tile of it is gathered from x straight into shared memory,
+// zeros where the window hangs over the padding. Tiles of 64 output channels by 64 output pixels
+// (over the whole batch), 256 threads with a 4 x 4 patch each, as in matmul.cu. The epilogue adds
+// bias and residual and applies the activation before the one store.
+// clang-format off
+#include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
+#include "backends/gpu/kernels/activation.cuh"
+#include "backends/gpu/kernels/conv.h"
+// clang-format on
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+constexpr int kTileM = 64, kTileN = 64, kTileK = 16, kThreads = 256, kPatch = 4;
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    conv2d_kernel(const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ bias,
+                  const T* __restrict__ residual, T* __restrict__ y, Conv2dDesc d) {
+  __shared__ float ws[kTileK][kTileM + 1];
+  __shared__ float xs[kTileK][kTileN + 1];
+  const int64_t group = blockIdx.z;
+  const int64_t ocg = d.out_channels / d.groups, icg = d.in_channels / d.groups;
+  const int64_t kernel_area = d.kernel_h * d.kernel_w;
+  const int64_t K = icg * kernel_area;
+  const int64_t out_area = d.out_h * d.out_w;
+  const int64_t pixels = d.batch * out_area;
+  const int64_t oc0 = static_cast<int64_t>(blockIdx.y) * kTileM, px0 = static_cast<int64_t>(blockIdx.x) * kTileN;
+  const T* wg = w + group * ocg * K;
+  const int tx = threadIdx.x % (kTileN / kPatch), ty = threadIdx.x / (kTileN / kPatch);
+  float acc[kPatch][kPatch] = {};
+  for (int64_t k0 = 0; k0 < K; k0 += kTileK) {
+    for (int e = threadIdx.x; e < kTileM * kTileK; e += kThreads) {
+      // Weights: row oc, column kk, contiguous along kk.
+      const int i = e / kTileK, kk = e % kTileK;
+      const int64_t oc = oc0 + i, gk = k0 + kk;
+      ws[kk][i] = (oc < ocg && gk < K) ? load_f(wg, oc * K + gk) : 0.f;
+      // im2col: row kk (channel, kernel row, kernel column), column pixel (n, oh, ow).
+      const int j = e % kTileN, kb = e / kTileN;
+      const int64_t px = px0 + j, gkb = k0 + kb;
+      float v = 0.f;
+      if (px < pixels && gkb < K) {
+        const int64_t n = px / out_area, rem = px % out_area, oh = rem / d.out_w, ow = rem % d.out_w;
+        const int64_t c = gkb / kernel_area, kr = (gkb % kernel_area) / d.kernel_w, kc = gkb % d.kernel_w;
+        const int64_t ih = oh * d.stride_h - d.pad_top + kr * d.dilation_h;
+        const int64_t iw = ow * d.stride_w - d.pad_left + kc * d.dilation_w;
+        if (ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w)
+          v = load_f(x, ((n * d.in_channels + group * icg + c) * d.in_h + ih) * d.in_w + iw);
+      }
+      xs[kb][j] = v;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < kTileK; ++kk) {
+      float av[kPatch], bv[kPatch];
+#pragma unroll
+      for (int p = 0; p < kPatch; ++p) {
+        av[p] = ws[kk][ty * kPatch + p];
+        bv[p] = xs[kk][tx * kPatch + p];
+      }
+#pragma unroll
+      for (int p = 0; p < kPatch; ++p)
+#pragma unroll
+        for (int q = 0; q < kPatch; ++q) acc[p][q] += av[p] * bv[q];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int p = 0; p < kPatch; ++p) {
+    const int64_t oc_in_group = oc0 + ty * kPatch + p;
+    if (oc_in_group >= ocg) continue;
+    const int64_t oc = group * ocg + oc_in_group;
+#pragma unroll
+    for (int q = 0; q < kPatch; ++q) {
+      const int64_t px = px0 + tx * kPatch + q;
+      if (px >= pixels) continue;
+      const int64_t n = px / out_area, rem = px % out_area;
+      const int64_t at = (n * d.out_channels + oc) * out_area + rem;
+      float v = acc[p][q];
+      if (bias) v += load_f(bias, oc);
+      if (residual) v += load_f(residual, at);
+      if (d.has_activation) v = apply_unary(d.activation, v);
+      store_f(y, at, v);
+    }
+  }
+}
+
+template <typename T>
+void launch(const Conv2dDesc& d, const void* x, const void* w, const void* bias, const void* residual, void* y,
+            cudaStream_t s) {
+  const int64_t pixels = d.batch * d.out_h * d.out_w, ocg = d.out_channels / d.groups;
+  const dim3 grid(static_cast<unsigned>((pixels + kTileN - 1) / kTileN), static_cast<unsigned>((ocg + kTileM - 1) / kTileM),
+                  static_cast<unsigned>(d.groups));
+  conv2d_kernel<T><<<grid, kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(w),
+                                             static_cast<const T*>(bias), static_cast<const T*>(residual),
+                                             static_cast<T*>(y), d);
+}
+
+}  // namespace
+
+Status conv2d(DType dtype, const Conv2dDesc& d, const void* x, const void* w, const void* bias, const void* residual,
+              void* y, Stream stream) {
+  HI_RETURN_IF(d.batch < 0 || d.in_channels <= 0 || d.out_channels <= 0 || d.groups <= 0 || d.kernel_h <= 0 ||
+                   d.kernel_w <= 0 || d.stride_h <= 0 || d.stride_w <= 0 || d.dilation_h <= 0 || d.dilation_w <= 0 ||
+                   d.in_h < 0 || d.in_w < 0 || d.out_h < 0 || d.out_w < 0,
+               kInvalidArgument, "GPU Conv: invalid geometry (batch ", d.batch, ", channels ", d.in_channels, " -> ",
+               d.out_channels, ", groups ", d.groups, ", kernel ", d.kernel_h, "x", d.kernel_w, ", strides ", d.stride_h,
+               "x", d.stride_w, ", dilations ", d.dilation_h, "x", d.dilation_w, ")");
+  HI_RETURN_IF(d.in_channels % d.groups != 0 || d.out_channels % d.groups != 0, kInvalidArgument, "GPU Conv: ",
+               d.in_channels, " input and ", d.out_channels, " output channels do not divide into ", d.groups, " groups");
+  const int64_t pixels = d.batch * d.out_h * d.out_w;
+  if (pixels == 0) return Status::ok();
+  HI_RETURN_IF(d.groups > 65535 || (d.out_channels / d.groups + kTileM - 1) / kTileM > 65535 ||
+                   (pixels + kTileN - 1) / kTileN > 0x7fffffff,
+               kUnsupported, "GPU Conv: ", d.groups, " groups of ", d.out_channels / d.groups, " channels over ", pixels,
+               " output pixels is above the grid limits");
+  HI_RETURN_IF(x == nullptr || w == nullptr || y == nullptr, kInvalidArgument, "GPU Conv: null buffer");
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (dtype == DType::kFloat32) launch<float>(d, x, w, bias, residual, y, s);
+  else if (dtype == DType::kFloat16) launch<__half>(d, x, w, bias, residual, y, s);
+  else return error(StatusCode::kUnsupported, "GPU Conv: no kernel for ", dtype_name(dtype), " (float32, float16)");
+  return HI_GPU_CHECK(cudaGetLastError());
+}
+
+}  // namespace hi::gpu::HI_GPU_NS
