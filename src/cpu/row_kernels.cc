@@ -12,10 +12,17 @@ namespace {
 // exp(x) for float, to about 2 ulp over the range softmax uses: 2^n * p(r), x = n ln2 + r,
 // |r| <= ln2 / 2, p the degree-6 Taylor polynomial. Inputs below -87 give 0.
 inline float exp_approx(float x) {
-  x = std::fmin(std::fmax(x, -87.f), 88.f);
-  const float t = x * 1.44269504088896341f;
-  const int32_t ni = static_cast<int32_t>(t + (t >= 0.f ? 0.5f : -0.5f));  // round to nearest
-  const float n = static_cast<float>(ni);
+  // Comparisons, not std::fmin/fmax: those are libm calls (NaN rules) and keep the loop scalar.
+  // A NaN passes both and comes out NaN, as the reference's does.
+  x = x < -87.f ? -87.f : x;
+  x = x > 88.f ? 88.f : x;
+  // Round x / ln2 to the nearest integer by adding 1.5 * 2^23: the integer lands in the low
+  // mantissa bits, read back through the bit pattern (no float-to-int cast, which a NaN makes UB).
+  const float shifted = x * 1.44269504088896341f + 12582912.f;
+  uint32_t shifted_bits;  // unsigned: the arithmetic below wraps instead of overflowing on a NaN
+  std::memcpy(&shifted_bits, &shifted, 4);
+  const uint32_t ni = shifted_bits - 0x4B400000u;
+  const float n = shifted - 12582912.f;
   const float r = x - n * 0.693145751953125f - n * 1.42860682030941723e-6f;
   float p = 1.f / 720.f;
   p = p * r + 1.f / 120.f;
@@ -24,7 +31,7 @@ inline float exp_approx(float x) {
   p = p * r + 0.5f;
   p = p * r + 1.f;
   p = p * r + 1.f;
-  const int32_t bits = (ni + 127) << 23;
+  const uint32_t bits = (ni + 127u) << 23;
   float scale;
   std::memcpy(&scale, &bits, 4);
   return x <= -87.f ? 0.f : p * scale;
