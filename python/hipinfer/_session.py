@@ -58,22 +58,24 @@ class SessionOptions:
     """Options of an InferenceSession, with onnxruntime's attribute names.
 
     Effective today:
-      graph_optimization_level  GraphOptimizationLevel or 0..3 (default ORT_ENABLE_ALL): level >= 1
-                                folds constants at load time.
+      graph_optimization_level  GraphOptimizationLevel or 0..3 (default ORT_ENABLE_ALL): 1 folds
+                                constants and BatchNorm into Conv, 2 fuses Conv/MatMul/attention
+                                patterns, 3 also runs convolutions channels-last.
+      intra_op_num_threads      threads of the CPU kernels; 0 (default) = the physical cores.
+      precision                 "fp32" (default) or "bf16": convolutions and matrix products in
+                                bfloat16 where the CPU has AVX512_BF16 or AMX. "fp16" is stored
+                                but has no effect yet (it is a GPU precision; a warning says so).
       memory_limit              largest single host tensor allocation in bytes; 0 (default) = the
                                 machine's physical memory. Process-wide: the last session set wins.
       log_severity_level        >= 3 silences hipinfer's warnings about providers falling back to
                                 the CPU and options without effect (get_providers() still tells).
 
     Accepted and stored, but without effect yet (a warning says so when set):
-      precision                 "fp32" (default: the model's own types), "fp16" or "bf16": the
-                                precision pass is not built, so models run in their own types.
       tuning                    True autotunes kernels; the autotuner comes with the GPU backend.
       enable_profiling, optimized_model_filepath: no profiler or model writer yet.
 
     Accepted for onnxruntime compatibility, with no effect (performance knobs of onnxruntime's
-    own design): intra_op_num_threads (passed on, but the reference CPU kernels run on one thread;
-    the fast CPU backend will use it), inter_op_num_threads, execution_mode, enable_cpu_mem_arena,
+    own design): inter_op_num_threads, execution_mode, enable_cpu_mem_arena,
     enable_mem_pattern, enable_mem_reuse, use_deterministic_compute (hipinfer's kernels are
     deterministic), log_verbosity_level, logid, profile_file_prefix, and session config entries.
     Any other attribute raises AttributeError, so a typo does not pass silently.
@@ -115,7 +117,7 @@ class SessionOptions:
 
     @property
     def precision(self) -> str:
-        """ "fp32", "fp16" or "bf16". Not effective yet: see the class docstring."""
+        """ "fp32", "fp16" or "bf16"; fp16 has no effect yet: see the class docstring."""
         return self._precision
 
     @precision.setter
@@ -142,9 +144,9 @@ class SessionOptions:
     def _ineffective(self) -> List[str]:
         """One sentence for each option that was set but has no effect yet."""
         notes = []
-        if self._precision != "fp32":
-            notes.append(f"SessionOptions.precision={self._precision!r} has no effect yet: hipinfer has no "
-                         "precision pass, so the model runs in its own types")
+        if self._precision == "fp16":
+            notes.append("SessionOptions.precision='fp16' has no effect yet: float16 compute is for the GPU "
+                         "backend, and the CPU runs the model in float32 (precision='bf16' is the CPU's)")
         if self.tuning:
             notes.append("SessionOptions.tuning has no effect yet: the kernel autotuner comes with the GPU backend")
         if self.enable_profiling:
@@ -274,14 +276,18 @@ class InferenceSession:
         threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
         if isinstance(path_or_bytes, (str, os.PathLike)):
             self._model_path: Optional[str] = os.fspath(path_or_bytes)
-            self._sess = _C.Session.load(self._model_path, level, threads, limit)
+            self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision())
         elif isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
             self._model_path = None
-            self._sess = _C.Session.load_bytes(bytes(path_or_bytes), level, threads, limit)
+            self._sess = _C.Session.load_bytes(bytes(path_or_bytes), level, threads, limit, self._cpu_precision())
         else:
             raise TypeError(f"Unable to load from type '{type(path_or_bytes)}'")
         self._inputs = [NodeArg(i) for i in self._sess.inputs()]
         self._outputs = [NodeArg(o) for o in self._sess.outputs()]
+
+    def _cpu_precision(self) -> str:
+        """The precision the C++ session gets: bf16 as asked, anything else float32."""
+        return "bf16" if self._options.precision == "bf16" else "fp32"
 
     # ---- what the model takes and gives ----
 

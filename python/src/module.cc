@@ -383,7 +383,7 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
 
 // ---- Sessions ----------------------------------------------------------------------------------
 
-hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit) {
+hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit, const std::string& precision) {
   if (optimization_level < 0 || optimization_level > 3)
     throw_status(invalid("graph optimisation level must be 0..3, got " + std::to_string(optimization_level)));
   if (threads < 0) throw_status(invalid("threads must be >= 0, got " + std::to_string(threads)));
@@ -392,6 +392,7 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
   o.optimization_level = optimization_level;
   o.threads = threads;
   o.memory_limit = memory_limit;
+  o.precision = precision;  // "fp32" or "bf16"; the session rejects anything else by name
   // The Python layer reads the provider list itself (hipinfer/_providers.py) and warns there for
   // each provider it cannot use; until GPU kernels exist it resolves to the CPU, so the session
   // is told exactly that (and does not initialise the GPU runtimes just to fall back).
@@ -400,8 +401,8 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
 }
 
 std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization_level, int threads,
-                                       int64_t memory_limit) {
-  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit);
+                                       int64_t memory_limit, const std::string& precision) {
+  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision);
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
@@ -410,8 +411,9 @@ std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization
   return value_or_throw(std::move(session));
 }
 
-std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, int threads, int64_t memory_limit) {
-  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit);
+std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, int threads, int64_t memory_limit,
+                                        const std::string& precision) {
+  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision);
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;  // `data` is immutable and held by the caller's frame
@@ -618,9 +620,10 @@ NB_MODULE(_hipinfer, m) {
   m.def("_tensor_from_strings", &tensor_from_strings, "values"_a, "shape"_a);
 
   nb::class_<hi::Session>(m, "Session", "A loaded, validated model (hi::Session). Use hipinfer.InferenceSession.")
-      .def_static("load", &load_path, "path"_a, "optimization_level"_a = 3, "threads"_a = 0, "memory_limit"_a = 0)
+      .def_static("load", &load_path, "path"_a, "optimization_level"_a = 3, "threads"_a = 0, "memory_limit"_a = 0,
+                  "precision"_a = "fp32")
       .def_static("load_bytes", &load_bytes, "data"_a, "optimization_level"_a = 3, "threads"_a = 0,
-                  "memory_limit"_a = 0)
+                  "memory_limit"_a = 0, "precision"_a = "fp32")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })
       .def("run", &run_session, "inputs"_a, "output_names"_a = std::vector<std::string>{},

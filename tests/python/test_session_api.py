@@ -2,12 +2,14 @@
 hipinfer says plainly what it does not do yet."""
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
 import pytest
 
 import hipinfer
+from conftest import zoo_inputs
 
 
 def test_load_from_path_pathlike_and_bytes(relu_model, tmp_path):
@@ -191,3 +193,24 @@ def test_inspect_model(zoo):
     assert summary["unsupported"] == [] and summary["load_error"] == ""
     assert summary["op_histogram"]["Conv"] > 10
     assert summary["inputs"][0]["name"] == "input"
+
+
+def test_bf16_precision_reaches_the_session(zoo):
+    """precision='bf16' computes convolutions in bfloat16 where the CPU can (results close to
+    fp32, not equal); elsewhere the same fp32 results. Either way no 'has no effect' warning."""
+    model = zoo("mobilenetv2")
+    feed = zoo_inputs("mobilenetv2")
+    want = hipinfer.InferenceSession(model).run(None, feed)[0]
+    options = hipinfer.SessionOptions()
+    options.precision = "bf16"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        session = hipinfer.InferenceSession(model, options)
+    got = session.run(None, feed)[0]
+    # bfloat16 keeps 8 bits of mantissa; through the zoo's random-weight network the logits move by
+    # up to about 15 % of their range (docs/performance.md), but they stay the same signal.
+    assert float(np.abs(got - want).max()) <= 0.3 * float(np.abs(want).max())
+    assert np.corrcoef(got.ravel(), want.ravel())[0, 1] > 0.95
+    cpu_flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    if "avx512_bf16" in cpu_flags or "amx_bf16" in cpu_flags:
+        assert not np.array_equal(got, want), "bf16 was asked for and the CPU has it, yet results equal fp32's"
