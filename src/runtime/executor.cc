@@ -155,6 +155,13 @@ const ir::ValueType* Executor::value_type(const std::string& name) const {
   return s < 0 ? nullptr : &slot_types_[static_cast<size_t>(s)];
 }
 
+const Tensor* Executor::constant_value(const std::string& name) const {
+  const int s = slot_of(name);
+  if (s < 0) return nullptr;
+  const size_t su = static_cast<size_t>(s);
+  return is_constant_[su] && constants_[su].is_tensor() ? &constants_[su].tensor : nullptr;
+}
+
 Result<std::unique_ptr<Executor>> Executor::build(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets,
                                                   const BuildOptions& options, const OuterScope* outer) {
   std::unique_ptr<Executor> e(new Executor());

@@ -60,6 +60,8 @@ class Executor {
   const std::vector<ir::ValueInfo>& overridable() const { return overridable_; }
   // The static type of a named value after inference, or null.
   const ir::ValueType* value_type(const std::string& name) const;
+  // A value known when the graph was built (initializer or folded), or null.
+  const Tensor* constant_value(const std::string& name) const;
   size_t num_nodes() const { return nodes_.size(); }
   // The i-th node that runs (after folding), in execution order.
   const ir::Node& node(size_t i) const { return *nodes_[i].node; }

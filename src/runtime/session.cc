@@ -7,8 +7,10 @@
 
 #include "cpu/threading.h"
 #include "onnx/model_reader.h"
+#include "ops/internal.h"
 #include "passes/passes.h"
 #include "runtime/executor.h"
+#include "runtime/partition.h"
 #include "runtime/placement.h"
 
 namespace hi {
@@ -22,6 +24,10 @@ struct Session::Impl {
   passes::PassReport passes;     // what the graph passes rewrote
   PlacementReport placement;     // where each node runs
   std::vector<std::string> warnings;
+  std::vector<int64_t> partition_ids;  // DevicePartition runners this session registered
+  ~Impl() {
+    for (int64_t id : partition_ids) runtime::unregister_partition_runner(id);
+  }
 };
 
 namespace {
@@ -65,6 +71,88 @@ int64_t index_limit(const ops::Executor& ex, const std::string& input) {
   return limit;
 }
 
+// Replaces each run of nodes placed on a device by one DevicePartition node holding the
+// device's compiled runner, and rebuilds the executor over the rewritten graph.
+Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& backend, const ops::BuildOptions& bo) {
+  HI_RETURN_IF(!backend.compile, kInternal, "nodes were placed on a GPU, but this build cannot compile GPU partitions");
+  const ops::Executor& ex = *impl.executor;
+  std::vector<const ir::Node*> executed;
+  for (size_t i = 0; i < ex.num_nodes(); ++i) executed.push_back(&ex.node(i));
+  std::vector<std::string> graph_outputs;
+  for (const auto& o : impl.model.graph.outputs) graph_outputs.push_back(o.name);
+  // Nodes the executor made itself (expanded model-local functions) are not in the graph's node
+  // list, so they cannot be replaced there: they stay on the CPU.
+  std::set<const ir::Node*> in_graph;
+  for (const ir::Node& n : impl.model.graph.nodes) in_graph.insert(&n);
+  for (size_t i = 0; i < executed.size(); ++i) {
+    NodePlacement& p = impl.placement.nodes[i];
+    if (in_graph.count(executed[i]) || p.device == "cpu") continue;
+    p.device = "cpu";
+    p.reason = "gpu: nodes expanded from a model-local function run on the CPU";
+    ++impl.placement.fallbacks;
+  }
+  impl.warnings = runtime::placement_warnings(impl.placement);
+  const std::vector<runtime::Partition> parts = runtime::find_partitions(executed, impl.placement, graph_outputs);
+  auto typed = [&](const std::string& name) {
+    const ir::ValueType* t = ex.value_type(name);
+    return ir::ValueInfo{name, t ? *t : ir::ValueType{}};
+  };
+  std::map<const ir::Node*, size_t> first_of;  // first member -> partition index
+  std::set<const ir::Node*> members;
+  std::vector<ir::Node> partition_nodes;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const runtime::Partition& part = parts[p];
+    runtime::PartitionSpec spec;
+    spec.device = part.device;
+    spec.opsets = impl.model.opsets;
+    for (size_t i : part.nodes) {
+      spec.nodes.push_back(*executed[i]);
+      members.insert(executed[i]);
+      for (const auto* names : {&executed[i]->inputs, &executed[i]->outputs})
+        for (const std::string& n : *names)
+          if (!n.empty()) spec.types[n] = typed(n).type;
+    }
+    std::vector<ir::ValueType> output_types;
+    for (const std::string& n : part.inputs) {
+      spec.inputs.push_back(typed(n));
+      if (const Tensor* c = ex.constant_value(n)) spec.constants[n] = *c;
+    }
+    for (const std::string& n : part.outputs) {
+      spec.outputs.push_back(typed(n));
+      output_types.push_back(typed(n).type);
+    }
+    auto runner = backend.compile(spec);
+    if (!runner.is_ok()) return runner.status().with_context("partition " + std::to_string(p) + " on " + part.device);
+    const int64_t id = runtime::register_partition_runner(std::move(runner).value(), std::move(output_types));
+    impl.partition_ids.push_back(id);
+    ir::Node n;
+    n.name = "DevicePartition_" + std::to_string(p) + "_" + part.device;
+    n.op_type = "DevicePartition";
+    n.domain = ops::kInternalDomain;
+    n.inputs = part.inputs;
+    n.outputs = part.outputs;
+    ir::Attribute a;
+    a.kind = ir::Attribute::Kind::kInt;
+    a.i = id;
+    n.attributes["partition"] = a;
+    first_of[executed[part.nodes.front()]] = partition_nodes.size();
+    partition_nodes.push_back(std::move(n));
+  }
+  std::vector<ir::Node> rewritten;
+  for (const ir::Node& n : impl.model.graph.nodes) {
+    auto f = first_of.find(&n);
+    if (f != first_of.end()) rewritten.push_back(partition_nodes[f->second]);
+    else if (!members.count(&n)) rewritten.push_back(n);
+  }
+  impl.executor.reset();  // it points into the nodes about to be replaced
+  impl.model.graph.nodes = std::move(rewritten);
+  impl.model.opsets[ops::kInternalDomain] = 1;
+  auto rebuilt = ops::Executor::build(impl.model.graph, impl.model.opsets, bo);
+  if (!rebuilt.is_ok()) return rebuilt.status();
+  impl.executor = std::move(rebuilt).value();
+  return Status::ok();
+}
+
 Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
   auto impl = std::make_unique<Session::Impl>();
   impl->options = options;
@@ -78,7 +166,8 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   // the GPU runtimes (which initialises them).
   bool wants_gpu = false;
   for (const auto& d : options.devices) wants_gpu = wants_gpu || d != "cpu";
-  HI_ASSIGN_OR_RETURN(auto devices, runtime::resolve_devices(options.devices, wants_gpu ? query_gpus() : GpuRuntimeInfo{}));
+  const runtime::DeviceBackends backends = runtime::device_backends();
+  HI_ASSIGN_OR_RETURN(auto devices, runtime::resolve_devices(options.devices, wants_gpu ? backends.query() : GpuRuntimeInfo{}));
   cpu::ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
@@ -109,10 +198,13 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     }
     to_place.push_back(std::move(n));
   }
-  auto placed = runtime::place_nodes(to_place, devices);
+  auto placed = runtime::place_nodes(to_place, devices, backends.gpu.supports);
   if (!placed.is_ok()) return placed.status().with_context(impl->model.path);
   impl->placement = std::move(placed).value();
   impl->warnings = runtime::placement_warnings(impl->placement);
+  if (impl->placement.count_on("cpu") < static_cast<int64_t>(impl->placement.nodes.size())) {
+    HI_RETURN_IF_ERROR(split_into_partitions(*impl, backends.gpu, bo).with_context(impl->model.path));
+  }
   for (const auto& in : impl->model.graph.inputs) {
     TensorInfo info = to_info(in);
     info.index_limit = index_limit(*impl->executor, in.name);

@@ -1,0 +1,158 @@
+#include "runtime/partition.h"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+#include "runtime/executor.h"
+
+namespace hi::runtime {
+namespace {
+
+std::mutex& backends_mutex() {
+  static std::mutex m;
+  return m;
+}
+DeviceBackends& current_backends() {
+  static DeviceBackends b = [] {
+    DeviceBackends d;
+    d.query = [] { return query_gpus(); };
+    d.gpu.supports = gpu_kernel_support;
+    d.gpu.compile = nullptr;  // no GPU executor yet: placement sends nothing to a GPU
+    return d;
+  }();
+  return b;
+}
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<int64_t, RegisteredPartition>& registry() {
+  static std::map<int64_t, RegisteredPartition> r;
+  return r;
+}
+
+// The executor points into its graph's nodes, so the runner owns both.
+class CpuPartitionRunner final : public PartitionRunner {
+ public:
+  CpuPartitionRunner(std::unique_ptr<ir::Graph> graph, std::unique_ptr<ops::Executor> ex)
+      : graph_(std::move(graph)), ex_(std::move(ex)) {}
+  Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override {
+    std::vector<ops::Value> values;
+    for (const Tensor* t : inputs) values.push_back(ops::Value::of(*t));
+    std::vector<ops::Value> results;
+    HI_RETURN_IF_ERROR(ex_->run(std::move(values), &results));
+    outputs->clear();
+    for (auto& v : results) outputs->push_back(std::move(v.tensor));
+    return Status::ok();
+  }
+
+ private:
+  std::unique_ptr<ir::Graph> graph_;
+  std::unique_ptr<ops::Executor> ex_;
+};
+
+}  // namespace
+
+const DeviceBackends& device_backends() {
+  std::lock_guard<std::mutex> lock(backends_mutex());
+  return current_backends();
+}
+
+ScopedDeviceBackends::ScopedDeviceBackends(DeviceBackends backends) {
+  std::lock_guard<std::mutex> lock(backends_mutex());
+  previous_ = current_backends();
+  current_backends() = std::move(backends);
+}
+ScopedDeviceBackends::~ScopedDeviceBackends() {
+  std::lock_guard<std::mutex> lock(backends_mutex());
+  current_backends() = std::move(previous_);
+}
+
+std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes, const PlacementReport& placement,
+                                       const std::vector<std::string>& graph_outputs) {
+  std::vector<Partition> parts;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::string& device = placement.nodes.at(i).device;
+    if (device == "cpu") continue;
+    if (parts.empty() || parts.back().device != device || parts.back().nodes.back() + 1 != i) parts.push_back({device, {}, {}, {}});
+    parts.back().nodes.push_back(i);
+  }
+  const std::set<std::string> wanted(graph_outputs.begin(), graph_outputs.end());
+  for (Partition& p : parts) {
+    std::set<std::string> produced, seen_inputs;
+    for (size_t i : p.nodes) {
+      for (const std::string& in : nodes[i]->inputs)
+        if (!in.empty() && !produced.count(in) && seen_inputs.insert(in).second) p.inputs.push_back(in);
+      for (const std::string& out : nodes[i]->outputs)
+        if (!out.empty()) produced.insert(out);
+    }
+    // Outputs: read after the partition (by a later node, through a subgraph's outer scope
+    // reads counted as the node's inputs) or by the graph.
+    std::set<std::string> read_later;
+    for (size_t j = p.nodes.back() + 1; j < nodes.size(); ++j)
+      for (const std::string& in : nodes[j]->inputs) read_later.insert(in);
+    for (size_t i : p.nodes)
+      for (const std::string& out : nodes[i]->outputs)
+        if (!out.empty() && (read_later.count(out) || wanted.count(out))) p.outputs.push_back(out);
+  }
+  return parts;
+}
+
+int64_t register_partition_runner(std::shared_ptr<const PartitionRunner> runner, std::vector<ir::ValueType> output_types) {
+  static std::atomic<int64_t> next{1};
+  const int64_t id = next++;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry()[id] = {std::move(runner), std::move(output_types)};
+  return id;
+}
+
+RegisteredPartition find_partition_runner(int64_t id) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto it = registry().find(id);
+  return it == registry().end() ? RegisteredPartition{} : it->second;
+}
+
+void unregister_partition_runner(int64_t id) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().erase(id);
+}
+
+Result<std::shared_ptr<PartitionRunner>> compile_on_cpu(const PartitionSpec& spec) {
+  auto graph = std::make_unique<ir::Graph>();
+  ir::Graph& g = *graph;
+  g.name = "partition";
+  g.nodes = spec.nodes;
+  for (const ir::ValueInfo& in : spec.inputs) {
+    auto c = spec.constants.find(in.name);
+    if (c != spec.constants.end()) g.initializers[in.name] = c->second;
+    else g.inputs.push_back(in);
+  }
+  g.outputs = spec.outputs;
+  ops::BuildOptions bo;
+  bo.fold_constants = false;
+  HI_ASSIGN_OR_RETURN(auto ex, ops::Executor::build(g, spec.opsets, bo));
+  // The runner is given every partition input; constants are the executor's initializers, so
+  // only the others are passed on.
+  class Filtered final : public PartitionRunner {
+   public:
+    Filtered(std::shared_ptr<PartitionRunner> inner, std::vector<bool> pass) : inner_(std::move(inner)), pass_(std::move(pass)) {}
+    Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override {
+      std::vector<const Tensor*> kept;
+      for (size_t i = 0; i < inputs.size(); ++i)
+        if (pass_[i]) kept.push_back(inputs[i]);
+      return inner_->run(kept, outputs);
+    }
+
+   private:
+    std::shared_ptr<PartitionRunner> inner_;
+    std::vector<bool> pass_;
+  };
+  std::vector<bool> pass;
+  for (const ir::ValueInfo& in : spec.inputs) pass.push_back(!spec.constants.count(in.name));
+  return std::shared_ptr<PartitionRunner>(
+      std::make_shared<Filtered>(std::make_shared<CpuPartitionRunner>(std::move(graph), std::move(ex)), std::move(pass)));
+}
+
+}  // namespace hi::runtime

@@ -1,0 +1,178 @@
+// Device partitions without a GPU: a stand-in device (the nodes it "supports" run through a CPU
+// executor inside their partition) checks the partitioner, the graph rewrite, the boundary
+// values and the DevicePartition op end to end, bit for bit against a CPU-only session.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "hipinfer/session.h"
+#include "model_builder.h"
+#include "runtime/partition.h"
+
+namespace hi::test {
+namespace {
+
+// A machine with one "GPU" whose kernels cover `ops`; partitions run on the CPU, counted.
+struct FakeGpu {
+  std::set<std::string> ops;
+  std::shared_ptr<std::atomic<int>> compiled = std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<std::vector<runtime::PartitionSpec>> specs = std::make_shared<std::vector<runtime::PartitionSpec>>();
+  runtime::DeviceBackends backends() const {
+    runtime::DeviceBackends b;
+    b.query = [] {
+      GpuRuntimeInfo info;
+      info.compiled_backends = {"cuda"};
+      DeviceInfo d;
+      d.backend = "cuda";
+      d.name = "stand-in";
+      info.devices.push_back(d);
+      return info;
+    };
+    auto supported = ops;
+    b.gpu.supports = [supported](const ir::Node& n, const std::vector<DType>&) -> std::string {
+      return supported.count(n.op_type) ? "" : "no GPU kernel for " + n.op_type;
+    };
+    auto count = compiled;
+    auto seen = specs;
+    b.gpu.compile = [count, seen](const runtime::PartitionSpec& spec) {
+      ++*count;
+      seen->push_back(spec);
+      return runtime::compile_on_cpu(spec);
+    };
+    return b;
+  }
+};
+
+// x -> MatMul(w) -> Add(b) -> Relu -> Softmax -> Mul(x2) -> y, and the Relu output also as `r`.
+std::string mixed_model() {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, 6}, {"batch"});
+  b.input("x2", onnx::TensorProto::FLOAT, {-1, 5}, {"batch"});
+  b.output("y", onnx::TensorProto::FLOAT).output("r", onnx::TensorProto::FLOAT);
+  std::vector<float> w(30), bias(5);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.1f * static_cast<float>(i % 7) - 0.3f;
+  for (size_t i = 0; i < bias.size(); ++i) bias[i] = 0.05f * static_cast<float>(i);
+  b.initializer_f32("w", {6, 5}, w);
+  b.initializer_f32("b", {5}, bias);
+  b.node("MatMul", {"x", "w"}, {"m"}, "mm");
+  b.node("Add", {"m", "b"}, {"a"}, "add");
+  b.node("Relu", {"a"}, {"r"}, "relu");
+  b.node("Softmax", {"r"}, {"s"}, "softmax");
+  b.node("Mul", {"s", "x2"}, {"y"}, "mul");
+  return b.bytes();
+}
+
+Tensor random(const Shape& shape, uint32_t seed) {
+  Tensor t = Tensor::empty(DType::kFloat32, shape);
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> d;
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
+  return t;
+}
+
+TEST(Partition, FindsMaximalRunsAndTheirBoundaries) {
+  std::vector<ir::Node> nodes = {{"a", "MatMul", "", {"x", "w"}, {"m"}, {}},
+                                 {"b", "Add", "", {"m", "bias"}, {"s"}, {}},
+                                 {"c", "Softmax", "", {"s"}, {"t"}, {}},
+                                 {"d", "Mul", "", {"t", "s"}, {"y"}, {}}};
+  std::vector<const ir::Node*> ptrs;
+  for (const auto& n : nodes) ptrs.push_back(&n);
+  PlacementReport r;
+  for (const char* dev : {"cuda:0", "cuda:0", "cpu", "cuda:0"}) r.nodes.push_back({"", "", dev, ""});
+  const auto parts = runtime::find_partitions(ptrs, r, {"y"});
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].nodes, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(parts[0].inputs, (std::vector<std::string>{"x", "w", "bias"}));
+  EXPECT_EQ(parts[0].outputs, (std::vector<std::string>{"s"}));  // m stays inside; s is read later
+  EXPECT_EQ(parts[1].inputs, (std::vector<std::string>{"t", "s"}));
+  EXPECT_EQ(parts[1].outputs, (std::vector<std::string>{"y"}));
+}
+
+TEST(Partition, StandInDeviceGivesTheCpuResultsBitForBit) {
+  const std::string bytes = mixed_model();
+  SessionOptions cpu;
+  cpu.devices = {"cpu"};
+  auto reference = Session::create_from_bytes(bytes.data(), bytes.size(), cpu);
+  ASSERT_TRUE(reference.is_ok()) << reference.status().to_string();
+
+  FakeGpu gpu{{"MatMul", "Add", "Relu", "Mul"}};
+  runtime::ScopedDeviceBackends scope(gpu.backends());
+  SessionOptions o;
+  o.optimization_level = 0;  // keep MatMul and Add apart, as the model has them
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  EXPECT_EQ(*gpu.compiled, 2);  // [mm, add, relu] and [mul], split by the Softmax
+  const PlacementReport& p = s.value()->placement();
+  EXPECT_EQ(p.count_on("cuda:0"), 4);
+  EXPECT_EQ(p.fallbacks, 1);
+  EXPECT_EQ(p.nodes.at(3).reason, "gpu: no GPU kernel for Softmax");
+  // The first partition hands out r (a graph output, also read by the Softmax); a stays inside.
+  ASSERT_EQ(gpu.specs->size(), 2u);
+  std::vector<std::string> outs;
+  for (const auto& v : gpu.specs->at(0).outputs) outs.push_back(v.name);
+  EXPECT_EQ(outs, (std::vector<std::string>{"r"}));
+  EXPECT_TRUE(gpu.specs->at(0).constants.count("w"));  // weights travel as known constants
+  EXPECT_FALSE(gpu.specs->at(0).constants.count("x"));
+
+  for (int64_t batch : {1, 3}) {
+    const TensorMap feeds = {{"x", random({batch, 6}, 1)}, {"x2", random({batch, 5}, 2)}};
+    auto want = reference.value()->run(feeds);
+    RunStats stats;
+    auto got = s.value()->run(feeds, {}, &stats);
+    ASSERT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();
+    for (const char* name : {"y", "r"}) {
+      const Tensor& a = want.value().at(name);
+      const Tensor& b = got.value().at(name);
+      ASSERT_EQ(a.shape(), b.shape());
+      for (int64_t i = 0; i < a.numel(); ++i) ASSERT_EQ(a.data<float>()[i], b.data<float>()[i]) << name << " " << i;
+    }
+    EXPECT_EQ(stats.fallback_nodes, 1);
+  }
+}
+
+TEST(Partition, ThreadsShareOnePartitionedSession) {
+  const std::string bytes = mixed_model();
+  FakeGpu gpu{{"MatMul", "Add", "Relu", "Softmax", "Mul"}};
+  runtime::ScopedDeviceBackends scope(gpu.backends());
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  EXPECT_EQ(s.value()->placement().fallbacks, 0);
+  const TensorMap feeds = {{"x", random({4, 6}, 3)}, {"x2", random({4, 5}, 4)}};
+  auto want = s.value()->run(feeds);
+  ASSERT_TRUE(want.is_ok());
+  std::atomic<int> bad{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) {
+        auto got = s.value()->run(feeds);
+        if (!got.is_ok() || got.value().at("y").as_double(7) != want.value().at("y").as_double(7)) ++bad;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(Partition, APartitionThatFailsToCompileFailsTheSessionNamingIt) {
+  const std::string bytes = mixed_model();
+  FakeGpu gpu{{"Relu"}};
+  runtime::DeviceBackends b = gpu.backends();
+  b.gpu.compile = [](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
+    return error(StatusCode::kUnsupported, "stand-in cannot compile ", spec.nodes.size(), " node(s)");
+  };
+  runtime::ScopedDeviceBackends scope(b);
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.status().message().find("partition 0 on cuda:0"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("stand-in cannot compile 1 node(s)"), std::string::npos) << s.status().message();
+}
+
+}  // namespace
+}  // namespace hi::test
