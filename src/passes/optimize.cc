@@ -52,7 +52,7 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
     r["fuse_matmul"] += fuse_matmul(model, types);
   }
   // The channels-last layout is for the fast convolutions; the reference ones are channels-first.
-  if (options.level >= 3 && cpu::fast_kernels_available()) r["to_channels_last"] += to_channels_last(model, types);
+  if (options.level >= 3 && options.channels_last && cpu::fast_kernels_available()) r["to_channels_last"] += to_channels_last(model, types);
   r["drop_unused_initializers"] += drop_unused_initializers(model.graph);
   return Status::ok();
 }

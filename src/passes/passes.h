@@ -19,6 +19,9 @@ namespace hi::passes {
 struct PassOptions {
   int level = 3;
   std::string precision = "fp32";  // "bf16": convolutions compute in bfloat16
+  // The channels-last layout (level 3) suits the CPU kernels; a session whose first device is a
+  // GPU turns it off, since the GPU kernels read NCHW.
+  bool channels_last = true;
 };
 
 // What the passes did, pass name -> rewrites, for `hipinfer inspect` and the tests.

@@ -18,7 +18,7 @@ DeviceBackends& current_backends() {
     DeviceBackends d;
     d.query = [] { return query_gpus(); };
     d.gpu.supports = gpu_kernel_support;
-    d.gpu.compile = nullptr;  // no GPU executor yet: placement sends nothing to a GPU
+    d.gpu.compile = compile_gpu_partition;
     return d;
   }();
   return b;

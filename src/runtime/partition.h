@@ -82,6 +82,10 @@ struct RegisteredPartition {
 RegisteredPartition find_partition_runner(int64_t id);
 void unregister_partition_runner(int64_t id);
 
+// Compiles a partition with the GPU backend its device names ("cuda:0", "hip:1"); defined by
+// src/backends/gpu/gpu_backends.cc.
+Result<std::shared_ptr<PartitionRunner>> compile_gpu_partition(const PartitionSpec& spec);
+
 // Runs a partition's nodes with a CPU executor: the reference a device's runner is tested
 // against, and what tests use as a stand-in device.
 Result<std::shared_ptr<PartitionRunner>> compile_on_cpu(const PartitionSpec& spec);

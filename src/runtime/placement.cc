@@ -49,11 +49,7 @@ Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& 
   return slots;
 }
 
-std::string gpu_kernel_support(const ir::Node& node, const std::vector<DType>& /*input_dtypes*/) {
-  // The GPU executor and its kernels do not exist yet (issue "GPU backend"): the device layer and
-  // the caching allocator do. Until kernels register here, every node takes the CPU, and says so.
-  return "no GPU kernel for " + op_label(node) + " yet";
-}
+// gpu_kernel_support() is defined by src/backends/gpu/gpu_backends.cc, which knows the backends.
 
 Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const std::vector<DeviceSlot>& devices,
                                     const GpuKernelQuery& gpu_query) {
@@ -69,7 +65,7 @@ Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const
     for (const DeviceSlot& d : devices) {
       std::string why;
       if (d.name.empty()) why = d.missing;
-      else if (d.name != "cpu") why = gpu_query(n, nodes[i].input_dtypes);
+      else if (d.name != "cpu") why = gpu_query(n, nodes[i].inputs);
       if (why.empty()) {
         p.device = d.name;
         break;

@@ -25,14 +25,16 @@ struct DeviceSlot {
 // a name listed twice.
 Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& requested, const GpuRuntimeInfo& gpus);
 
-// Whether a GPU backend has a kernel for `node` with these input dtypes: empty when it does,
-// else the reason it does not (the op, its domain and the dtype that is missing).
-using GpuKernelQuery = std::function<std::string(const ir::Node&, const std::vector<DType>& input_dtypes)>;
-std::string gpu_kernel_support(const ir::Node& node, const std::vector<DType>& input_dtypes);
+// Whether a GPU backend has a kernel for `node` with these input types (dtype and, where inference
+// knows it, shape; an absent input or a non-tensor is a default ValueType): empty when it does,
+// else the reason it does not (the op, its domain, the dtype or rank that is missing).
+using GpuKernelQuery = std::function<std::string(const ir::Node&, const std::vector<ir::ValueType>& inputs)>;
+// This build's answer: the GPU executor's kernel table where a GPU backend is built.
+std::string gpu_kernel_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
 
 struct NodeToPlace {
   const ir::Node* node = nullptr;
-  std::vector<DType> input_dtypes;  // kUndefined for absent inputs and non-tensors
+  std::vector<ir::ValueType> inputs;  // as inferred; default for absent inputs
 };
 
 // Places `nodes` (in execution order). Error (kUnsupported) when some node fits no listed device,

@@ -179,6 +179,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     passes::PassOptions po;
     po.level = options.optimization_level;
     po.precision = options.precision;
+    po.channels_last = devices.front().name.empty() || devices.front().name == "cpu";
     const ops::Executor& t = *typed.value();
     HI_RETURN_IF_ERROR(passes::optimize(impl->model, po, [&](const std::string& name) { return t.value_type(name); },
                                         &impl->passes)
@@ -194,7 +195,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     n.node = &impl->executor->node(i);
     for (const std::string& in : n.node->inputs) {
       const ir::ValueType* t = in.empty() ? nullptr : impl->executor->value_type(in);
-      n.input_dtypes.push_back(t && t->kind == ir::ValueKind::kTensor ? t->dtype : DType::kUndefined);
+      n.inputs.push_back(t ? *t : ir::ValueType{});
     }
     to_place.push_back(std::move(n));
   }

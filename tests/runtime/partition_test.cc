@@ -32,7 +32,7 @@ struct FakeGpu {
       return info;
     };
     auto supported = ops;
-    b.gpu.supports = [supported](const ir::Node& n, const std::vector<DType>&) -> std::string {
+    b.gpu.supports = [supported](const ir::Node& n, const std::vector<ir::ValueType>&) -> std::string {
       return supported.count(n.op_type) ? "" : "no GPU kernel for " + n.op_type;
     };
     auto count = compiled;

@@ -1,0 +1,23 @@
+// The per-backend GPU executor entry points that gpu_backends.cc dispatches to. Each is defined
+// by that backend's gpu_partition.cc and exists only when the backend is built (HI_HAVE_CUDA /
+// HI_HAVE_HIP are then defined for gpu_backends.cc).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/partition.h"
+
+namespace hi::gpu {
+
+namespace cuda_backend {
+std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
+Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec);
+}  // namespace cuda_backend
+namespace hip_backend {
+std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
+Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec);
+}  // namespace hip_backend
+
+}  // namespace hi::gpu

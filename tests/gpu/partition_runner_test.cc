@@ -1,0 +1,147 @@
+// The GPU executor: its kernel table's answers (what placement is told), compiling partitions
+// (no device needed), and, with a GPU, zoo models GPU-first against the CPU.
+#include <cmath>
+
+#include "backends/gpu/gpu_partition.h"
+#include "gpu/gpu_skip.h"
+#include "gpu/kernel_harness.h"
+#include "hipinfer/zoo.h"
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+ir::ValueType f32(const Shape& shape) { return ir::ValueType::concrete(DType::kFloat32, shape); }
+
+ir::Node node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
+              const std::string& domain = "") {
+  ir::Node n;
+  n.name = op + "_node";
+  n.op_type = op;
+  n.domain = domain;
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  return n;
+}
+
+void set_int(ir::Node& n, const std::string& name, int64_t v) {
+  ir::Attribute a;
+  a.kind = ir::Attribute::Kind::kInt;
+  a.i = v;
+  n.attributes[name] = a;
+}
+
+TEST(HI_GPU_TEST_SUITE, KernelTableSaysWhatIsMissing) {
+  EXPECT_EQ(partition_support(node("Relu", {"x"}, {"y"}), {f32({2, 3})}), "");
+  EXPECT_NE(partition_support(node("Relu", {"x"}, {"y"}), {ir::ValueType::concrete(DType::kInt32, {2})}).find("int32"),
+            std::string::npos);
+  EXPECT_NE(partition_support(node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5}), f32({3, 2, 3})}).find("2-D"),
+            std::string::npos);
+  EXPECT_EQ(partition_support(node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5, 5}), f32({3, 2, 3, 3})}), "");
+  ir::Node cl = node("FusedConv", {"x", "w"}, {"y"}, "com.hipinfer");
+  set_int(cl, "channels_last", 1);
+  EXPECT_NE(partition_support(cl, {f32({1, 5, 5, 2}), f32({3, 2, 3, 3})}).find("channels-last"), std::string::npos);
+  ir::Node sm = node("Softmax", {"x"}, {"y"});
+  set_int(sm, "axis", 1);
+  EXPECT_NE(partition_support(sm, {f32({2, 3, 4})}).find("other than the last"), std::string::npos);
+  EXPECT_NE(partition_support(node("Gather", {"d", "i"}, {"y"}), {f32({4, 2}), ir::ValueType::concrete(DType::kInt32, {3})})
+                .find("int32 indices"),
+            std::string::npos);
+  EXPECT_EQ(partition_support(node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}), "no GPU kernel for TopK");
+}
+
+runtime::PartitionSpec conv_net_spec() {
+  runtime::PartitionSpec spec;
+  spec.device = HI_GPU_BACKEND ":0";
+  spec.opsets = {{"", 17}};
+  ir::Node conv = node("Conv", {"x", "w", "b"}, {"c"});
+  ir::Attribute pads;
+  pads.kind = ir::Attribute::Kind::kInts;
+  pads.ints = {1, 1, 1, 1};
+  conv.attributes["pads"] = pads;
+  ir::Node pool = node("MaxPool", {"r"}, {"p"});
+  ir::Attribute k;
+  k.kind = ir::Attribute::Kind::kInts;
+  k.ints = {2, 2};
+  pool.attributes["kernel_shape"] = k;
+  pool.attributes["strides"] = k;
+  spec.nodes = {conv, node("Relu", {"c"}, {"r"}), pool, node("Flatten", {"p"}, {"f"}),
+                node("Gemm", {"f", "fw", "fb"}, {"y"})};
+  spec.types = {{"x", f32({1, 3, 8, 8})},  {"w", f32({4, 3, 3, 3})}, {"b", f32({4})},   {"c", f32({1, 4, 8, 8})},
+                {"r", f32({1, 4, 8, 8})},  {"p", f32({1, 4, 4, 4})}, {"f", f32({1, 64})}, {"fw", f32({64, 10})},
+                {"fb", f32({10})},         {"y", f32({1, 10})}};
+  for (const char* in : {"x", "w", "b", "fw", "fb"}) spec.inputs.push_back({in, spec.types.at(in)});
+  spec.outputs.push_back({"y", spec.types.at("y")});
+  return spec;
+}
+
+TEST(HI_GPU_TEST_SUITE, CompilesPartitionsWithoutTouchingTheDevice) {
+  auto runner = compile_partition(conv_net_spec());
+  EXPECT_TRUE(runner.is_ok()) << runner.status().to_string();
+  runtime::PartitionSpec bad = conv_net_spec();
+  bad.nodes.push_back(node("TopK", {"y", "k"}, {"v", "i"}));
+  bad.types["k"] = ir::ValueType::concrete(DType::kInt64, {1});
+  auto failed = compile_partition(bad);
+  ASSERT_FALSE(failed.is_ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kUnsupported);
+  EXPECT_NE(failed.status().message().find("TopK_node"), std::string::npos) << failed.status().message();
+}
+
+// With a GPU: the zoo models GPU-first against the CPU alone, within rtol 1e-3 of the output's
+// largest value, and most nodes really on the GPU.
+void expect_gpu_matches_cpu(const std::string& model, const zoo::ZooOptions& o, int level) {
+  auto bytes = zoo::build_zoo_model(model, o);
+  ASSERT_TRUE(bytes.is_ok());
+  SessionOptions cpu, gpu;
+  cpu.devices = {"cpu"};
+  cpu.optimization_level = gpu.optimization_level = level;
+  gpu.devices = {HI_GPU_BACKEND, "cpu"};
+  auto a = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), cpu);
+  auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), gpu);
+  ASSERT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();
+  const PlacementReport& p = b.value()->placement();
+  EXPECT_GT(p.count_on(HI_GPU_BACKEND ":0"), static_cast<int64_t>(p.nodes.size()) / 2) << p.table();
+  TensorMap feeds;
+  uint32_t seed = 5;
+  for (const TensorInfo& info : a.value()->inputs()) {
+    Shape shape;
+    for (int64_t d : info.shape) shape.push_back(d < 0 ? 2 : d);
+    if (info.dtype == DType::kInt64) {
+      Tensor t = Tensor::zeros(DType::kInt64, shape);
+      for (int64_t i = 0; i < t.numel(); ++i) t.data<int64_t>()[i] = info.name == "input_ids" ? (i * 7) % 100 : 1;
+      if (info.name == "token_type_ids") t = Tensor::zeros(DType::kInt64, shape);
+      feeds[info.name] = t;
+    } else {
+      feeds[info.name] = random_tensor(info.dtype, shape, seed++, false);
+    }
+  }
+  auto want = a.value()->run(feeds);
+  auto got = b.value()->run(feeds);
+  ASSERT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();
+  for (const auto& [name, w] : want.value()) {
+    const Tensor& g = got.value().at(name);
+    ASSERT_EQ(w.shape(), g.shape()) << name;
+    double scale = 0, worst = 0;
+    for (int64_t i = 0; i < w.numel(); ++i) scale = std::max(scale, std::fabs(w.as_double(i)));
+    for (int64_t i = 0; i < w.numel(); ++i) worst = std::max(worst, std::fabs(w.as_double(i) - g.as_double(i)));
+    EXPECT_LE(worst, 1e-3 * std::max(scale, 1e-30)) << model << " output " << name;
+  }
+}
+
+TEST(HI_GPU_TEST_SUITE, ZooModelsGpuFirstMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  zoo::ZooOptions image;
+  image.image_size = 64;
+  image.classes = 10;
+  expect_gpu_matches_cpu("resnet50", image, 2);
+  expect_gpu_matches_cpu("mobilenetv2", image, 2);
+  zoo::ZooOptions encoder;
+  encoder.layers = 2;
+  encoder.hidden = 64;
+  encoder.heads = 4;
+  encoder.sequence = 16;
+  encoder.vocab = 100;
+  expect_gpu_matches_cpu("bert", encoder, 2);
+}
+
+}  // namespace
+}  // namespace hi::gpu::HI_GPU_NS
