@@ -49,4 +49,26 @@ struct GpuRuntimeInfo {
 // current device is restored afterwards. Safe to call from several threads.
 GpuRuntimeInfo query_gpus();
 
+// One device's caching allocator, in the terms users print with torch.cuda.memory_allocated()
+// and memory_reserved(): bytes in live tensors, bytes held from the device (live plus cached),
+// their peaks, and how the cache looks.
+struct GpuMemoryStats {
+  std::string device;               // "cuda:0"
+  int64_t allocated_bytes = 0;
+  int64_t reserved_bytes = 0;
+  int64_t peak_allocated_bytes = 0;
+  int64_t peak_reserved_bytes = 0;
+  int64_t largest_free_block = 0;   // of the cached bytes
+  double fragmentation = 0;         // 1 - largest free block / cached bytes
+  int64_t device_allocations = 0;   // device mallocs made so far
+};
+// Every GPU whose allocator this process has used, in backend and index order; empty before
+// anything ran on a GPU (and always in a build without one).
+std::vector<GpuMemoryStats> gpu_memory_stats();
+// Gives every wholly free cached segment of every GPU back to the driver (torch.cuda.empty_cache()).
+Status gpu_empty_cache();
+// Makes at least `bytes` ready on `device` ("cuda:0") for later allocations, so a first run
+// does not pay for device mallocs. Errors name the device when it does not exist.
+Status gpu_reserve(const std::string& device, int64_t bytes);
+
 }  // namespace hi

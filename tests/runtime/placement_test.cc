@@ -188,3 +188,20 @@ TEST(Placement, SessionOnThisMachine) {
 
 }  // namespace
 }  // namespace hi::test
+
+namespace hi::test {
+namespace {
+
+TEST(GpuMemory, ApiAnswersWithoutAGpu) {
+  EXPECT_TRUE(gpu_empty_cache().is_ok());
+  EXPECT_EQ(gpu_reserve("tpu:0", 1 << 20).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(gpu_reserve("cuda:zero", 1 << 20).code(), StatusCode::kInvalidArgument);
+  if (!query_gpus().devices.empty()) GTEST_SKIP() << "a GPU is present: the checks below assume none";
+  EXPECT_TRUE(gpu_memory_stats().empty());
+  const Status s = gpu_reserve("cuda:0", 1 << 20);
+  EXPECT_FALSE(s.is_ok());
+  EXPECT_NE(s.message().find("cuda"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace hi::test

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+
+#include "hipinfer/device.h"
 #include <vector>
 
 #include "bench_compare.h"
@@ -38,6 +40,7 @@ struct BenchReport {
   std::string precision;
   int opt_level = 3;
   std::string placement;  // PlacementReport::summary() of hipinfer's session
+  std::vector<GpuMemoryStats> gpu_memory;  // after hipinfer's runs; empty when nothing ran on a GPU
   int64_t fallback_nodes = 0;
   int warmup = 0;
   int64_t max_runs = 0;      // 0: no limit on runs

@@ -459,6 +459,7 @@ int cmd_bench(const Args& args) {
   report.hipinfer.create_ms = create_ms;
   report.hipinfer.latencies_ms = ours.ms;
   report.hipinfer.peak_rss_bytes = process_peak_rss_bytes();
+  report.gpu_memory = gpu_memory_stats();
   report.hipinfer.planned_arena_bytes = last_stats.planned_arena_bytes;
   report.hipinfer.planned_activation_bytes = last_stats.planned_activation_bytes;
   report.hipinfer.peak_host_bytes = peak_host;

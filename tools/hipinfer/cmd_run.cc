@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "model_inputs.h"
+#include "hipinfer/device.h"
 #include "hipinfer/npy.h"
 #include "hipinfer/session.h"
 
@@ -157,6 +158,11 @@ int cmd_run(const Args& args) {
               stats.latency_ms, human_bytes(static_cast<double>(stats.peak_host_bytes)).c_str(),
               human_bytes(static_cast<double>(ru.ru_maxrss) * 1024).c_str());
   std::printf("placement: %s\n", session.value()->placement().summary().c_str());
+  for (const GpuMemoryStats& g : gpu_memory_stats())
+    std::printf("%s memory: allocated %s, reserved %s, peak allocated %s\n", g.device.c_str(),
+                human_bytes(static_cast<double>(g.allocated_bytes)).c_str(),
+                human_bytes(static_cast<double>(g.reserved_bytes)).c_str(),
+                human_bytes(static_cast<double>(g.peak_allocated_bytes)).c_str());
   if (!dir.empty()) std::printf("outputs written to %s/\n", dir.c_str());
   return kExitOk;
 }

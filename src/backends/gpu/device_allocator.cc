@@ -1,5 +1,6 @@
 // The caching allocator on real devices (device_allocator.h): DeviceMemory over device_api.h.
 #include "backends/gpu/device_allocator.h"
+#include "backends/gpu/partition_api.h"
 
 #include <mutex>
 #include <utility>
@@ -79,6 +80,11 @@ struct Registry {
   std::vector<std::unique_ptr<CachingAllocator>> allocators;
 };
 
+Registry& registry() {
+  static auto* r = new Registry;  // leaked on purpose, see device_allocator.h
+  return *r;
+}
+
 }  // namespace
 
 std::unique_ptr<DeviceMemory> make_device_memory(int device) {
@@ -86,7 +92,7 @@ std::unique_ptr<DeviceMemory> make_device_memory(int device) {
 }
 
 Result<CachingAllocator*> device_allocator(int device) {
-  static auto* registry = new Registry;  // leaked on purpose, see device_allocator.h
+  Registry* registry = &hi::gpu::HI_GPU_NS::registry();
   const int count = device_count();
   HI_RETURN_IF(device < 0 || device >= count, kInvalidArgument, backend_name(), ": no device ",
                device, " for the caching allocator: this backend sees ", count, " device(s)");
@@ -96,6 +102,42 @@ Result<CachingAllocator*> device_allocator(int device) {
   auto& slot = registry->allocators[static_cast<size_t>(device)];
   if (!slot) slot = std::make_unique<CachingAllocator>(make_device_memory(device));
   return slot.get();
+}
+
+std::vector<std::pair<int, CachingAllocator*>> made_allocators() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::pair<int, CachingAllocator*>> out;
+  for (size_t i = 0; i < r.allocators.size(); ++i)
+    if (r.allocators[i]) out.emplace_back(static_cast<int>(i), r.allocators[i].get());
+  return out;
+}
+
+void append_memory_stats(std::vector<GpuMemoryStats>* out) {
+  for (const auto& [device, alloc] : made_allocators()) {
+    const AllocatorStats a = alloc->stats();
+    GpuMemoryStats s;
+    s.device = std::string(backend_name()) + ":" + std::to_string(device);
+    s.allocated_bytes = static_cast<int64_t>(a.allocated_bytes);
+    s.reserved_bytes = static_cast<int64_t>(a.reserved_bytes);
+    s.peak_allocated_bytes = static_cast<int64_t>(a.peak_allocated_bytes);
+    s.peak_reserved_bytes = static_cast<int64_t>(a.peak_reserved_bytes);
+    s.largest_free_block = static_cast<int64_t>(a.largest_free_block);
+    s.fragmentation = a.fragmentation;
+    s.device_allocations = a.device_allocs;
+    out->push_back(std::move(s));
+  }
+}
+
+Status empty_caches() {
+  for (const auto& [device, alloc] : made_allocators()) HI_RETURN_IF_ERROR(alloc->empty_cache());
+  return Status::ok();
+}
+
+Status reserve(int device, int64_t bytes) {
+  HI_RETURN_IF(bytes < 0, kInvalidArgument, "reserve: bytes must be >= 0, got ", bytes);
+  HI_ASSIGN_OR_RETURN(CachingAllocator* alloc, device_allocator(device));
+  return alloc->reserve(static_cast<size_t>(bytes));
 }
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "backends/gpu/caching_allocator.h"
 #include "backends/gpu/device_api.h"
@@ -19,5 +21,8 @@ std::unique_ptr<DeviceMemory> make_device_memory(int device);
 // destroyed: at process exit the runtime may already be unloaded, and the driver reclaims the
 // memory anyway.
 Result<CachingAllocator*> device_allocator(int device);
+
+// The allocators made so far, with their device index (for statistics and empty_cache).
+std::vector<std::pair<int, CachingAllocator*>> made_allocators();
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -29,3 +29,49 @@ Result<std::shared_ptr<PartitionRunner>> compile_gpu_partition(const PartitionSp
 }
 
 }  // namespace hi::runtime
+
+namespace hi {
+
+std::vector<GpuMemoryStats> gpu_memory_stats() {
+  std::vector<GpuMemoryStats> out;
+#if defined(HI_HAVE_CUDA)
+  gpu::cuda_backend::append_memory_stats(&out);
+#endif
+#if defined(HI_HAVE_HIP)
+  gpu::hip_backend::append_memory_stats(&out);
+#endif
+  return out;
+}
+
+Status gpu_empty_cache() {
+#if defined(HI_HAVE_CUDA)
+  HI_RETURN_IF_ERROR(gpu::cuda_backend::empty_caches());
+#endif
+#if defined(HI_HAVE_HIP)
+  HI_RETURN_IF_ERROR(gpu::hip_backend::empty_caches());
+#endif
+  return Status::ok();
+}
+
+Status gpu_reserve(const std::string& device, int64_t bytes) {
+  const size_t colon = device.find(':');
+  const std::string backend = device.substr(0, colon);
+  int index = 0;
+  if (colon != std::string::npos) {
+    const std::string digits = device.substr(colon + 1);
+    HI_RETURN_IF(digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 6,
+                 kInvalidArgument, "gpu_reserve: device '", device, "' is not of the form cuda:N or hip:N");
+    index = std::stoi(digits);
+  }
+#if defined(HI_HAVE_CUDA)
+  if (backend == "cuda") return gpu::cuda_backend::reserve(index, bytes);
+#endif
+#if defined(HI_HAVE_HIP)
+  if (backend == "hip") return gpu::hip_backend::reserve(index, bytes);
+#endif
+  (void)index;
+  (void)bytes;
+  return error(StatusCode::kInvalidArgument, "gpu_reserve: no GPU backend in this build for device '", device, "'");
+}
+
+}  // namespace hi
