@@ -47,6 +47,10 @@ TEST(HI_GPU_TEST_SUITE, KernelTableSaysWhatIsMissing) {
                 .find("int32 indices"),
             std::string::npos);
   EXPECT_EQ(partition_support(node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}), "no GPU kernel for TopK");
+  // Integer tensors are shape arithmetic: they stay on the host, where Reshape & co. read them.
+  EXPECT_NE(partition_support(node("Concat", {"a", "b"}, {"y"}),
+                              {ir::ValueType::concrete(DType::kInt64, {1}), ir::ValueType::concrete(DType::kInt64, {1})}),
+            "");
 }
 
 runtime::PartitionSpec conv_net_spec() {

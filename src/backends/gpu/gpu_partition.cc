@@ -55,10 +55,9 @@ const std::set<std::string>& alias_ops() {
 }
 
 bool is_float(DType t) { return t == DType::kFloat32 || t == DType::kFloat16; }
-bool movable(DType t) {  // moved by size, any dtype but strings
-  return t != DType::kString && t != DType::kUndefined && (dtype_size(t) == 1 || dtype_size(t) == 2 ||
-                                                           dtype_size(t) == 4 || dtype_size(t) == 8);
-}
+// Data movement (Reshape, Transpose, Gather, Concat) takes float tensors only: integer tensors in a
+// graph are mostly shape arithmetic, which later nodes (Reshape, Expand) must read on the host.
+bool movable(DType t) { return is_float(t); }
 int64_t rank_of(const std::vector<ir::ValueType>& in, size_t i) { return i < in.size() ? in[i].rank() : -1; }
 DType dtype_of(const std::vector<ir::ValueType>& in, size_t i) { return i < in.size() ? in[i].dtype : DType::kUndefined; }
 
@@ -126,6 +125,7 @@ std::string why_not(const ir::Node& n, const std::vector<ir::ValueType>& in) {
     if (!is_float(t0) || dtype_of(in, 1) != t0) return dtype_reason;
     const int64_t ra = rank_of(in, 0), rb = rank_of(in, 1);
     if (ra < 2 || rb < 2) return "no GPU kernel for " + op + " of rank-1 or unknown-rank operands";
+    if (ra > 2 && rb > 2 && ra != rb) return "no GPU kernel for " + op + " broadcasting batches of different ranks";
     if (op == "FusedMatMul") {
       cpu::Activation a;
       const ir::Attribute* p = n.attr("activation_params");
