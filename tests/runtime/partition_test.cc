@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <random>
 #include <set>
 #include <thread>
 
 #include "hipinfer/session.h"
 #include "model_builder.h"
+#include "hipinfer/zoo.h"
 #include "runtime/partition.h"
 
 namespace hi::test {
@@ -172,6 +174,84 @@ TEST(Partition, APartitionThatFailsToCompileFailsTheSessionNamingIt) {
   ASSERT_FALSE(s.is_ok());
   EXPECT_NE(s.status().message().find("partition 0 on cuda:0"), std::string::npos) << s.status().message();
   EXPECT_NE(s.status().message().find("stand-in cannot compile 1 node(s)"), std::string::npos) << s.status().message();
+}
+
+}  // namespace
+}  // namespace hi::test
+
+namespace hi::test {
+namespace {
+
+// The real GPU kernel table with a stand-in device: placement, partitioning and the graph rewrite
+// on whole zoo models, checked against CPU-only sessions. Everything of the GPU path but the
+// kernels themselves (tests/gpu checks those on a GPU).
+double placed_fraction_and_compare(const std::string& model, const zoo::ZooOptions& o) {
+  auto bytes = zoo::build_zoo_model(model, o);
+  EXPECT_TRUE(bytes.is_ok());
+  if (!bytes.is_ok()) return 0;
+  SessionOptions cpu, gpu;
+  cpu.devices = {"cpu"};
+  cpu.optimization_level = gpu.optimization_level = 2;
+  auto a = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), cpu);
+  FakeGpu stand_in;
+  runtime::DeviceBackends backends = stand_in.backends();
+  backends.gpu.supports = runtime::gpu_kernel_support;  // the real table
+  runtime::ScopedDeviceBackends scope(backends);
+  auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), gpu);
+  EXPECT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();
+  if (!a.is_ok() || !b.is_ok()) return 0;
+  TensorMap feeds;
+  for (const TensorInfo& info : a.value()->inputs()) {
+    Shape shape;
+    for (int64_t d : info.shape) shape.push_back(d < 0 ? 2 : d);
+    if (info.dtype == DType::kInt64) {
+      Tensor t = Tensor::zeros(DType::kInt64, shape);
+      if (info.name == "input_ids")
+        for (int64_t i = 0; i < t.numel(); ++i) t.data<int64_t>()[i] = (i * 7) % 100;
+      if (info.name == "attention_mask")
+        for (int64_t i = 0; i < t.numel(); ++i) t.data<int64_t>()[i] = 1;
+      feeds[info.name] = t;
+    } else {
+      feeds[info.name] = random(shape, 11);
+    }
+  }
+  auto want = a.value()->run(feeds);
+  auto got = b.value()->run(feeds);
+  EXPECT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();
+  if (!want.is_ok() || !got.is_ok()) return 0;
+  for (const auto& [name, w] : want.value()) {
+    const Tensor& g = got.value().at(name);
+    EXPECT_EQ(w.shape(), g.shape());
+    double worst = 0, scale = 0;
+    for (int64_t i = 0; i < w.numel() && w.shape() == g.shape(); ++i) {
+      scale = std::max(scale, std::fabs(w.as_double(i)));
+      worst = std::max(worst, std::fabs(w.as_double(i) - g.as_double(i)));
+    }
+    EXPECT_LE(worst, 1e-5 * std::max(scale, 1e-30)) << model << " output " << name;
+  }
+  const PlacementReport& p = b.value()->placement();
+  return static_cast<double>(p.count_on("cuda:0")) / static_cast<double>(p.nodes.size());
+}
+
+TEST(Partition, ZooModelsWithTheRealKernelTable) {
+  ir::Node relu;
+  relu.op_type = "Relu";
+  if (!runtime::gpu_kernel_support(relu, {ir::ValueType::concrete(DType::kFloat32, {2})}).empty())
+    GTEST_SKIP() << "this build has no GPU backend, so no kernel table";
+  zoo::ZooOptions image;
+  image.image_size = 64;
+  image.classes = 10;
+  EXPECT_GE(placed_fraction_and_compare("resnet50", image), 0.9);
+  EXPECT_GE(placed_fraction_and_compare("mobilenetv2", image), 0.9);
+  zoo::ZooOptions encoder;
+  encoder.layers = 2;
+  encoder.hidden = 64;
+  encoder.heads = 4;
+  encoder.sequence = 16;
+  encoder.vocab = 100;
+  const double f = placed_fraction_and_compare("bert", encoder);
+  EXPECT_GE(f, 0.3);
+  RecordProperty("encoder_gpu_fraction", std::to_string(f));
 }
 
 }  // namespace
