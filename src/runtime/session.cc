@@ -73,7 +73,8 @@ int64_t index_limit(const ops::Executor& ex, const std::string& input) {
 
 // Replaces each run of nodes placed on a device by one DevicePartition node holding the
 // device's compiled runner, and rebuilds the executor over the rewritten graph.
-Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& backend, const ops::BuildOptions& bo) {
+Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& backend, const ops::BuildOptions& bo,
+                             bool cpu_listed) {
   HI_RETURN_IF(!backend.compile, kInternal, "nodes were placed on a GPU, but this build cannot compile GPU partitions");
   const ops::Executor& ex = *impl.executor;
   std::vector<const ir::Node*> executed;
@@ -107,7 +108,6 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
     spec.opsets = impl.model.opsets;
     for (size_t i : part.nodes) {
       spec.nodes.push_back(*executed[i]);
-      members.insert(executed[i]);
       for (const auto* names : {&executed[i]->inputs, &executed[i]->outputs})
         for (const std::string& n : *names)
           if (!n.empty()) spec.types[n] = typed(n).type;
@@ -122,7 +122,21 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
       output_types.push_back(typed(n).type);
     }
     auto runner = backend.compile(spec);
-    if (!runner.is_ok()) return runner.status().with_context("partition " + std::to_string(p) + " on " + part.device);
+    if (!runner.is_ok()) {
+      // A partition the device cannot take (its kernels failed their self-check, say) runs on the
+      // CPU when the list allows, with the reason in the placement report and a warning.
+      if (!cpu_listed || runner.status().code() != StatusCode::kUnsupported)
+        return runner.status().with_context("partition " + std::to_string(p) + " on " + part.device);
+      for (size_t i : part.nodes) {
+        NodePlacement& np = impl.placement.nodes[i];
+        np.device = "cpu";
+        np.reason = "gpu: " + runner.status().message();
+        ++impl.placement.fallbacks;
+      }
+      impl.warnings = runtime::placement_warnings(impl.placement);
+      continue;
+    }
+    for (size_t i : part.nodes) members.insert(executed[i]);
     const int64_t id = runtime::register_partition_runner(std::move(runner).value(), std::move(output_types));
     impl.partition_ids.push_back(id);
     ir::Node n;
@@ -204,7 +218,9 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   impl->placement = std::move(placed).value();
   impl->warnings = runtime::placement_warnings(impl->placement);
   if (impl->placement.count_on("cpu") < static_cast<int64_t>(impl->placement.nodes.size())) {
-    HI_RETURN_IF_ERROR(split_into_partitions(*impl, backends.gpu, bo).with_context(impl->model.path));
+    bool cpu_listed = false;
+    for (const auto& d : devices) cpu_listed = cpu_listed || d.name == "cpu";
+    HI_RETURN_IF_ERROR(split_into_partitions(*impl, backends.gpu, bo, cpu_listed).with_context(impl->model.path));
   }
   for (const auto& in : impl->model.graph.inputs) {
     TensorInfo info = to_info(in);

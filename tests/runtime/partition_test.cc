@@ -160,7 +160,7 @@ TEST(Partition, ThreadsShareOnePartitionedSession) {
   EXPECT_EQ(bad.load(), 0);
 }
 
-TEST(Partition, APartitionThatFailsToCompileFailsTheSessionNamingIt) {
+TEST(Partition, APartitionTheDeviceRefusesRunsOnTheCpuOrFailsNamingIt) {
   const std::string bytes = mixed_model();
   FakeGpu gpu{{"Relu"}};
   runtime::DeviceBackends b = gpu.backends();
@@ -170,10 +170,24 @@ TEST(Partition, APartitionThatFailsToCompileFailsTheSessionNamingIt) {
   runtime::ScopedDeviceBackends scope(b);
   SessionOptions o;
   o.optimization_level = 0;
+  // With the CPU in the list: the node falls back, says why, and the session runs.
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
-  ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.status().message().find("partition 0 on cuda:0"), std::string::npos) << s.status().message();
-  EXPECT_NE(s.status().message().find("stand-in cannot compile 1 node(s)"), std::string::npos) << s.status().message();
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  const PlacementReport& p = s.value()->placement();
+  EXPECT_EQ(p.count_on("cuda:0"), 0);
+  EXPECT_EQ(p.nodes.at(2).reason, "gpu: stand-in cannot compile 1 node(s)");
+  EXPECT_EQ(s.value()->warnings().size(), 1u);
+  EXPECT_TRUE(s.value()->run({{"x", random({2, 6}, 1)}, {"x2", random({2, 5}, 2)}}).is_ok());
+  // Without it: creation fails, naming the partition and the device's reason.
+  o.devices = {"gpu"};
+  FakeGpu all{{"MatMul", "Add", "Relu", "Softmax", "Mul"}};
+  runtime::DeviceBackends b2 = all.backends();
+  b2.gpu.compile = b.gpu.compile;
+  runtime::ScopedDeviceBackends scope2(b2);
+  auto f = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(f.is_ok());
+  EXPECT_NE(f.status().message().find("partition 0 on cuda:0"), std::string::npos) << f.status().message();
+  EXPECT_NE(f.status().message().find("stand-in cannot compile 5 node(s)"), std::string::npos) << f.status().message();
 }
 
 }  // namespace
@@ -227,7 +241,9 @@ double placed_fraction_and_compare(const std::string& model, const zoo::ZooOptio
       scale = std::max(scale, std::fabs(w.as_double(i)));
       worst = std::max(worst, std::fabs(w.as_double(i) - g.as_double(i)));
     }
-    EXPECT_LE(worst, 1e-5 * std::max(scale, 1e-30)) << model << " output " << name;
+    // Not bit for bit: each session times Winograd against direct convolution for itself, so the
+    // two may pick different algorithms under load.
+    EXPECT_LE(worst, 1e-4 * std::max(scale, 1e-30)) << model << " output " << name;
   }
   const PlacementReport& p = b.value()->placement();
   return static_cast<double>(p.count_on("cuda:0")) / static_cast<double>(p.nodes.size());

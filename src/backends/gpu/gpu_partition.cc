@@ -15,6 +15,7 @@
 #include <set>
 
 #include "backends/gpu/device_allocator.h"
+#include "backends/gpu/kernel_self_check.h"
 #include "backends/gpu/kernels/conv.h"
 #include "backends/gpu/kernels/copy.h"
 #include "backends/gpu/kernels/elementwise.h"
@@ -218,6 +219,7 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
   }
   static Result<std::shared_ptr<GpuPartitionRunner>> compile(const runtime::PartitionSpec& spec);
   Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override;
+  int device() const { return device_; }
 
  private:
   int device_ = 0;
@@ -611,6 +613,7 @@ std::string partition_support(const ir::Node& node, const std::vector<ir::ValueT
 
 Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec) {
   HI_ASSIGN_OR_RETURN(auto runner, GpuPartitionRunner::compile(spec));
+  HI_RETURN_IF_ERROR(kernel_self_check(runner->device()));
   return std::shared_ptr<runtime::PartitionRunner>(std::move(runner));
 }
 

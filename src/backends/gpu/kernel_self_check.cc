@@ -1,0 +1,171 @@
+// The GPU kernels' self-check (see kernel_self_check.h).
+#include "backends/gpu/kernel_self_check.h"
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backends/gpu/kernels/conv.h"
+#include "backends/gpu/kernels/elementwise.h"
+#include "backends/gpu/kernels/matmul.h"
+#include "backends/gpu/kernels/rows.h"
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+// Device copies of host vectors, freed on scope exit.
+class Buffers {
+ public:
+  ~Buffers() {
+    for (void* p : ptrs_) (void)device_free(p);
+  }
+  Result<void*> upload(const std::vector<float>& v) {
+    void* p = nullptr;
+    HI_RETURN_IF_ERROR(device_malloc(&p, v.size() * sizeof(float)));
+    ptrs_.push_back(p);
+    HI_RETURN_IF_ERROR(copy_to_device(p, v.data(), v.size() * sizeof(float)));
+    return p;
+  }
+  Result<void*> zeros(size_t n) { return upload(std::vector<float>(n, 0.f)); }
+
+ private:
+  std::vector<void*> ptrs_;
+};
+
+std::vector<float> pattern(size_t n, float scale, float shift) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>((i * 7919) % 97) / 97.f + shift;
+  return v;
+}
+
+Status compare(const char* what, const void* device, const std::vector<float>& want) {
+  HI_RETURN_IF_ERROR(synchronize(nullptr));
+  std::vector<float> got(want.size());
+  HI_RETURN_IF_ERROR(copy_to_host(got.data(), device, got.size() * sizeof(float)));
+  for (size_t i = 0; i < want.size(); ++i)
+    HI_RETURN_IF(!(std::fabs(got[i] - want[i]) <= 1e-4f * std::fabs(want[i]) + 1e-5f), kUnsupported, what,
+                 " gave ", got[i], " at element ", i, " where the host computes ", want[i]);
+  return Status::ok();
+}
+
+Status run_checks() {
+  Buffers b;
+  {  // Relu over a block and a bit.
+    const std::vector<float> x = pattern(1000, 4.f, -2.f);
+    std::vector<float> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] > 0 ? x[i] : 0;
+    HI_ASSIGN_OR_RETURN(void* dx, b.upload(x));
+    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(x.size()));
+    HI_RETURN_IF_ERROR(unary({UnaryKind::kRelu}, DType::kFloat32, dx, dy, static_cast<int64_t>(x.size()), nullptr));
+    HI_RETURN_IF_ERROR(compare("Relu", dy, want));
+  }
+  {  // Add with broadcasting: [3, 1, 5] + [4, 1].
+    const std::vector<float> a = pattern(15, 2.f, -1.f), c = pattern(4, 3.f, 0.5f);
+    std::vector<float> want(60);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 5; ++k) want[static_cast<size_t>((i * 4 + j) * 5 + k)] = a[static_cast<size_t>(i * 5 + k)] + c[static_cast<size_t>(j)];
+    HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index({3, 1, 5}, {4, 1}));
+    HI_ASSIGN_OR_RETURN(void* da, b.upload(a));
+    HI_ASSIGN_OR_RETURN(void* dc, b.upload(c));
+    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(60));
+    HI_RETURN_IF_ERROR(binary(BinaryKind::kAdd, DType::kFloat32, da, dc, dy, index, nullptr));
+    HI_RETURN_IF_ERROR(compare("Add", dy, want));
+  }
+  {  // Softmax over 5 rows of 300.
+    const std::vector<float> x = pattern(1500, 6.f, -3.f);
+    std::vector<float> want(x.size());
+    for (size_t r = 0; r < 5; ++r) {
+      float m = -INFINITY, s = 0;
+      for (size_t c = 0; c < 300; ++c) m = std::max(m, x[r * 300 + c]);
+      for (size_t c = 0; c < 300; ++c) s += std::exp(x[r * 300 + c] - m);
+      for (size_t c = 0; c < 300; ++c) want[r * 300 + c] = std::exp(x[r * 300 + c] - m) / s;
+    }
+    HI_ASSIGN_OR_RETURN(void* dx, b.upload(x));
+    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(x.size()));
+    HI_RETURN_IF_ERROR(softmax_rows(DType::kFloat32, dx, dy, 5, 300, false, nullptr));
+    HI_RETURN_IF_ERROR(compare("Softmax", dy, want));
+  }
+  {  // MatMul 37 x 29 by 29 x 71 plus a bias row.
+    const int m = 37, k = 29, n = 71;
+    const std::vector<float> a = pattern(m * k, 1.f, -0.5f), w = pattern(k * n, 1.f, -0.4f), bias = pattern(n, 1.f, 0.f);
+    std::vector<float> want(static_cast<size_t>(m * n));
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double s = bias[static_cast<size_t>(j)];
+        for (int t = 0; t < k; ++t) s += double(a[static_cast<size_t>(i * k + t)]) * w[static_cast<size_t>(t * n + j)];
+        want[static_cast<size_t>(i * n + j)] = static_cast<float>(s);
+      }
+    MatMulDesc d;
+    d.m = m;
+    d.n = n;
+    d.k = k;
+    d.beta = 1.f;
+    d.c_row_stride = 0;
+    d.c_col_stride = 1;
+    HI_ASSIGN_OR_RETURN(void* da, b.upload(a));
+    HI_ASSIGN_OR_RETURN(void* dw, b.upload(w));
+    HI_ASSIGN_OR_RETURN(void* db, b.upload(bias));
+    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(want.size()));
+    HI_RETURN_IF_ERROR(matmul(DType::kFloat32, d, da, dw, db, dy, nullptr));
+    HI_RETURN_IF_ERROR(compare("MatMul", dy, want));
+  }
+  {  // A 3x3 convolution, padding 1, with bias and Relu: [1, 3, 9, 7] -> [1, 4, 9, 7].
+    const int c = 3, o = 4, h = 9, wd = 7;
+    const std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f), bias = pattern(o, 1.f, -0.5f);
+    std::vector<float> want(static_cast<size_t>(o * h * wd));
+    for (int oc = 0; oc < o; ++oc)
+      for (int y = 0; y < h; ++y)
+        for (int xx = 0; xx < wd; ++xx) {
+          double s = bias[static_cast<size_t>(oc)];
+          for (int ic = 0; ic < c; ++ic)
+            for (int r = 0; r < 3; ++r)
+              for (int q = 0; q < 3; ++q) {
+                const int iy = y - 1 + r, ix = xx - 1 + q;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+                s += double(x[static_cast<size_t>((ic * h + iy) * wd + ix)]) * w[static_cast<size_t>(((oc * c + ic) * 3 + r) * 3 + q)];
+              }
+          want[static_cast<size_t>((oc * h + y) * wd + xx)] = s > 0 ? static_cast<float>(s) : 0.f;
+        }
+    Conv2dDesc d;
+    d.batch = 1;
+    d.in_channels = c;
+    d.in_h = h;
+    d.in_w = wd;
+    d.out_channels = o;
+    d.out_h = h;
+    d.out_w = wd;
+    d.kernel_h = d.kernel_w = 3;
+    d.pad_top = d.pad_left = 1;
+    d.has_activation = true;
+    d.activation = {UnaryKind::kRelu};
+    HI_ASSIGN_OR_RETURN(void* dx, b.upload(x));
+    HI_ASSIGN_OR_RETURN(void* dw, b.upload(w));
+    HI_ASSIGN_OR_RETURN(void* db, b.upload(bias));
+    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(want.size()));
+    HI_RETURN_IF_ERROR(conv2d(DType::kFloat32, d, dx, dw, db, nullptr, dy, nullptr));
+    HI_RETURN_IF_ERROR(compare("Conv", dy, want));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status kernel_self_check(int device) {
+  static std::mutex mutex;
+  static std::map<int, Status> results;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = results.find(device);
+  if (it != results.end()) return it->second;
+  Status s = set_device(device);
+  if (s.is_ok()) s = run_checks();
+  if (!s.is_ok())
+    s = error(StatusCode::kUnsupported, "the GPU kernels failed their self-check on ", backend_name(), ":", device, ": ",
+              s.message());
+  results.emplace(device, s);
+  return s;
+}
+
+}  // namespace hi::gpu::HI_GPU_NS
