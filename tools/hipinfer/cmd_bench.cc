@@ -91,15 +91,11 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   if (args.has("--json") && o.json.empty()) return bad("--json needs a file name, or - for stdout");
   if (args.has("--plot") && o.plot.empty()) return bad("--plot needs a file name (FILE.svg)");
   if (args.has("--compare")) {
-    std::string list = args.get("--compare");
-    for (size_t start = 0; start <= list.size();) {
-      const size_t comma = std::min(list.find(',', start), list.size());
-      std::string name = list.substr(start, comma - start);
-      if (name == "ort") name = "onnxruntime";
+    for (const std::string& given : split_commas(args.get("--compare"))) {
+      const std::string name = given == "ort" ? "onnxruntime" : given;
       if (name != "onnxruntime" && name != "torch")
-        return bad("--compare takes onnxruntime and/or torch (comma-separated), got '", list.substr(start, comma - start), "'");
+        return bad("--compare takes onnxruntime and/or torch (comma-separated), got '", given, "'");
       if (std::find(o.compare.begin(), o.compare.end(), name) == o.compare.end()) o.compare.push_back(name);
-      start = comma + 1;
     }
   }
   o.quiet = args.has("--quiet");

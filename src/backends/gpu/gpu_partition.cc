@@ -205,10 +205,25 @@ struct DeviceValue {
   int root = -1;  // the slot whose buffer this aliases (itself when it owns one); -1: not set
 };
 
-int64_t numel_of(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
+// A 2-D window (Conv, pooling) resolved for one input: kernel (from the weights when the node
+// has no kernel_shape), strides, dilations and the four pads.
+struct Window2d {
+  int64_t kernel[2], strides[2], dilations[2], pads[4];
+};
+Result<Window2d> resolve_window(const ops::WindowParams& params, const Shape& x, const Shape* weights) {
+  ops::WindowParams p = params;
+  if (p.kernel.empty() && weights) p.kernel = {(*weights)[2], (*weights)[3]};
+  HI_RETURN_IF_ERROR(p.resolve_rank(2));
+  std::vector<int64_t> pads, out;
+  HI_RETURN_IF_ERROR(p.output_dims({x[2], x[3]}, &pads, &out));
+  Window2d w;
+  for (size_t i = 0; i < 2; ++i) {
+    w.kernel[i] = p.kernel[i];
+    w.strides[i] = p.strides[i];
+    w.dilations[i] = p.dilations[i];
+  }
+  for (size_t i = 0; i < 4; ++i) w.pads[i] = pads[i];
+  return w;
 }
 
 class GpuPartitionRunner final : public runtime::PartitionRunner {
@@ -325,19 +340,19 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
   DeviceValue& y = v[static_cast<size_t>(s.out[0])];
   const std::string& op = s.node.op_type;
   const DType dt = in(0).dtype;
-  if (unary_table().count(op)) return unary(s.unary, dt, in(0).ptr, y.ptr, numel_of(y.shape), stream);
+  if (unary_table().count(op)) return unary(s.unary, dt, in(0).ptr, y.ptr, shape_numel(y.shape), stream);
   if (binary_table().count(op) && s.node.domain != ops::kInternalDomain) {
     HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index(in(0).shape, in(1).shape));
     return binary(s.binary, dt, in(0).ptr, in(1).ptr, y.ptr, index, stream);
   }
   if (op == "Softmax" || op == "LogSoftmax") {
     const int64_t cols = y.shape.empty() ? 1 : y.shape.back();
-    return softmax_rows(dt, in(0).ptr, y.ptr, cols ? numel_of(y.shape) / cols : 0, cols, s.log_softmax, stream);
+    return softmax_rows(dt, in(0).ptr, y.ptr, cols ? shape_numel(y.shape) / cols : 0, cols, s.log_softmax, stream);
   }
   if (op == "LayerNormalization") {
     const int64_t cols = y.shape.empty() ? 1 : y.shape.back();
     return layer_norm_rows(dt, in(0).ptr, in(1).ptr, has_in(2) ? in(2).ptr : nullptr, y.ptr,
-                           cols ? numel_of(y.shape) / cols : 0, cols, s.epsilon, stream);
+                           cols ? shape_numel(y.shape) / cols : 0, cols, s.epsilon, stream);
   }
   if (op == "MatMul" || op == "Gemm" || op == "FusedMatMul") {
     const Shape& a = in(0).shape;
@@ -349,7 +364,7 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
     d.k = s.trans_a ? a[a.size() - 2] : a[a.size() - 1];
     d.n = s.trans_b ? b[b.size() - 2] : b[b.size() - 1];
     const Shape batch_a(a.begin(), a.end() - 2), batch_b(b.begin(), b.end() - 2);
-    const int64_t na = numel_of(batch_a), nb = numel_of(batch_b);
+    const int64_t na = shape_numel(batch_a), nb = shape_numel(batch_b);
     if (b.size() == 2 && !s.trans_a) {  // [.., m, k] x [k, n]: one product over every row
       d.m *= na;
       d.batch = 1;
@@ -384,18 +399,14 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
         HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index(y.shape, in(3).shape));
         HI_RETURN_IF_ERROR(binary(BinaryKind::kAdd, dt, y.ptr, in(3).ptr, y.ptr, index, stream));
       }
-      if (s.has_activation) return unary(s.unary, dt, y.ptr, y.ptr, numel_of(y.shape), stream);
+      if (s.has_activation) return unary(s.unary, dt, y.ptr, y.ptr, shape_numel(y.shape), stream);
     }
     return Status::ok();
   }
   if (op == "Conv" || op == "FusedConv") {
     const Shape& x = in(0).shape;
     const Shape& w = in(1).shape;
-    ops::WindowParams window = s.window;
-    if (window.kernel.empty()) window.kernel = {w[2], w[3]};  // from the weights, as Conv does
-    HI_RETURN_IF_ERROR(window.resolve_rank(2));
-    std::vector<int64_t> pads, out;
-    HI_RETURN_IF_ERROR(window.output_dims({x[2], x[3]}, &pads, &out));
+    HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(s.window, x, &w));
     Conv2dDesc d;
     d.batch = x[0];
     d.in_channels = x[1];
@@ -405,14 +416,14 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
     d.out_h = y.shape[2];
     d.out_w = y.shape[3];
     d.groups = s.group;
-    d.kernel_h = w[2];
-    d.kernel_w = w[3];
-    d.stride_h = window.strides[0];
-    d.stride_w = window.strides[1];
-    d.dilation_h = window.dilations[0];
-    d.dilation_w = window.dilations[1];
-    d.pad_top = pads[0];
-    d.pad_left = pads[1];
+    d.kernel_h = win.kernel[0];
+    d.kernel_w = win.kernel[1];
+    d.stride_h = win.strides[0];
+    d.stride_w = win.strides[1];
+    d.dilation_h = win.dilations[0];
+    d.dilation_w = win.dilations[1];
+    d.pad_top = win.pads[0];
+    d.pad_left = win.pads[1];
     d.has_activation = s.has_activation;
     d.activation = s.unary;
     return conv2d(dt, d, in(0).ptr, in(1).ptr, has_in(2) ? in(2).ptr : nullptr, has_in(3) ? in(3).ptr : nullptr, y.ptr,
@@ -420,10 +431,7 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
   }
   if (op == "MaxPool" || op == "AveragePool") {
     const Shape& x = in(0).shape;
-    ops::WindowParams window = s.window;
-    HI_RETURN_IF_ERROR(window.resolve_rank(2));
-    std::vector<int64_t> pads, out;
-    HI_RETURN_IF_ERROR(window.output_dims({x[2], x[3]}, &pads, &out));
+    HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(s.window, x, nullptr));
     Pool2dDesc d;
     d.batch = x[0];
     d.channels = x[1];
@@ -431,22 +439,22 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
     d.in_w = x[3];
     d.out_h = y.shape[2];
     d.out_w = y.shape[3];
-    d.kernel_h = window.kernel[0];
-    d.kernel_w = window.kernel[1];
-    d.stride_h = window.strides[0];
-    d.stride_w = window.strides[1];
-    d.dilation_h = window.dilations[0];
-    d.dilation_w = window.dilations[1];
-    d.pad_top = pads[0];
-    d.pad_left = pads[1];
-    d.pad_bottom = pads[2];
-    d.pad_right = pads[3];
+    d.kernel_h = win.kernel[0];
+    d.kernel_w = win.kernel[1];
+    d.stride_h = win.strides[0];
+    d.stride_w = win.strides[1];
+    d.dilation_h = win.dilations[0];
+    d.dilation_w = win.dilations[1];
+    d.pad_top = win.pads[0];
+    d.pad_left = win.pads[1];
+    d.pad_bottom = win.pads[2];
+    d.pad_right = win.pads[3];
     d.count_include_pad = s.count_include_pad;
     return pool2d(op == "MaxPool" ? PoolKind::kMax : PoolKind::kAverage, dt, d, in(0).ptr, y.ptr, stream);
   }
   if (op == "GlobalAveragePool") {
     const Shape& x = in(0).shape;
-    return reduce(ReduceKind::kMean, dt, in(0).ptr, y.ptr, x[0] * x[1], numel_of(x) / std::max<int64_t>(x[0] * x[1], 1), 1,
+    return reduce(ReduceKind::kMean, dt, in(0).ptr, y.ptr, x[0] * x[1], shape_numel(x) / std::max<int64_t>(x[0] * x[1], 1), 1,
                   stream);
   }
   if (op == "Transpose") {
@@ -463,7 +471,7 @@ Status GpuPartitionRunner::launch(const Step& s, std::vector<DeviceValue>& v,
     for (int64_t k = 0; k < axis; ++k) outer *= x[static_cast<size_t>(k)];
     for (size_t k = static_cast<size_t>(axis) + 1; k < x.size(); ++k) inner *= x[k];
     return gather(static_cast<int>(dtype_size(dt)), in(0).ptr, static_cast<const int64_t*>(in(1).ptr), y.ptr, outer,
-                  x[static_cast<size_t>(axis)], inner, numel_of(in(1).shape), nullptr, stream);
+                  x[static_cast<size_t>(axis)], inner, shape_numel(in(1).shape), nullptr, stream);
   }
   if (op == "Concat") {
     const int64_t rank = static_cast<int64_t>(y.shape.size());
@@ -570,7 +578,7 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
       y.root = x.root;
       ++refs[static_cast<size_t>(x.root)];
     } else {
-      const size_t bytes = static_cast<size_t>(numel_of(y.shape)) * dtype_size(y.dtype);
+      const size_t bytes = static_cast<size_t>(shape_numel(y.shape)) * dtype_size(y.dtype);
       if (bytes > 0) {
         HI_ASSIGN_OR_RETURN(y.ptr, alloc->allocate(bytes, stream));
         owned[static_cast<size_t>(s.out[0])] = true;

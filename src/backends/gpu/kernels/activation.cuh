@@ -35,11 +35,7 @@ __device__ __forceinline__ float apply_unary(const UnaryOp& op, float x) {
   switch (op.kind) {
 #define HI_UNARY_CASE(K) \
   case UnaryKind::K: return apply_unary<UnaryKind::K>(x, op.alpha, op.beta);
-    HI_UNARY_CASE(kRelu) HI_UNARY_CASE(kLeakyRelu) HI_UNARY_CASE(kSigmoid) HI_UNARY_CASE(kTanh)
-    HI_UNARY_CASE(kExp) HI_UNARY_CASE(kLog) HI_UNARY_CASE(kSqrt) HI_UNARY_CASE(kReciprocal)
-    HI_UNARY_CASE(kNeg) HI_UNARY_CASE(kAbs) HI_UNARY_CASE(kErf) HI_UNARY_CASE(kGelu)
-    HI_UNARY_CASE(kClip) HI_UNARY_CASE(kHardSigmoid) HI_UNARY_CASE(kHardSwish) HI_UNARY_CASE(kSoftplus)
-    HI_UNARY_CASE(kElu) HI_UNARY_CASE(kSelu)
+    HI_UNARY_KINDS(HI_UNARY_CASE)
 #undef HI_UNARY_CASE
   }
   return x;

@@ -59,18 +59,12 @@ void dispatch(BinaryKind kind, const void* a, const void* b, void* y, const Broa
   }
 }
 
-std::string dims_string(const Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 }  // namespace
 
 Result<BroadcastIndex> make_broadcast_index(const Shape& a, const Shape& b) {
   const size_t rank = std::max(a.size(), b.size());
   HI_RETURN_IF(rank > static_cast<size_t>(kMaxBroadcastRank), kUnsupported, "GPU binary kernel: rank ", rank,
-               " is above the kernels' ", kMaxBroadcastRank, " (shapes ", dims_string(a), " and ", dims_string(b), ")");
+               " is above the kernels' ", kMaxBroadcastRank, " (shapes ", shape_to_string(a), " and ", shape_to_string(b), ")");
   BroadcastIndex index;
   index.rank = static_cast<int>(rank);
   index.same_shape = a == b;
@@ -80,7 +74,7 @@ Result<BroadcastIndex> make_broadcast_index(const Shape& a, const Shape& b) {
     const size_t d = rank - 1 - k;
     const int64_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
     const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
-    HI_RETURN_IF(da != db && da != 1 && db != 1, kInvalidArgument, "shapes ", dims_string(a), " and ", dims_string(b),
+    HI_RETURN_IF(da != db && da != 1 && db != 1, kInvalidArgument, "shapes ", shape_to_string(a), " and ", shape_to_string(b),
                  " do not broadcast: dim ", d, " is ", da, " against ", db);
     const int64_t out = da == 1 ? db : da;
     index.dims[d] = out;

@@ -5,7 +5,7 @@
 // (over the whole batch), 256 threads with a 4 x 4 patch each, as in matmul.cu. The epilogue adds
 // bias and residual and applies the activation before the one store.
 // clang-format off
-#include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
+#include "backends/gpu/kernels/tile_gemm.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/activation.cuh"
 #include "backends/gpu/kernels/conv.h"
 // clang-format on
@@ -13,14 +13,12 @@
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-constexpr int kTileM = 64, kTileN = 64, kTileK = 16, kThreads = 256, kPatch = 4;
-
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     conv2d_kernel(const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ bias,
                   const T* __restrict__ residual, T* __restrict__ y, Conv2dDesc d) {
-  __shared__ float ws[kTileK][kTileM + 1];
-  __shared__ float xs[kTileK][kTileN + 1];
+  __shared__ TileA ws;
+  __shared__ TileB xs;
   const int64_t group = blockIdx.z;
   const int64_t ocg = d.out_channels / d.groups, icg = d.in_channels / d.groups;
   const int64_t kernel_area = d.kernel_h * d.kernel_w;
@@ -52,19 +50,7 @@ __global__ void __launch_bounds__(kThreads)
       xs[kb][j] = v;
     }
     __syncthreads();
-#pragma unroll
-    for (int kk = 0; kk < kTileK; ++kk) {
-      float av[kPatch], bv[kPatch];
-#pragma unroll
-      for (int p = 0; p < kPatch; ++p) {
-        av[p] = ws[kk][ty * kPatch + p];
-        bv[p] = xs[kk][tx * kPatch + p];
-      }
-#pragma unroll
-      for (int p = 0; p < kPatch; ++p)
-#pragma unroll
-        for (int q = 0; q < kPatch; ++q) acc[p][q] += av[p] * bv[q];
-    }
+    accumulate_tile(ws, xs, tx, ty, acc);
     __syncthreads();
   }
 #pragma unroll

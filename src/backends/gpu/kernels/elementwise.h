@@ -11,13 +11,15 @@
 
 namespace hi::gpu::HI_GPU_NS {
 
-enum class UnaryKind {
-  kRelu, kLeakyRelu, kSigmoid, kTanh, kExp, kLog, kSqrt, kReciprocal, kNeg, kAbs, kErf,
-  kGelu,      // exact: x * (1 + erf(x / sqrt 2)) / 2
-  kClip,      // min(max(x, alpha), beta)
-  kHardSigmoid,  // max(0, min(1, alpha * x + beta))
-  kHardSwish, kSoftplus, kElu, kSelu,  // Elu: alpha; Selu: alpha, gamma in beta
-};
+// The one list of unary kinds; switches over them expand it (HI_UNARY_KINDS(X) calls X(kind)).
+// Gelu is exact: x * (1 + erf(x / sqrt 2)) / 2; Clip: min(max(x, alpha), beta); HardSigmoid:
+// max(0, min(1, alpha * x + beta)); Elu: alpha; Selu: alpha, and gamma in beta.
+#define HI_UNARY_KINDS(X)                                                                                  \
+  X(kRelu) X(kLeakyRelu) X(kSigmoid) X(kTanh) X(kExp) X(kLog) X(kSqrt) X(kReciprocal) X(kNeg) X(kAbs)     \
+  X(kErf) X(kGelu) X(kClip) X(kHardSigmoid) X(kHardSwish) X(kSoftplus) X(kElu) X(kSelu)
+#define HI_UNARY_ENUMERATOR(K) K,
+enum class UnaryKind { HI_UNARY_KINDS(HI_UNARY_ENUMERATOR) };
+#undef HI_UNARY_ENUMERATOR
 struct UnaryOp {
   UnaryKind kind = UnaryKind::kRelu;
   float alpha = 0;

@@ -3,21 +3,19 @@
 // memory (converted to float32 on the way in), so each loaded element is reused 64 times. Every
 // load is bounds-checked: odd sizes need no padding. The batch index is blockIdx.z.
 // clang-format off
-#include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
+#include "backends/gpu/kernels/tile_gemm.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/matmul.h"
 // clang-format on
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-constexpr int kTileM = 64, kTileN = 64, kTileK = 16, kThreads = 256, kPatch = 4;
-
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     matmul_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, T* __restrict__ y,
                   MatMulDesc d) {
-  __shared__ float as[kTileK][kTileM + 1];  // +1: no bank conflicts on the transposed store
-  __shared__ float bs[kTileK][kTileN + 1];
+  __shared__ TileA as;
+  __shared__ TileB bs;
   const int64_t batch = blockIdx.z;
   const T* pa = a + batch * d.a_batch_stride;
   const T* pb = b + batch * d.b_batch_stride;
@@ -38,19 +36,7 @@ __global__ void __launch_bounds__(kThreads)
       bs[kb][j] = (gj < d.n && gkb < d.k) ? load_f(pb, gkb * b_row + gj * b_col) : 0.f;
     }
     __syncthreads();
-#pragma unroll
-    for (int kk = 0; kk < kTileK; ++kk) {
-      float av[kPatch], bv[kPatch];
-#pragma unroll
-      for (int p = 0; p < kPatch; ++p) {
-        av[p] = as[kk][ty * kPatch + p];
-        bv[p] = bs[kk][tx * kPatch + p];
-      }
-#pragma unroll
-      for (int p = 0; p < kPatch; ++p)
-#pragma unroll
-        for (int q = 0; q < kPatch; ++q) acc[p][q] += av[p] * bv[q];
-    }
+    accumulate_tile(as, bs, tx, ty, acc);
     __syncthreads();
   }
   T* py = y + batch * d.y_batch_stride;

@@ -26,11 +26,7 @@ void dispatch(const UnaryOp& op, const void* x, void* y, int64_t n, cudaStream_t
   switch (op.kind) {
 #define HI_UNARY_CASE(K) \
   case UnaryKind::K: launch<UnaryKind::K, T>(op, x, y, n, s); break;
-    HI_UNARY_CASE(kRelu) HI_UNARY_CASE(kLeakyRelu) HI_UNARY_CASE(kSigmoid) HI_UNARY_CASE(kTanh)
-    HI_UNARY_CASE(kExp) HI_UNARY_CASE(kLog) HI_UNARY_CASE(kSqrt) HI_UNARY_CASE(kReciprocal)
-    HI_UNARY_CASE(kNeg) HI_UNARY_CASE(kAbs) HI_UNARY_CASE(kErf) HI_UNARY_CASE(kGelu)
-    HI_UNARY_CASE(kClip) HI_UNARY_CASE(kHardSigmoid) HI_UNARY_CASE(kHardSwish) HI_UNARY_CASE(kSoftplus)
-    HI_UNARY_CASE(kElu) HI_UNARY_CASE(kSelu)
+    HI_UNARY_KINDS(HI_UNARY_CASE)
 #undef HI_UNARY_CASE
   }
 }
