@@ -33,14 +33,17 @@ std::map<int64_t, RegisteredPartition>& registry() {
   return r;
 }
 
-// The executor points into its graph's nodes, so the runner owns both.
+// The executor points into its graph's nodes, so the runner owns both. It is given every
+// partition input; the constants are the executor's initializers, so only the others (`pass`)
+// go on to it.
 class CpuPartitionRunner final : public PartitionRunner {
  public:
-  CpuPartitionRunner(std::unique_ptr<ir::Graph> graph, std::unique_ptr<ops::Executor> ex)
-      : graph_(std::move(graph)), ex_(std::move(ex)) {}
+  CpuPartitionRunner(std::unique_ptr<ir::Graph> graph, std::unique_ptr<ops::Executor> ex, std::vector<bool> pass)
+      : graph_(std::move(graph)), ex_(std::move(ex)), pass_(std::move(pass)) {}
   Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override {
     std::vector<ops::Value> values;
-    for (const Tensor* t : inputs) values.push_back(ops::Value::of(*t));
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (pass_[i]) values.push_back(ops::Value::of(*inputs[i]));
     std::vector<ops::Value> results;
     HI_RETURN_IF_ERROR(ex_->run(std::move(values), &results));
     outputs->clear();
@@ -51,6 +54,7 @@ class CpuPartitionRunner final : public PartitionRunner {
  private:
   std::unique_ptr<ir::Graph> graph_;
   std::unique_ptr<ops::Executor> ex_;
+  std::vector<bool> pass_;
 };
 
 }  // namespace
@@ -133,26 +137,10 @@ Result<std::shared_ptr<PartitionRunner>> compile_on_cpu(const PartitionSpec& spe
   ops::BuildOptions bo;
   bo.fold_constants = false;
   HI_ASSIGN_OR_RETURN(auto ex, ops::Executor::build(g, spec.opsets, bo));
-  // The runner is given every partition input; constants are the executor's initializers, so
-  // only the others are passed on.
-  class Filtered final : public PartitionRunner {
-   public:
-    Filtered(std::shared_ptr<PartitionRunner> inner, std::vector<bool> pass) : inner_(std::move(inner)), pass_(std::move(pass)) {}
-    Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override {
-      std::vector<const Tensor*> kept;
-      for (size_t i = 0; i < inputs.size(); ++i)
-        if (pass_[i]) kept.push_back(inputs[i]);
-      return inner_->run(kept, outputs);
-    }
-
-   private:
-    std::shared_ptr<PartitionRunner> inner_;
-    std::vector<bool> pass_;
-  };
   std::vector<bool> pass;
   for (const ir::ValueInfo& in : spec.inputs) pass.push_back(!spec.constants.count(in.name));
   return std::shared_ptr<PartitionRunner>(
-      std::make_shared<Filtered>(std::make_shared<CpuPartitionRunner>(std::move(graph), std::move(ex)), std::move(pass)));
+      std::make_shared<CpuPartitionRunner>(std::move(graph), std::move(ex), std::move(pass)));
 }
 
 }  // namespace hi::runtime
