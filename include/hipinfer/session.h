@@ -30,6 +30,10 @@ struct SessionOptions {
   // anywhere else counts as a fallback, with its reason in Session::placement() and a warning.
   // Without "cpu", a node that no listed device runs makes create() fail, naming it.
   std::vector<std::string> devices = {"gpu", "cpu"};
+  // GPU partitions capture their kernel launches as a graph (CUDA / HIP graphs) per input
+  // signature on the first run and replay it on later ones; false launches every kernel on
+  // every run (hipinfer --no-graph).
+  bool gpu_graphs = true;
 };
 
 // Name, element type and shape of a model input or output. Unknown dims are -1, with the
@@ -56,6 +60,20 @@ struct RunStats {
   int64_t planned_arena_bytes = 0;  // size of the static memory plan's arena for these shapes (0: none)
   int64_t planned_activation_bytes = 0;  // the sum of the planned intermediate tensors the arena holds
   int64_t fallback_nodes = 0;  // nodes this run executed on a device other than the first listed
+};
+
+// Graph capture and replay of a session's GPU partitions (SessionOptions::gpu_graphs), summed
+// over its partitions since it was created.
+struct PartitionGraphStats {
+  bool enabled = false;
+  int64_t captures = 0;     // graphs captured: one per partition and input signature
+  int64_t replays = 0;      // partition runs that launched a captured graph
+  int64_t direct_runs = 0;  // partition runs that launched each kernel (graphs off, a capture that
+                            // failed, a signature past the per-partition limit, or a graph busy in
+                            // another thread)
+  int64_t failures = 0;     // captures that failed; the partition then ran directly
+  std::string last_failure; // why the last one failed
+  std::string summary() const;  // "graphs on: 2 captured, 98 replays, 0 direct runs"
 };
 
 // Where one node runs, and why not on an earlier device of the list.
@@ -102,6 +120,8 @@ class Session {
   const PlacementReport& placement() const;
   // What create() found worth telling the user (fallbacks); the CLI prints them, Python warns.
   const std::vector<std::string>& warnings() const;
+  // Graph capture and replay of the GPU partitions so far; enabled is false without any.
+  PartitionGraphStats graph_stats() const;
 
   struct Impl;
 

@@ -25,11 +25,14 @@ struct PartitionSpec {
   std::map<std::string, Tensor> constants;       // inputs known at build time (weights)
   std::map<std::string, ir::ValueType> types;    // every value the nodes read or write
   std::map<std::string, int64_t> opsets;
+  bool graphs = true;  // capture the launches per input signature and replay them (SessionOptions::gpu_graphs)
 };
 
 class PartitionRunner {
  public:
   virtual ~PartitionRunner() = default;
+  // How its runs went with graphs; all zero for runners without them.
+  virtual PartitionGraphStats graph_stats() const { return {}; }
   // Runs the partition: `inputs` in PartitionSpec::inputs order; fills `outputs` (host tensors) in
   // PartitionSpec::outputs order. Safe to call from several threads at once.
   virtual Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const = 0;

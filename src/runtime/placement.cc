@@ -127,6 +127,13 @@ int64_t PlacementReport::count_on(const std::string& device) const {
   return n;
 }
 
+std::string PartitionGraphStats::summary() const {
+  std::string s = std::string("graphs ") + (enabled ? "on" : "off") + ": " + std::to_string(captures) + " captured, " +
+                  std::to_string(replays) + " replays, " + std::to_string(direct_runs) + " direct runs";
+  if (failures > 0) s += ", " + std::to_string(failures) + " captures failed (last: " + last_failure + ")";
+  return s;
+}
+
 std::string PlacementReport::summary() const {
   std::string s = std::to_string(nodes.size()) + " nodes:";
   bool first = true;

@@ -106,6 +106,7 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
     runtime::PartitionSpec spec;
     spec.device = part.device;
     spec.opsets = impl.model.opsets;
+    spec.graphs = impl.options.gpu_graphs;
     for (size_t i : part.nodes) {
       spec.nodes.push_back(*executed[i]);
       for (const auto* names : {&executed[i]->inputs, &executed[i]->outputs})
@@ -303,6 +304,22 @@ const std::vector<TensorInfo>& Session::inputs() const { return impl_->inputs; }
 const std::vector<TensorInfo>& Session::outputs() const { return impl_->outputs; }
 const PlacementReport& Session::placement() const { return impl_->placement; }
 const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
+
+PartitionGraphStats Session::graph_stats() const {
+  PartitionGraphStats total;
+  for (int64_t id : impl_->partition_ids) {
+    const runtime::RegisteredPartition p = runtime::find_partition_runner(id);
+    if (!p.runner) continue;
+    const PartitionGraphStats s = p.runner->graph_stats();
+    total.enabled = total.enabled || s.enabled;
+    total.captures += s.captures;
+    total.replays += s.replays;
+    total.direct_runs += s.direct_runs;
+    total.failures += s.failures;
+    if (!s.last_failure.empty()) total.last_failure = s.last_failure;
+  }
+  return total;
+}
 
 Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names,
                                RunStats* stats) const {

@@ -1,6 +1,9 @@
 // The GPU executor: its kernel table's answers (what placement is told), compiling partitions
 // (no device needed), and, with a GPU, zoo models GPU-first against the CPU.
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <thread>
 
 #include "backends/gpu/gpu_partition.h"
 #include "gpu/gpu_skip.h"
@@ -155,6 +158,69 @@ TEST(HI_GPU_TEST_SUITE, ZooModelsGpuFirstMatchTheCpu) {
   encoder.sequence = 16;
   encoder.vocab = 100;
   expect_gpu_matches_cpu("bert", encoder, 2, 0.3);
+}
+
+// Graph replay against direct launches, bit for bit: the same kernels run either way. The first
+// run of each input signature captures, later ones replay; a second batch size is a second
+// graph; threads sharing the session replay or, while a graph is busy, run directly.
+TEST(HI_GPU_TEST_SUITE, GraphReplayMatchesDirectLaunches) {
+  SKIP_WITHOUT_GPU();
+  zoo::ZooOptions o;
+  o.image_size = 32;
+  o.classes = 10;
+  auto bytes = zoo::build_zoo_model("resnet50", o);
+  ASSERT_TRUE(bytes.is_ok());
+  SessionOptions direct, graphs;
+  direct.devices = graphs.devices = {HI_GPU_BACKEND, "cpu"};
+  direct.optimization_level = graphs.optimization_level = 2;
+  direct.gpu_graphs = false;
+  auto a = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), direct);
+  auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), graphs);
+  ASSERT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();
+  const std::string input = a.value()->inputs().at(0).name;
+  for (int64_t batch : {1, 3, 1}) {
+    for (uint32_t seed : {1u, 2u}) {
+      TensorMap feeds{{input, random_tensor(DType::kFloat32, {batch, 3, 32, 32}, seed + static_cast<uint32_t>(batch), false)}};
+      auto want = a.value()->run(feeds);
+      auto got = b.value()->run(feeds);
+      ASSERT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();
+      for (const auto& [name, w] : want.value()) {
+        const Tensor& g = got.value().at(name);
+        ASSERT_EQ(w.shape(), g.shape());
+        EXPECT_EQ(std::memcmp(w.raw(), g.raw(), w.nbytes()), 0) << "batch " << batch << " output " << name;
+      }
+    }
+  }
+  const PartitionGraphStats off = a.value()->graph_stats();
+  EXPECT_FALSE(off.enabled);
+  EXPECT_EQ(off.replays, 0);
+  const PartitionGraphStats on = b.value()->graph_stats();
+  EXPECT_TRUE(on.enabled);
+  EXPECT_EQ(on.failures, 0) << on.last_failure;
+  // Per partition: one capture for batch 1 and one for batch 3; all six runs replay.
+  EXPECT_GT(on.captures, 0);
+  EXPECT_EQ(on.captures % 2, 0) << on.summary();
+  EXPECT_EQ(on.replays, 3 * on.captures) << on.summary();
+  EXPECT_EQ(on.direct_runs, 0) << on.summary();
+  std::vector<std::thread> threads;
+  std::atomic<int> mismatches{0};
+  const TensorMap feeds{{input, random_tensor(DType::kFloat32, {1, 3, 32, 32}, 9, false)}};
+  auto want = a.value()->run(feeds);
+  ASSERT_TRUE(want.is_ok());
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int k = 0; k < 10; ++k) {
+        auto got = b.value()->run(feeds);
+        if (!got.is_ok()) {
+          ++mismatches;
+          continue;
+        }
+        for (const auto& [name, w] : want.value())
+          if (std::memcmp(w.raw(), got.value().at(name).raw(), w.nbytes()) != 0) ++mismatches;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 }  // namespace

@@ -160,6 +160,60 @@ TEST(Partition, ThreadsShareOnePartitionedSession) {
   EXPECT_EQ(bad.load(), 0);
 }
 
+// A runner that reports graph statistics, to see the session sum them over its partitions.
+class CountingRunner final : public runtime::PartitionRunner {
+ public:
+  explicit CountingRunner(std::shared_ptr<runtime::PartitionRunner> inner, bool graphs)
+      : inner_(std::move(inner)), graphs_(graphs) {}
+  Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override {
+    ++runs_;
+    return inner_->run(inputs, outputs);
+  }
+  PartitionGraphStats graph_stats() const override {
+    PartitionGraphStats s;
+    s.enabled = graphs_;
+    (graphs_ ? s.replays : s.direct_runs) = runs_.load();
+    s.captures = graphs_ ? 1 : 0;
+    return s;
+  }
+
+ private:
+  std::shared_ptr<runtime::PartitionRunner> inner_;
+  bool graphs_;
+  mutable std::atomic<int64_t> runs_{0};
+};
+
+TEST(Partition, GraphOptionReachesEveryPartitionAndStatsAreSummed) {
+  const std::string bytes = mixed_model();
+  FakeGpu gpu{{"MatMul", "Add", "Relu", "Mul"}};  // Softmax on the CPU: two partitions
+  runtime::DeviceBackends b = gpu.backends();
+  auto seen = gpu.specs;
+  b.gpu.compile = [seen](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
+    seen->push_back(spec);
+    HI_ASSIGN_OR_RETURN(auto inner, runtime::compile_on_cpu(spec));
+    return std::shared_ptr<runtime::PartitionRunner>(std::make_shared<CountingRunner>(inner, spec.graphs));
+  };
+  runtime::ScopedDeviceBackends scope(b);
+  for (bool graphs : {true, false}) {
+    seen->clear();
+    SessionOptions o;
+    o.optimization_level = 0;
+    o.gpu_graphs = graphs;
+    auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+    ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+    ASSERT_EQ(seen->size(), 2u);
+    for (const runtime::PartitionSpec& spec : *seen) EXPECT_EQ(spec.graphs, graphs);
+    for (int k = 0; k < 3; ++k)
+      ASSERT_TRUE(s.value()->run({{"x", random({2, 6}, 1)}, {"x2", random({2, 5}, 2)}}).is_ok());
+    const PartitionGraphStats st = s.value()->graph_stats();
+    EXPECT_EQ(st.enabled, graphs);
+    EXPECT_EQ(st.captures, graphs ? 2 : 0);
+    EXPECT_EQ(graphs ? st.replays : st.direct_runs, 6);  // 3 runs x 2 partitions
+    EXPECT_EQ(st.summary(), graphs ? "graphs on: 2 captured, 6 replays, 0 direct runs"
+                                   : "graphs off: 0 captured, 0 replays, 6 direct runs");
+  }
+}
+
 TEST(Partition, APartitionTheDeviceRefusesRunsOnTheCpuOrFailsNamingIt) {
   const std::string bytes = mixed_model();
   FakeGpu gpu{{"Relu"}};

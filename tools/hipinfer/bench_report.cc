@@ -102,6 +102,7 @@ void print_report(std::FILE* out, const BenchReport& r) {
   std::fprintf(out, "  settings   batch %lld, %d threads, precision %s, opt level %d\n",
                static_cast<long long>(r.batch), r.threads, r.precision.c_str(), r.opt_level);
   if (!r.placement.empty()) std::fprintf(out, "  placement  %s\n", r.placement.c_str());
+  if (!r.gpu_graphs.empty()) std::fprintf(out, "  gpu        %s\n", r.gpu_graphs.c_str());
   for (const GpuMemoryStats& g : r.gpu_memory)
     std::fprintf(out, "  %s  allocated %s, reserved %s, peak allocated %s (after the runs)\n", g.device.c_str(),
                  human_bytes(static_cast<double>(g.allocated_bytes)).c_str(),
@@ -193,6 +194,7 @@ std::string report_json(const BenchReport& r) {
   j.key("batch").value(r.batch).key("threads").value(r.threads).key("precision").value(r.precision);
   j.key("opt_level").value(r.opt_level).key("warmup_runs").value(r.warmup);
   j.key("placement").value(r.placement).key("fallback_nodes").value(r.fallback_nodes);
+  j.key("gpu_graphs").value(r.gpu_graphs);
   j.key("gpu_memory").begin_array();
   for (const GpuMemoryStats& g : r.gpu_memory) {
     j.begin_object().key("device").value(g.device).key("allocated_bytes").value(g.allocated_bytes);

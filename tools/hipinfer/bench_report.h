@@ -40,6 +40,7 @@ struct BenchReport {
   std::string precision;
   int opt_level = 3;
   std::string placement;  // PlacementReport::summary() of hipinfer's session
+  std::string gpu_graphs;  // PartitionGraphStats::summary(); empty when nothing ran on a GPU
   std::vector<GpuMemoryStats> gpu_memory;  // after hipinfer's runs; empty when nothing ran on a GPU
   int64_t fallback_nodes = 0;
   int warmup = 0;

@@ -47,6 +47,7 @@ struct BenchOptions {
   std::string json, plot;
   std::vector<std::string> compare;
   std::vector<std::string> devices;  // empty: the session's default
+  bool gpu_graphs = true;
   bool quiet = false;
   std::string python;         // interpreter for the ONNX Runtime worker
   std::string python_source;  // "--python", "HI_PYTHON", or "" for the default python3 on PATH
@@ -100,6 +101,7 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   }
   o.quiet = args.has("--quiet");
   if (args.has("--device")) o.devices = split_commas(args.get("--device"));
+  o.gpu_graphs = !args.has("--no-graph");
   const char* env_python = std::getenv("HI_PYTHON");
   o.python = args.has("--python") ? args.get("--python") : (env_python && *env_python ? env_python : "python3");
   o.python_source = args.has("--python") ? "--python" : (env_python && *env_python ? "HI_PYTHON" : "");
@@ -287,6 +289,7 @@ const CommandSpec* cmd_bench_spec() {
        {"--compare", "", "LIST", "also measure onnxruntime (and/or torch), comma-separated"},
        {"--python", "", "PATH", "Python interpreter with onnxruntime and numpy, for --compare"},
        {"--device", "", "LIST", "hipinfer's devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
+       {"--no-graph", "", "", "launch every GPU kernel on every run instead of replaying a captured graph"},
        {"--quiet", "-q", "", "no progress line and no table: one summary line"}},
       1,
       1};
@@ -311,6 +314,7 @@ int cmd_bench(const Args& args) {
   options.optimization_level = o.opt_level;
   options.precision = o.precision;
   if (!o.devices.empty()) options.devices = o.devices;
+  options.gpu_graphs = o.gpu_graphs;
   const auto t_create = Clock::now();
   auto session = Session::create(o.model, options);
   if (!session.is_ok()) return report_error(session.status());
@@ -456,6 +460,8 @@ int cmd_bench(const Args& args) {
   report.hipinfer.latencies_ms = ours.ms;
   report.hipinfer.peak_rss_bytes = process_peak_rss_bytes();
   report.gpu_memory = gpu_memory_stats();
+  if (const PartitionGraphStats g = session.value()->graph_stats(); g.enabled || g.direct_runs > 0)
+    report.gpu_graphs = g.summary();
   report.hipinfer.planned_arena_bytes = last_stats.planned_arena_bytes;
   report.hipinfer.planned_activation_bytes = last_stats.planned_activation_bytes;
   report.hipinfer.peak_host_bytes = peak_host;

@@ -85,7 +85,8 @@ const CommandSpec* cmd_run_spec() {
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
        {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
        {"--device", "", "LIST", "devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
-       {"--explain", "", "", "print where each node runs and, for every fallback, why"}},
+       {"--explain", "", "", "print where each node runs and, for every fallback, why"},
+       {"--no-graph", "", "", "launch every GPU kernel on every run instead of capturing and replaying a graph"}},
       1,
       1};
   return &spec;
@@ -115,6 +116,7 @@ int cmd_run(const Args& args) {
   options.threads = static_cast<int>(threads.value());
   options.optimization_level = static_cast<int>(level.value());
   if (args.has("--device")) options.devices = split_commas(args.get("--device"));
+  options.gpu_graphs = !args.has("--no-graph");
   const auto t0 = std::chrono::steady_clock::now();
   auto session = Session::create(path, options);
   if (!session.is_ok()) return report_error(session.status());
@@ -158,6 +160,8 @@ int cmd_run(const Args& args) {
               stats.latency_ms, human_bytes(static_cast<double>(stats.peak_host_bytes)).c_str(),
               human_bytes(static_cast<double>(ru.ru_maxrss) * 1024).c_str());
   std::printf("placement: %s\n", session.value()->placement().summary().c_str());
+  if (const PartitionGraphStats g = session.value()->graph_stats(); g.enabled || g.direct_runs > 0)
+    std::printf("gpu %s\n", g.summary().c_str());
   for (const GpuMemoryStats& g : gpu_memory_stats())
     std::printf("%s memory: allocated %s, reserved %s, peak allocated %s\n", g.device.c_str(),
                 human_bytes(static_cast<double>(g.allocated_bytes)).c_str(),

@@ -1,0 +1,93 @@
+// Conv and FusedConv (bias, residual, activation), 2-D NCHW, on the implicit-GEMM kernel
+// (kernels/conv2d.cu).
+#include "backends/gpu/kernels/conv.h"
+#include "backends/gpu/ops/ops.h"
+#include "backends/gpu/ops/window.h"
+#include "ops/internal.h"
+
+namespace hi::gpu::HI_GPU_NS {
+
+Result<Window2d> resolve_window(const ops::WindowParams& params, const Shape& x, const Shape* weights) {
+  ops::WindowParams p = params;
+  if (p.kernel.empty() && weights) p.kernel = {(*weights)[2], (*weights)[3]};
+  HI_RETURN_IF_ERROR(p.resolve_rank(2));
+  std::vector<int64_t> pads, out;
+  HI_RETURN_IF_ERROR(p.output_dims({x[2], x[3]}, &pads, &out));
+  Window2d w;
+  for (size_t i = 0; i < 2; ++i) {
+    w.kernel[i] = p.kernel[i];
+    w.strides[i] = p.strides[i];
+    w.dilations[i] = p.dilations[i];
+  }
+  for (size_t i = 0; i < 4; ++i) w.pads[i] = pads[i];
+  return w;
+}
+
+namespace {
+
+class Conv final : public GpuKernel {
+ public:
+  explicit Conv(bool fused) : fused_(fused) {}
+  Status init(ops::InitContext& ctx) override {
+    window_.parse(ctx, true);
+    group_ = ctx.get_int("group", 1);
+    if (fused_) read_activation(ctx, &has_activation_, &activation_);
+    return Status::ok();
+  }
+  Status launch(LaunchContext& ctx) const override {
+    const Shape& x = ctx.input(0).shape;
+    const Shape& w = ctx.input(1).shape;
+    DeviceValue& y = ctx.output(0);
+    HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(window_, x, &w));
+    Conv2dDesc d;
+    d.batch = x[0];
+    d.in_channels = x[1];
+    d.in_h = x[2];
+    d.in_w = x[3];
+    d.out_channels = w[0];
+    d.out_h = y.shape[2];
+    d.out_w = y.shape[3];
+    d.groups = group_;
+    d.kernel_h = win.kernel[0];
+    d.kernel_w = win.kernel[1];
+    d.stride_h = win.strides[0];
+    d.stride_w = win.strides[1];
+    d.dilation_h = win.dilations[0];
+    d.dilation_w = win.dilations[1];
+    d.pad_top = win.pads[0];
+    d.pad_left = win.pads[1];
+    d.has_activation = has_activation_;
+    d.activation = activation_;
+    return conv2d(ctx.input(0).dtype, d, ctx.input(0).ptr, ctx.input(1).ptr,
+                  ctx.has_input(2) ? ctx.input(2).ptr : nullptr, ctx.has_input(3) ? ctx.input(3).ptr : nullptr, y.ptr,
+                  ctx.stream());
+  }
+
+ private:
+  bool fused_;
+  ops::WindowParams window_;
+  int64_t group_ = 1;
+  bool has_activation_ = false;
+  UnaryOp activation_;
+};
+
+}  // namespace
+
+std::string conv_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
+  const std::string& op = node.op_type;
+  if (!is_float(dtype_of(inputs, 0)) || dtype_of(inputs, 1) != dtype_of(inputs, 0))
+    return float_only_reason(node, inputs);
+  if (rank_of(inputs, 1) != 4) return "no GPU kernel for " + op + " other than 2-D";
+  if (attr_string(node, "auto_pad", "NOTSET") != "NOTSET") return "no GPU kernel for " + op + " with auto_pad";
+  if (op == "FusedConv") {
+    if (attr_int(node, "channels_last", 0) != 0) return "no GPU kernel for channels-last FusedConv (a CPU layout)";
+    return activation_why_not(node);
+  }
+  return "";
+}
+
+std::unique_ptr<GpuKernel> make_conv(const ir::Node& node) {
+  return std::make_unique<Conv>(node.op_type == "FusedConv");
+}
+
+}  // namespace hi::gpu::HI_GPU_NS

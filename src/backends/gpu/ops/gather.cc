@@ -1,0 +1,40 @@
+// Gather along one axis (kernels/gather.cu). Out-of-range indices write zeros: the CPU op
+// rejects them, and a GPU run cannot report them without waiting for the device.
+#include "backends/gpu/kernels/copy.h"
+#include "backends/gpu/ops/ops.h"
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+class Gather final : public GpuKernel {
+ public:
+  Status init(ops::InitContext& ctx) override {
+    axis_ = ctx.get_int("axis", 0);
+    return Status::ok();
+  }
+  Status launch(LaunchContext& ctx) const override {
+    const DeviceValue& data = ctx.input(0);
+    const Shape& x = data.shape;
+    const int64_t axis = axis_ < 0 ? axis_ + static_cast<int64_t>(x.size()) : axis_;
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < axis; ++k) outer *= x[static_cast<size_t>(k)];
+    for (size_t k = static_cast<size_t>(axis) + 1; k < x.size(); ++k) inner *= x[k];
+    return gather(static_cast<int>(dtype_size(data.dtype)), data.ptr, static_cast<const int64_t*>(ctx.input(1).ptr),
+                  ctx.output(0).ptr, outer, x[static_cast<size_t>(axis)], inner, shape_numel(ctx.input(1).shape),
+                  nullptr, ctx.stream());
+  }
+
+ private:
+  int64_t axis_ = 0;
+};
+
+}  // namespace
+
+std::string gather_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
+  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  return dtype_of(inputs, 1) == DType::kInt64 ? "" : "no GPU kernel for Gather with int32 indices";
+}
+
+std::unique_ptr<GpuKernel> make_gather(const ir::Node&) { return std::make_unique<Gather>(); }
+
+}  // namespace hi::gpu::HI_GPU_NS

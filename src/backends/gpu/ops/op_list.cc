@@ -1,0 +1,41 @@
+// The one list of ops the GPU executor runs: (domain, op type) -> support check and kernel.
+#include "backends/gpu/ops/ops.h"
+#include "ops/internal.h"
+
+namespace hi::gpu::HI_GPU_NS {
+
+const std::vector<GpuOpEntry>& gpu_op_list() {
+  using ops::kInternalDomain;
+#define HI_ENTRY(domain, op, name) GpuOpEntry{domain, op, name##_why_not, make_##name}
+  static const std::vector<GpuOpEntry> list = {
+      HI_ENTRY("", "Relu", unary),          HI_ENTRY("", "LeakyRelu", unary),
+      HI_ENTRY("", "Sigmoid", unary),       HI_ENTRY("", "Tanh", unary),
+      HI_ENTRY("", "Exp", unary),           HI_ENTRY("", "Log", unary),
+      HI_ENTRY("", "Sqrt", unary),          HI_ENTRY("", "Reciprocal", unary),
+      HI_ENTRY("", "Neg", unary),           HI_ENTRY("", "Abs", unary),
+      HI_ENTRY("", "Erf", unary),           HI_ENTRY("", "Gelu", unary),
+      HI_ENTRY("", "HardSigmoid", unary),   HI_ENTRY("", "HardSwish", unary),
+      HI_ENTRY("", "Softplus", unary),      HI_ENTRY("", "Elu", unary),
+      HI_ENTRY("", "Selu", unary),
+      HI_ENTRY("", "Add", binary),          HI_ENTRY("", "Sub", binary),
+      HI_ENTRY("", "Mul", binary),          HI_ENTRY("", "Div", binary),
+      HI_ENTRY("", "Pow", binary),          HI_ENTRY("", "Max", binary),
+      HI_ENTRY("", "Min", binary),
+      HI_ENTRY("", "Softmax", softmax),     HI_ENTRY("", "LogSoftmax", softmax),
+      HI_ENTRY("", "LayerNormalization", layer_norm),
+      HI_ENTRY("", "MatMul", matmul),       HI_ENTRY("", "Gemm", matmul),
+      HI_ENTRY(kInternalDomain, "FusedMatMul", matmul),
+      HI_ENTRY("", "Conv", conv),           HI_ENTRY(kInternalDomain, "FusedConv", conv),
+      HI_ENTRY("", "MaxPool", pool),        HI_ENTRY("", "AveragePool", pool),
+      HI_ENTRY("", "GlobalAveragePool", global_pool),
+      HI_ENTRY("", "Reshape", reshape),     HI_ENTRY("", "Flatten", reshape),
+      HI_ENTRY("", "Squeeze", reshape),     HI_ENTRY("", "Unsqueeze", reshape),
+      HI_ENTRY("", "Identity", reshape),
+      HI_ENTRY("", "Transpose", transpose), HI_ENTRY("", "Gather", gather),
+      HI_ENTRY("", "Concat", concat),
+  };
+#undef HI_ENTRY
+  return list;
+}
+
+}  // namespace hi::gpu::HI_GPU_NS

@@ -1,0 +1,28 @@
+// Each GPU op's support check and kernel factory, defined in its file in this folder and listed
+// once in op_list.cc.
+#pragma once
+
+#include "backends/gpu/gpu_op.h"
+
+namespace hi::gpu::HI_GPU_NS {
+
+#define HI_GPU_OP(name)                                                                      \
+  std::string name##_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs); \
+  std::unique_ptr<GpuKernel> make_##name(const ir::Node& node);
+
+HI_GPU_OP(unary)           // unary.cc: Relu, Sigmoid, Exp, ... (one kernel, a kind per op)
+HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, Max, Min
+HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax
+HI_GPU_OP(layer_norm)      // layer_norm.cc
+HI_GPU_OP(matmul)          // matmul.cc: MatMul, Gemm, FusedMatMul
+HI_GPU_OP(conv)            // conv.cc: Conv, FusedConv
+HI_GPU_OP(pool)            // pool.cc: MaxPool, AveragePool
+HI_GPU_OP(global_pool)     // pool.cc: GlobalAveragePool
+HI_GPU_OP(reshape)         // reshape.cc: Reshape, Flatten, Squeeze, Unsqueeze, Identity
+HI_GPU_OP(transpose)       // transpose.cc
+HI_GPU_OP(gather)          // gather.cc
+HI_GPU_OP(concat)          // concat.cc
+
+#undef HI_GPU_OP
+
+}  // namespace hi::gpu::HI_GPU_NS

@@ -1,0 +1,85 @@
+// MaxPool and AveragePool, 2-D NCHW (kernels/pool2d.cu), and GlobalAveragePool as a mean over
+// each channel's plane (kernels/reduce.cu).
+#include <algorithm>
+
+#include "backends/gpu/kernels/pool.h"
+#include "backends/gpu/kernels/reduce.h"
+#include "backends/gpu/ops/ops.h"
+#include "backends/gpu/ops/window.h"
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+class Pool final : public GpuKernel {
+ public:
+  explicit Pool(PoolKind kind) : kind_(kind) {}
+  Status init(ops::InitContext& ctx) override {
+    window_.parse(ctx, true);
+    count_include_pad_ = ctx.get_int("count_include_pad", 0) != 0;
+    return Status::ok();
+  }
+  Status launch(LaunchContext& ctx) const override {
+    const Shape& x = ctx.input(0).shape;
+    DeviceValue& y = ctx.output(0);
+    HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(window_, x, nullptr));
+    Pool2dDesc d;
+    d.batch = x[0];
+    d.channels = x[1];
+    d.in_h = x[2];
+    d.in_w = x[3];
+    d.out_h = y.shape[2];
+    d.out_w = y.shape[3];
+    d.kernel_h = win.kernel[0];
+    d.kernel_w = win.kernel[1];
+    d.stride_h = win.strides[0];
+    d.stride_w = win.strides[1];
+    d.dilation_h = win.dilations[0];
+    d.dilation_w = win.dilations[1];
+    d.pad_top = win.pads[0];
+    d.pad_left = win.pads[1];
+    d.pad_bottom = win.pads[2];
+    d.pad_right = win.pads[3];
+    d.count_include_pad = count_include_pad_;
+    return pool2d(kind_, ctx.input(0).dtype, d, ctx.input(0).ptr, y.ptr, ctx.stream());
+  }
+
+ private:
+  PoolKind kind_;
+  ops::WindowParams window_;
+  bool count_include_pad_ = false;
+};
+
+class GlobalAveragePool final : public GpuKernel {
+ public:
+  Status launch(LaunchContext& ctx) const override {
+    const Shape& x = ctx.input(0).shape;
+    const int64_t planes = x[0] * x[1];
+    return reduce(ReduceKind::kMean, ctx.input(0).dtype, ctx.input(0).ptr, ctx.output(0).ptr, planes,
+                  shape_numel(x) / std::max<int64_t>(planes, 1), 1, ctx.stream());
+  }
+};
+
+}  // namespace
+
+std::string pool_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
+  const std::string& op = node.op_type;
+  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (rank_of(inputs, 0) != 4) return "no GPU kernel for " + op + " other than 2-D";
+  if (node.outputs.size() > 1 && !node.outputs[1].empty()) return "no GPU kernel for MaxPool's indices";
+  if (attr_string(node, "auto_pad", "NOTSET") != "NOTSET") return "no GPU kernel for " + op + " with auto_pad";
+  return "";
+}
+
+std::unique_ptr<GpuKernel> make_pool(const ir::Node& node) {
+  return std::make_unique<Pool>(node.op_type == "MaxPool" ? PoolKind::kMax : PoolKind::kAverage);
+}
+
+std::string global_pool_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
+  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (rank_of(inputs, 0) < 3) return "no GPU kernel for GlobalAveragePool below rank 3";
+  return "";
+}
+
+std::unique_ptr<GpuKernel> make_global_pool(const ir::Node&) { return std::make_unique<GlobalAveragePool>(); }
+
+}  // namespace hi::gpu::HI_GPU_NS

@@ -1,0 +1,61 @@
+// Unary activations and math: one kernel (kernels/unary.cu), a kind per op.
+#include <map>
+
+#include "backends/gpu/ops/ops.h"
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+const std::map<std::string, UnaryKind>& kinds() {
+  static const std::map<std::string, UnaryKind> t = {
+      {"Relu", UnaryKind::kRelu},         {"LeakyRelu", UnaryKind::kLeakyRelu}, {"Sigmoid", UnaryKind::kSigmoid},
+      {"Tanh", UnaryKind::kTanh},         {"Exp", UnaryKind::kExp},             {"Log", UnaryKind::kLog},
+      {"Sqrt", UnaryKind::kSqrt},         {"Reciprocal", UnaryKind::kReciprocal}, {"Neg", UnaryKind::kNeg},
+      {"Abs", UnaryKind::kAbs},           {"Erf", UnaryKind::kErf},             {"Gelu", UnaryKind::kGelu},
+      {"HardSigmoid", UnaryKind::kHardSigmoid}, {"HardSwish", UnaryKind::kHardSwish},
+      {"Softplus", UnaryKind::kSoftplus}, {"Elu", UnaryKind::kElu},             {"Selu", UnaryKind::kSelu}};
+  return t;
+}
+
+class Unary final : public GpuKernel {
+ public:
+  explicit Unary(UnaryKind kind) { op_.kind = kind; }
+  Status init(ops::InitContext& ctx) override {
+    switch (op_.kind) {
+      case UnaryKind::kLeakyRelu: op_.alpha = ctx.get_float("alpha", 0.01f); break;
+      case UnaryKind::kElu: op_.alpha = ctx.get_float("alpha", 1.f); break;
+      case UnaryKind::kSelu:
+        op_.alpha = ctx.get_float("alpha", 1.67326319217681884765625f);
+        op_.beta = ctx.get_float("gamma", 1.05070102214813232421875f);
+        break;
+      case UnaryKind::kHardSigmoid:
+        op_.alpha = ctx.get_float("alpha", 0.2f);
+        op_.beta = ctx.get_float("beta", 0.5f);
+        break;
+      default: break;
+    }
+    return Status::ok();
+  }
+  Status launch(LaunchContext& ctx) const override {
+    DeviceValue& y = ctx.output(0);
+    return unary(op_, ctx.input(0).dtype, ctx.input(0).ptr, y.ptr, shape_numel(y.shape), ctx.stream());
+  }
+
+ private:
+  UnaryOp op_;
+};
+
+}  // namespace
+
+std::string unary_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
+  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (node.op_type == "Gelu" && attr_string(node, "approximate", "none") != "none")
+    return "no GPU kernel for tanh-approximated Gelu";
+  return "";
+}
+
+std::unique_ptr<GpuKernel> make_unary(const ir::Node& node) {
+  return std::make_unique<Unary>(kinds().at(node.op_type));
+}
+
+}  // namespace hi::gpu::HI_GPU_NS
