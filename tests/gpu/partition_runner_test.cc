@@ -160,6 +160,40 @@ TEST(HI_GPU_TEST_SUITE, ZooModelsGpuFirstMatchTheCpu) {
   expect_gpu_matches_cpu("bert", encoder, 2, 0.3);
 }
 
+// An op without a GPU kernel between two with one: it runs on the CPU, the placement report and
+// the run's statistics say so with the reason, and the result is the CPU's.
+TEST(HI_GPU_TEST_SUITE, AnOpWithoutAGpuKernelRunsOnTheCpuAndIsReported) {
+  SKIP_WITHOUT_GPU();
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {3, 7});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"r"}, "relu");
+  b.node("Hardmax", {"r"}, {"h"}, "hardmax");
+  b.node("Sigmoid", {"h"}, {"y"}, "sigmoid");
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = {HI_GPU_BACKEND, "cpu"};
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  const PlacementReport& p = s.value()->placement();
+  ASSERT_EQ(p.nodes.size(), 3u) << p.table();
+  EXPECT_EQ(p.nodes[0].device, HI_GPU_BACKEND ":0");
+  EXPECT_EQ(p.nodes[1].device, "cpu");
+  EXPECT_EQ(p.nodes[1].reason, HI_GPU_BACKEND ": no GPU kernel for Hardmax") << p.table();
+  EXPECT_EQ(p.nodes[2].device, HI_GPU_BACKEND ":0");
+  EXPECT_EQ(p.fallbacks, 1);
+  EXPECT_EQ(s.value()->warnings().size(), 1u);
+  const TensorMap feeds{{"x", random_tensor(DType::kFloat32, {3, 7}, 4, false)}};
+  RunStats stats;
+  auto got = s.value()->run(feeds, {}, &stats);
+  ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+  EXPECT_EQ(stats.fallback_nodes, 1);
+  const Tensor want = run_on_cpu(b, feeds);
+  const Tensor& y = got.value().at("y");
+  ASSERT_EQ(y.shape(), want.shape());
+  for (int64_t i = 0; i < y.numel(); ++i) EXPECT_NEAR(y.data<float>()[i], want.data<float>()[i], 1e-6) << i;
+}
+
 // Graph replay against direct launches, bit for bit: the same kernels run either way. The first
 // run of each input signature captures, later ones replay; a second batch size is a second
 // graph; threads sharing the session replay or, while a graph is busy, run directly.

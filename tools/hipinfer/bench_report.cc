@@ -176,13 +176,18 @@ void print_report(std::FILE* out, const BenchReport& r) {
 
 std::string one_line_summary(const BenchReport& r) {
   const LatencySummary ours = summarize(r.hipinfer.latencies_ms);
-  std::string s = "median " + fmt("%.3f", ours.median_ms) + " ms, " + fmt("%.2f", throughput_per_s(ours, r.batch)) +
+  std::string s = "median " + fmt("%.3f", ours.median_ms) + " ms, p99 " + fmt("%.3f", ours.p99_ms) + " ms, " +
+                  fmt("%.2f", throughput_per_s(ours, r.batch)) +
                   " inferences/s over " + std::to_string(ours.runs) + " runs";
   for (const auto& p : r.peers) {
     if (p.state != EngineResult::State::kMeasured) continue;
     const LatencySummary theirs = summarize(p.latencies_ms);
     if (theirs.median_ms > 0) s += "; median " + fmt("%.2f", ours.median_ms / theirs.median_ms) + " x " + p.label;
   }
+  for (const GpuMemoryStats& g : r.gpu_memory)
+    s += "; " + g.device + " peak allocated " + human_bytes(static_cast<double>(g.peak_allocated_bytes)) + ", reserved " +
+         human_bytes(static_cast<double>(g.reserved_bytes));
+  if (!r.gpu_graphs.empty()) s += "; " + r.gpu_graphs;
   return s;
 }
 
