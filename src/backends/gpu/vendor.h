@@ -120,7 +120,15 @@
 // HI_FP16_AVAILABLE        native half-precision arithmetic (sm_53+, every AMD target)
 // HI_BF16_AVAILABLE        native bfloat16 arithmetic and conversions (sm_80+; not yet set on AMD)
 // HI_NVIDIA_MMA_AVAILABLE  NVIDIA tensor cores through mma.sync, fp16/bf16 inputs (sm_80+)
-// HI_AMD_MFMA_AVAILABLE    AMD matrix cores (MFMA) on CDNA: gfx908, gfx90a, gfx94x
+// HI_AMD_MFMA_AVAILABLE    AMD matrix cores (MFMA) on CDNA: gfx908, gfx90a, gfx94x; one
+//                          wavefront (64 lanes) computes a tile (__builtin_amdgcn_mfma_*)
+// HI_NVIDIA_WMMA_AVAILABLE NVIDIA tensor cores through nvcuda::wmma (mma.h): 16x16x16 fp16
+//                          tiles with float accumulators, one warp (32 lanes) a tile (sm_70+)
+// HI_F16_MATRIX_LANES      set where one of the two above gives 16x16x16 fp16 x fp16 -> fp32
+//                          matrix-core tiles: the lanes that compute one tile together, 32 (an
+//                          NVIDIA warp) or 64 (a CDNA wavefront). The host decides whether to
+//                          launch such a kernel with has_f16_matrix_cores() (matrix_cores.h),
+//                          whose arch list must match the targets listed here.
 // A kernel that uses one of them keeps a plain path under #else, so every target compiles.
 #if defined(HI_GPU_HIP)
 #if defined(__HIP_DEVICE_COMPILE__)
@@ -129,6 +137,7 @@
 #if defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || \
     defined(__gfx942__)
 #define HI_AMD_MFMA_AVAILABLE 1
+#define HI_F16_MATRIX_LANES 64
 #endif
 #endif
 #else  // CUDA
@@ -136,6 +145,10 @@
 #define HI_DEVICE_COMPILE 1
 #if __CUDA_ARCH__ >= 530
 #define HI_FP16_AVAILABLE 1
+#endif
+#if __CUDA_ARCH__ >= 700
+#define HI_NVIDIA_WMMA_AVAILABLE 1
+#define HI_F16_MATRIX_LANES 32
 #endif
 #if __CUDA_ARCH__ >= 800
 #define HI_BF16_AVAILABLE 1

@@ -1,10 +1,12 @@
-// The tiled matrix product (see matmul.h). A block computes a 64 x 64 tile of Y with 256 threads,
-// each a 4 x 4 patch, stepping through k 16 at a time: both operand tiles are staged in shared
-// memory (converted to float32 on the way in), so each loaded element is reused 64 times. Every
-// load is bounds-checked: odd sizes need no padding. The batch index is blockIdx.z.
+// The tiled matrix product, and matmul()'s choice between it and the matrix-core kernel of
+// matmul_mma.cu (see matmul.h). A block computes a 64 x 64 tile of Y with 256 threads, each a
+// 4 x 4 patch, stepping through k 16 at a time: both operand tiles are staged in shared memory
+// (converted to float32 on the way in), so each loaded element is reused 64 times. Every load is
+// bounds-checked: odd sizes need no padding. The batch index is blockIdx.z.
 // clang-format off
 #include "backends/gpu/kernels/tile_gemm.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/matmul.h"
+#include "backends/gpu/matrix_cores.h"
 // clang-format on
 
 namespace hi::gpu::HI_GPU_NS {
@@ -65,18 +67,38 @@ void launch(const MatMulDesc& d, const void* a, const void* b, const void* c, vo
 
 }  // namespace
 
-Status matmul(DType dtype, const MatMulDesc& d, const void* a, const void* b, const void* c, void* y, Stream stream) {
+Status validate_matmul(const MatMulDesc& d, const void* a, const void* b, const void* y) {
   HI_RETURN_IF(d.batch < 0 || d.m < 0 || d.n < 0 || d.k < 0, kInvalidArgument, "GPU MatMul: negative extent (batch ",
                d.batch, ", m ", d.m, ", n ", d.n, ", k ", d.k, ")");
   if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+  // Both kernels tile the rows by 64 and put the batch in gridDim.z (matmul_mma.cu asserts it).
   HI_RETURN_IF(d.batch > 65535 || (d.m + kTileM - 1) / kTileM > 65535, kUnsupported, "GPU MatMul: batch ", d.batch,
                " or ", d.m, " rows is above the grid limit (65535 batches, 65535 row tiles)");
   HI_RETURN_IF((d.k > 0 && (a == nullptr || b == nullptr)) || y == nullptr, kInvalidArgument, "GPU MatMul: null buffer");
+  return Status::ok();
+}
+
+Status matmul_tiled(DType dtype, const MatMulDesc& d, const void* a, const void* b, const void* c, void* y,
+                    Stream stream) {
+  HI_RETURN_IF_ERROR(validate_matmul(d, a, b, y));
+  if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
   const auto s = static_cast<cudaStream_t>(stream);
   if (dtype == DType::kFloat32) launch<float>(d, a, b, c, y, s);
   else if (dtype == DType::kFloat16) launch<__half>(d, a, b, c, y, s);
   else return error(StatusCode::kUnsupported, "GPU MatMul: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
+}
+
+Status matmul(DType dtype, const MatMulDesc& d, const void* a, const void* b, const void* c, void* y, Stream stream) {
+  // float16 goes to the matrix cores where the current device has them (float32 stays on the
+  // tiled kernel: it must match the CPU at 1e-4, which TF32 would not).
+  if (dtype == DType::kFloat16) {
+    HI_RETURN_IF_ERROR(validate_matmul(d, a, b, y));
+    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+    const Result<int> device = current_device();
+    if (device.is_ok() && has_f16_matrix_cores(device.value())) return matmul_matrix_cores(dtype, d, a, b, c, y, stream);
+  }
+  return matmul_tiled(dtype, d, a, b, c, y, stream);
 }
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -1,8 +1,9 @@
 // Matrix products (kernels/matmul.cu): Y[b] = alpha * op(A[b]) op(B[b]) + beta * C, with op a
 // transpose or not, a batch that either operand may broadcast (stride 0), and C any broadcast of
 // [m, n] through its two strides (Gemm's C, or a bias row). float32 and float16 storage, float32
-// accumulation. This is the portable tiled kernel every target runs; vendor libraries and
-// tensor-core paths plug in beside it and are checked against it.
+// accumulation. matmul() runs float16 on matrix cores where the device has them (NVIDIA tensor
+// cores, AMD CDNA MFMA: matrix_cores.h), everything else on the portable tiled kernel every
+// target runs; vendor libraries plug in beside them and are checked against them.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +24,19 @@ struct MatMulDesc {
 };
 
 Status matmul(DType dtype, const MatMulDesc& desc, const void* a, const void* b, const void* c, void* y, Stream stream);
+
+// The two kernels matmul() chooses between, callable directly so tests can compare them.
+// The portable tiled kernel (kernels/matmul.cu): float32 and float16, on any device.
+Status matmul_tiled(DType dtype, const MatMulDesc& desc, const void* a, const void* b, const void* c, void* y,
+                    Stream stream);
+// float16 on matrix cores (kernels/matmul_mma.cu), float32 accumulation and one rounding per
+// element, as the tiled kernel. kUnsupported for other dtypes and on a current device without
+// them (has_f16_matrix_cores).
+Status matmul_matrix_cores(DType dtype, const MatMulDesc& desc, const void* a, const void* b, const void* c, void* y,
+                           Stream stream);
+
+// The argument checks all three share (negative extents, grid limits, null buffers); ok for an
+// empty product, which then needs no launch.
+Status validate_matmul(const MatMulDesc& desc, const void* a, const void* b, const void* y);
 
 }  // namespace hi::gpu::HI_GPU_NS

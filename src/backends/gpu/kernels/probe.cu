@@ -24,12 +24,17 @@ __global__ void probe_kernel(int* out) {
 #else
   out[4] = 0;
 #endif
+#if defined(HI_F16_MATRIX_LANES)
+  out[5] = HI_F16_MATRIX_LANES;
+#else
+  out[5] = 0;
+#endif
 }
 
 }  // namespace
 
 Result<DeviceProbe> probe_device() {
-  constexpr int kCount = 5;
+  constexpr int kCount = 6;
   int* out = nullptr;
   HI_GPU_RETURN_IF_ERROR(cudaMalloc(&out, kCount * sizeof(int)));
   probe_kernel<<<1, 1>>>(out);
@@ -47,6 +52,7 @@ Result<DeviceProbe> probe_device() {
   probe.fp16 = host[2] != 0;
   probe.nvidia_mma = host[3] != 0;
   probe.amd_mfma = host[4] != 0;
+  probe.f16_matrix_lanes = host[5];
   return probe;
 }
 

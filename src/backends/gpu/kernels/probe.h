@@ -12,6 +12,7 @@ struct DeviceProbe {
   bool fp16 = false;          // HI_FP16_AVAILABLE was set for this device's code
   bool nvidia_mma = false;    // HI_NVIDIA_MMA_AVAILABLE
   bool amd_mfma = false;      // HI_AMD_MFMA_AVAILABLE
+  int f16_matrix_lanes = 0;   // HI_F16_MATRIX_LANES, 0 where unset (matrix_cores.h must agree)
 };
 
 // Runs one thread on the current device and waits for it. Fails with the runtime's "no kernel
