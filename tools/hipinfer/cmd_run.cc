@@ -81,6 +81,7 @@ const CommandSpec* cmd_run_spec() {
        {"--output-dir", "-o", "DIR", "write each output as DIR/<name>.npy"},
        {"--batch", "", "N", "value for symbolic dims of random inputs (default 1)"},
        {"--seed", "", "N", "seed for random inputs (default 0)"},
+       {"--repeat", "", "N", "run N times and report the last run (default 1; 3 exercises GPU graph replay)"},
        {"--threads", "", "N", "intra-op threads (default: physical cores)"},
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
        {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
@@ -99,13 +100,15 @@ int cmd_run(const Args& args) {
   auto threads = args.get_int("--threads", 0);
   auto level = args.get_int("--opt-level", 3);
   auto top = args.get_int("--top", 0);
-  for (const auto* r : {&batch, &seed, &threads, &level, &top})
+  auto repeat = args.get_int("--repeat", 1);
+  for (const auto* r : {&batch, &seed, &threads, &level, &top, &repeat})
     if (!r->is_ok()) {
       report_error(r->status());
       return kExitUsage;
     }
-  if (batch.value() < 1 || level.value() < 0 || level.value() > 3 || threads.value() < 0) {
-    std::fprintf(stderr, "hipinfer: --batch must be >= 1, --threads >= 0, --opt-level 0..3\n");
+  if (batch.value() < 1 || level.value() < 0 || level.value() > 3 || threads.value() < 0 || repeat.value() < 1 ||
+      repeat.value() > 1000000) {
+    std::fprintf(stderr, "hipinfer: --batch must be >= 1, --threads >= 0, --opt-level 0..3, --repeat 1..1000000\n");
     return kExitUsage;
   }
   if (Status s = check_input_specs(args.get_all("--input")); !s.is_ok()) {
@@ -131,8 +134,11 @@ int cmd_run(const Args& args) {
   std::printf("inputs:\n");
   for (const auto& [name, t] : inputs) print_summary(name, t);
   RunStats stats;
-  auto outputs = session.value()->run(inputs, {}, &stats);
-  if (!outputs.is_ok()) return report_error(outputs.status());
+  Result<TensorMap> outputs = Status::ok();
+  for (int64_t k = 0; k < repeat.value(); ++k) {
+    outputs = session.value()->run(inputs, {}, &stats);
+    if (!outputs.is_ok()) return report_error(outputs.status());
+  }
 
   const std::string dir = args.get("--output-dir");
   if (!dir.empty()) {

@@ -6,14 +6,16 @@
 //     stream, each output from the device's caching allocator and each buffer back after its last
 //     reader (stream-ordered, so the next step may reuse it at once), or
 //   - replays a graph: per input signature (the shapes, and the values of inputs read on the
-//     host), the first run plans every buffer into one arena and captures the steps' launches
-//     into a graph; it and later runs copy the inputs into the arena and launch the graph.
+//     host), the first run goes direct, the second plans every buffer into one arena and
+//     captures the steps' launches into a graph; it and later runs copy the inputs into the
+//     arena and launch the graph.
 // Either way the outputs come back to host tensors and the run synchronises once.
 #include "backends/gpu/gpu_partition.h"
 
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "backends/gpu/device_allocator.h"
 #include "backends/gpu/gpu_op.h"
@@ -68,6 +70,7 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
   // Graphs by input signature.
   mutable std::mutex graphs_mutex_;
   mutable std::map<std::string, std::unique_ptr<GraphEntry>> graphs_;
+  mutable std::set<std::string> warmed_;  // signatures run once, directly
   mutable PartitionGraphStats stats_;  // under graphs_mutex_
 
   int slot(const std::string& name) {
@@ -416,12 +419,19 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
   }
   const std::string key = signature(inputs);
   GraphEntry* entry = nullptr;
-  bool room = false;
+  bool capture_now = false;
   {
     std::lock_guard<std::mutex> lock(graphs_mutex_);
     auto it = graphs_.find(key);
-    if (it != graphs_.end()) entry = it->second.get();
-    room = graphs_.size() < kMaxGraphsPerPartition;
+    if (it != graphs_.end()) {
+      entry = it->second.get();
+    } else if (graphs_.size() < kMaxGraphsPerPartition) {
+      // The first run of a signature runs directly: vendor libraries create their handles and
+      // the runtime loads kernels lazily then, neither of which may happen inside a capture.
+      // The second captures.
+      capture_now = !warmed_.insert(key).second;
+      if (warmed_.size() > 4 * kMaxGraphsPerPartition) warmed_.clear();
+    }
   }
   // A replay needs the entry's buffers to itself; another thread replaying the same signature
   // makes this run go direct rather than wait.
@@ -434,7 +444,7 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
   }
   std::vector<DeviceValue> v;
   HI_RETURN_IF_ERROR(infer_shapes(inputs, host, &v));
-  if (entry || !room) {
+  if (!capture_now) {
     count(&PartitionGraphStats::direct_runs);
     return run_direct(inputs, std::move(v), host, outputs);
   }
