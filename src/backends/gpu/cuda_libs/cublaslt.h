@@ -4,17 +4,11 @@
 // runs the own kernels).
 #pragma once
 
-#include <string>
-
+#include "backends/gpu/cuda_libs/vendor_library.h"
 #include "backends/gpu/kernels/matmul.h"
 
 namespace hi::gpu::cuda_backend {
 
-struct VendorLibrary {
-  bool available = false;
-  std::string version;  // "cuBLASLt 13.0.0"
-  std::string reason;   // why it is not available
-};
 // Loads the library once per process; never fails.
 const VendorLibrary& cublaslt_library();
 
