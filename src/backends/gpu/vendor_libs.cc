@@ -1,0 +1,62 @@
+// vendor_libs.h for each backend. The CUDA target compiles its host sources with
+// HI_GPU_CUDA_HOST=1 (src/backends/gpu/CMakeLists.txt); the HIP target does not.
+#include "backends/gpu/vendor_libs.h"
+
+#if defined(HI_GPU_CUDA_HOST)
+#include "backends/gpu/cuda_libs/cublaslt.h"
+#include "backends/gpu/cuda_libs/cudnn.h"
+#endif
+
+namespace hi::gpu::HI_GPU_NS {
+
+#if defined(HI_GPU_CUDA_HOST)
+
+Result<size_t> vendor_conv2d_workspace(DType dtype, const Conv2dDesc& desc) {
+  return cudnn_conv2d_workspace(dtype, desc);
+}
+
+Status vendor_conv2d(DType dtype, const Conv2dDesc& desc, const void* x, const void* w, const void* bias,
+                     const void* residual, void* y, void* workspace, size_t workspace_bytes, Stream stream) {
+  return cudnn_conv2d(dtype, desc, x, w, bias, residual, y, workspace, workspace_bytes, stream);
+}
+
+Status vendor_matmul(DType dtype, const MatMulDesc& desc, const void* a, const void* b, const void* c, void* y,
+                     Stream stream) {
+  return cublaslt_matmul(dtype, desc, a, b, c, y, stream);
+}
+
+std::vector<VendorLibraryInfo> vendor_libraries() {
+  std::vector<VendorLibraryInfo> out;
+  for (const auto& [name, lib] : {std::pair<const char*, const VendorLibrary*>{"cuDNN", &cudnn_library()},
+                                  std::pair<const char*, const VendorLibrary*>{"cuBLASLt", &cublaslt_library()}})
+    out.push_back({name, lib->available, lib->version, lib->reason});
+  return out;
+}
+
+#else  // the HIP backend
+
+namespace {
+constexpr const char* kNone = "no MIOpen/hipBLASLt in this build";
+}
+
+Result<size_t> vendor_conv2d_workspace(DType, const Conv2dDesc&) {
+  return error(StatusCode::kUnsupported, kNone, ": convolutions run on the own kernel");
+}
+
+Status vendor_conv2d(DType, const Conv2dDesc&, const void*, const void*, const void*, const void*, void*, void*, size_t,
+                     Stream) {
+  return error(StatusCode::kUnsupported, kNone, ": convolutions run on the own kernel");
+}
+
+Status vendor_matmul(DType, const MatMulDesc&, const void*, const void*, const void*, void*, Stream) {
+  return error(StatusCode::kUnsupported, kNone, ": matrix products run on the own kernel");
+}
+
+std::vector<VendorLibraryInfo> vendor_libraries() {
+  const std::string reason = "not in this build (Debian 12 has no ROCm math libraries)";
+  return {{"MIOpen", false, "", reason}, {"hipBLASLt", false, "", reason}};
+}
+
+#endif
+
+}  // namespace hi::gpu::HI_GPU_NS
