@@ -45,7 +45,15 @@ class LaunchContext {
   size_t num_outputs() const { return out_.size(); }
   bool has_output(size_t i) const { return i < out_.size() && out_[i] >= 0; }
   DeviceValue& output(size_t i) { return values_[static_cast<size_t>(out_[i])]; }
+  const DeviceValue& output(size_t i) const { return values_[static_cast<size_t>(out_[i])]; }
   Stream stream() const { return stream_; }
+  // Device scratch memory of GpuKernel::workspace_bytes() for this launch (null when none).
+  void* workspace() const { return workspace_; }
+  size_t workspace_bytes() const { return workspace_bytes_; }
+  void set_workspace(void* ptr, size_t bytes) {
+    workspace_ = ptr;
+    workspace_bytes_ = bytes;
+  }
 
  private:
   const ir::Node& node_;
@@ -54,6 +62,8 @@ class LaunchContext {
   std::vector<DeviceValue>& values_;
   const std::vector<const Tensor*>& host_;
   Stream stream_;
+  void* workspace_ = nullptr;
+  size_t workspace_bytes_ = 0;
 };
 
 class GpuKernel {
@@ -72,6 +82,13 @@ class GpuKernel {
   virtual bool reads_on_host(size_t input) const {
     (void)input;
     return false;
+  }
+  // Device scratch memory launch needs for these input and output shapes (a vendor library's
+  // workspace). Asked outside any graph capture, before launch; the runner allocates it and
+  // passes it in LaunchContext::workspace().
+  virtual Result<size_t> workspace_bytes(const LaunchContext& ctx) const {
+    (void)ctx;
+    return size_t{0};
   }
   // Queues the node's work on ctx.stream(). Must neither allocate device memory nor wait for the
   // device: a partition's launches may be captured into a graph.
@@ -104,6 +121,23 @@ inline DType dtype_of(const std::vector<ir::ValueType>& in, size_t i) {
 std::string float_only_reason(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
 std::string attr_string(const ir::Node& node, const char* name, const std::string& def);
 int64_t attr_int(const ir::Node& node, const char* name, int64_t def);
+
+// "no GPU kernel for <op> above rank <limit>" when input i's rank is above limit (or unknown,
+// with unknown_too), else "".
+std::string rank_reason(const ir::Node& node, const std::vector<ir::ValueType>& inputs, size_t i, int64_t limit,
+                        bool unknown_too = false);
+// True when some output of the node is unnamed (an output the graph does not use).
+bool has_unnamed_output(const ir::Node& node);
+
+// ---- Helpers for kernels that read inputs on the host (GpuKernel::reads_on_host) --------------
+
+// Input i's values on the host as integers (Slice's starts, Expand's shape) or as doubles (Clip's
+// bounds, Resize's scales); kInternal when it is not a partition input.
+Result<std::vector<int64_t>> host_ints(const LaunchContext& ctx, size_t i);
+Result<std::vector<double>> host_doubles(const LaunchContext& ctx, size_t i);
+// kInternal naming both shapes when a kernel's plan disagrees with the output shape the op's
+// inference gave (the kernel would write outside the output).
+Status check_output_shape(const ir::Node& node, const Shape& planned, const Shape& inferred);
 
 // Activations FusedConv / FusedMatMul carry, as the unary kernels' descriptor; false when no
 // GPU kernel computes it.

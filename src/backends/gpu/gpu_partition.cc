@@ -82,7 +82,9 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
                       std::vector<DeviceValue>* v) const;
   Result<void*> constant_on_device(int slot, const Tensor& t) const;
   std::string signature(const std::vector<const Tensor*>& inputs) const;
-  Status launch_steps(std::vector<DeviceValue>& v, const std::vector<const Tensor*>& host, Stream stream) const;
+  // Launches every step; workspaces[k]: step k's scratch memory (pointer, bytes).
+  Status launch_steps(std::vector<DeviceValue>& v, const std::vector<const Tensor*>& host,
+                      const std::vector<std::pair<void*, size_t>>& workspaces, Stream stream) const;
   Status run_direct(const std::vector<const Tensor*>& inputs, std::vector<DeviceValue> v,
                     const std::vector<const Tensor*>& host, std::vector<Tensor>* outputs) const;
   Result<std::unique_ptr<GraphEntry>> capture(const std::vector<const Tensor*>& inputs, std::vector<DeviceValue> v,
@@ -229,13 +231,15 @@ std::string GpuPartitionRunner::signature(const std::vector<const Tensor*>& inpu
 }
 
 Status GpuPartitionRunner::launch_steps(std::vector<DeviceValue>& v, const std::vector<const Tensor*>& host,
-                                        Stream stream) const {
-  for (const Step& s : steps_) {
+                                        const std::vector<std::pair<void*, size_t>>& workspaces, Stream stream) const {
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const Step& s = steps_[k];
     if (s.kernel->aliases_input()) {
       v[static_cast<size_t>(s.out[0])].ptr = v[static_cast<size_t>(s.in[0])].ptr;
       continue;
     }
     LaunchContext ctx(s.node, s.in, s.out, v, host, stream);
+    ctx.set_workspace(workspaces[k].first, workspaces[k].second);
     HI_RETURN_IF_ERROR(s.kernel->launch(ctx).with_context(s.node.describe()));
   }
   return Status::ok();
@@ -290,7 +294,17 @@ Status GpuPartitionRunner::run_direct(const std::vector<const Tensor*>& inputs, 
       for (int o : s.out)
         if (o >= 0) HI_RETURN_IF_ERROR(take(o));
       LaunchContext ctx(s.node, s.in, s.out, v, host, stream);
-      HI_RETURN_IF_ERROR(s.kernel->launch(ctx).with_context(s.node.describe()));
+      const Result<size_t> wanted = s.kernel->workspace_bytes(ctx);
+      HI_RETURN_IF_ERROR(wanted.status().with_context(s.node.describe()));
+      const size_t ws = wanted.value();
+      void* scratch = nullptr;
+      if (ws > 0) {
+        HI_ASSIGN_OR_RETURN(scratch, alloc->allocate(ws, stream));
+        ctx.set_workspace(scratch, ws);
+      }
+      const Status launched = s.kernel->launch(ctx).with_context(s.node.describe());
+      if (scratch) HI_RETURN_IF_ERROR(alloc->free(scratch, stream));  // stream-ordered: after the launch
+      HI_RETURN_IF_ERROR(launched);
     }
     // Buffers whose last reader this was go back to the allocator, once no alias of them is
     // live either.
@@ -350,9 +364,25 @@ Result<std::unique_ptr<GraphEntry>> GpuPartitionRunner::capture(const std::vecto
     ops::PlannedBuffer& b = plan.buffers[static_cast<size_t>(buffer_of[static_cast<size_t>(root)])];
     b.last = std::max(b.last, last_use_[slot] + 1);
   }
+  // Each step's scratch memory lives during that step only; asked here, outside the capture.
+  const Stream stream = per_thread_stream();
+  std::vector<int> workspace_of(steps_.size(), -1);
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const Step& s = steps_[k];
+    if (s.kernel->aliases_input()) continue;
+    const LaunchContext ctx(s.node, s.in, s.out, v, host, stream);
+    const Result<size_t> wanted = s.kernel->workspace_bytes(ctx);
+    HI_RETURN_IF_ERROR(wanted.status().with_context(s.node.describe()));
+    if (wanted.value() == 0) continue;
+    workspace_of[k] = static_cast<int>(plan.buffers.size());
+    ops::PlannedBuffer b;
+    b.node = static_cast<int>(names_.size() + k);  // any key no slot uses
+    b.bytes = static_cast<int64_t>(wanted.value());
+    b.first = b.last = static_cast<int>(k) + 1;
+    plan.buffers.push_back(b);
+  }
   ops::plan_offsets(&plan);
   HI_ASSIGN_OR_RETURN(CachingAllocator* alloc, device_allocator(device_));
-  const Stream stream = per_thread_stream();
   if (plan.arena_bytes > 0) {
     HI_ASSIGN_OR_RETURN(g->arena, alloc->allocate(static_cast<size_t>(plan.arena_bytes), stream));
   }
@@ -365,10 +395,16 @@ Result<std::unique_ptr<GraphEntry>> GpuPartitionRunner::capture(const std::vecto
     if (b >= 0 && plan.buffers[static_cast<size_t>(b)].bytes > 0)
       v[slot].ptr = static_cast<char*>(g->arena) + plan.buffers[static_cast<size_t>(b)].offset;
   }
+  std::vector<std::pair<void*, size_t>> workspaces(steps_.size(), {nullptr, 0});
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    if (workspace_of[k] < 0) continue;
+    const ops::PlannedBuffer& b = plan.buffers[static_cast<size_t>(workspace_of[k])];
+    workspaces[k] = {static_cast<char*>(g->arena) + b.offset, static_cast<size_t>(b.bytes)};
+  }
   // Capture on a stream of its own: the calling thread's default stream may not be capturable.
   HI_ASSIGN_OR_RETURN(Stream capture_stream, stream_create());
   Status launched = begin_capture(capture_stream, CaptureMode::kThreadLocal);
-  if (launched.is_ok()) launched = launch_steps(v, host, capture_stream);
+  if (launched.is_ok()) launched = launch_steps(v, host, workspaces, capture_stream);
   Result<GraphExec> exec = end_capture(capture_stream);  // ends a started capture also after an error
   (void)stream_destroy(capture_stream);
   Status captured = !launched.is_ok() ? launched : exec.status();

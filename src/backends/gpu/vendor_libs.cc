@@ -2,6 +2,9 @@
 // HI_GPU_CUDA_HOST=1 (src/backends/gpu/CMakeLists.txt); the HIP target does not.
 #include "backends/gpu/vendor_libs.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #if defined(HI_GPU_CUDA_HOST)
 #include "backends/gpu/cuda_libs/cublaslt.h"
 #include "backends/gpu/cuda_libs/cudnn.h"
@@ -11,17 +14,33 @@ namespace hi::gpu::HI_GPU_NS {
 
 #if defined(HI_GPU_CUDA_HOST)
 
+namespace {
+// HI_GPU_VENDOR_LIBS=0 runs every op on the own kernels: to compare the two, or to rule a
+// vendor library out when hunting a wrong result.
+bool turned_off() {
+  static const bool off = [] {
+    const char* v = std::getenv("HI_GPU_VENDOR_LIBS");
+    return v && std::strcmp(v, "0") == 0;
+  }();
+  return off;
+}
+constexpr const char* kOff = "vendor libraries turned off (HI_GPU_VENDOR_LIBS=0)";
+}  // namespace
+
 Result<size_t> vendor_conv2d_workspace(DType dtype, const Conv2dDesc& desc) {
+  HI_RETURN_IF(turned_off(), kUnsupported, kOff);
   return cudnn_conv2d_workspace(dtype, desc);
 }
 
 Status vendor_conv2d(DType dtype, const Conv2dDesc& desc, const void* x, const void* w, const void* bias,
                      const void* residual, void* y, void* workspace, size_t workspace_bytes, Stream stream) {
+  HI_RETURN_IF(turned_off(), kUnsupported, kOff);
   return cudnn_conv2d(dtype, desc, x, w, bias, residual, y, workspace, workspace_bytes, stream);
 }
 
 Status vendor_matmul(DType dtype, const MatMulDesc& desc, const void* a, const void* b, const void* c, void* y,
                      Stream stream) {
+  HI_RETURN_IF(turned_off(), kUnsupported, kOff);
   return cublaslt_matmul(dtype, desc, a, b, c, y, stream);
 }
 
@@ -29,7 +48,7 @@ std::vector<VendorLibraryInfo> vendor_libraries() {
   std::vector<VendorLibraryInfo> out;
   for (const auto& [name, lib] : {std::pair<const char*, const VendorLibrary*>{"cuDNN", &cudnn_library()},
                                   std::pair<const char*, const VendorLibrary*>{"cuBLASLt", &cublaslt_library()}})
-    out.push_back({name, lib->available, lib->version, lib->reason});
+    out.push_back({name, lib->available && !turned_off(), lib->version, turned_off() ? kOff : lib->reason});
   return out;
 }
 

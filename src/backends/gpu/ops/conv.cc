@@ -1,8 +1,9 @@
-// Conv and FusedConv (bias, residual, activation), 2-D NCHW, on the implicit-GEMM kernel
-// (kernels/conv2d.cu).
+// Conv and FusedConv (bias, residual, activation), 2-D NCHW: through the vendor library where it
+// takes the geometry (cuDNN; vendor_libs.h), else the own implicit-GEMM kernel (kernels/conv2d.cu).
 #include "backends/gpu/kernels/conv.h"
 #include "backends/gpu/ops/ops.h"
 #include "backends/gpu/ops/window.h"
+#include "backends/gpu/vendor_libs.h"
 #include "ops/internal.h"
 
 namespace hi::gpu::HI_GPU_NS {
@@ -34,10 +35,30 @@ class Conv final : public GpuKernel {
     if (fused_) read_activation(ctx, &has_activation_, &activation_);
     return Status::ok();
   }
+  Result<size_t> workspace_bytes(const LaunchContext& ctx) const override {
+    HI_ASSIGN_OR_RETURN(const Conv2dDesc d, describe(ctx));
+    Result<size_t> bytes = vendor_conv2d_workspace(ctx.input(0).dtype, d);
+    if (bytes.is_ok() || bytes.status().code() != StatusCode::kUnsupported) return bytes;
+    return size_t{0};  // the own kernel needs none
+  }
+  // The vendor library (cuDNN) where it takes the convolution, else the own kernel.
   Status launch(LaunchContext& ctx) const override {
+    HI_ASSIGN_OR_RETURN(const Conv2dDesc d, describe(ctx));
+    const DType dt = ctx.input(0).dtype;
+    const void* bias = ctx.has_input(2) ? ctx.input(2).ptr : nullptr;
+    const void* residual = ctx.has_input(3) ? ctx.input(3).ptr : nullptr;
+    void* y = ctx.output(0).ptr;
+    const Status vendor = vendor_conv2d(dt, d, ctx.input(0).ptr, ctx.input(1).ptr, bias, residual, y, ctx.workspace(),
+                                        ctx.workspace_bytes(), ctx.stream());
+    if (vendor.code() != StatusCode::kUnsupported) return vendor;
+    return conv2d(dt, d, ctx.input(0).ptr, ctx.input(1).ptr, bias, residual, y, ctx.stream());
+  }
+
+ private:
+  Result<Conv2dDesc> describe(const LaunchContext& ctx) const {
     const Shape& x = ctx.input(0).shape;
     const Shape& w = ctx.input(1).shape;
-    DeviceValue& y = ctx.output(0);
+    const Shape& y = ctx.output(0).shape;
     HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(window_, x, &w));
     Conv2dDesc d;
     d.batch = x[0];
@@ -45,8 +66,8 @@ class Conv final : public GpuKernel {
     d.in_h = x[2];
     d.in_w = x[3];
     d.out_channels = w[0];
-    d.out_h = y.shape[2];
-    d.out_w = y.shape[3];
+    d.out_h = y[2];
+    d.out_w = y[3];
     d.groups = group_;
     d.kernel_h = win.kernel[0];
     d.kernel_w = win.kernel[1];
@@ -58,12 +79,9 @@ class Conv final : public GpuKernel {
     d.pad_left = win.pads[1];
     d.has_activation = has_activation_;
     d.activation = activation_;
-    return conv2d(ctx.input(0).dtype, d, ctx.input(0).ptr, ctx.input(1).ptr,
-                  ctx.has_input(2) ? ctx.input(2).ptr : nullptr, ctx.has_input(3) ? ctx.input(3).ptr : nullptr, y.ptr,
-                  ctx.stream());
+    return d;
   }
 
- private:
   bool fused_;
   ops::WindowParams window_;
   int64_t group_ = 1;

@@ -1,9 +1,11 @@
-// MatMul, Gemm and the fused FusedMatMul (bias, residual, activation) on the tiled matrix
-// product (kernels/matmul.cu).
+// MatMul, Gemm and the fused FusedMatMul (bias, residual, activation): the product through the
+// vendor library where it takes it (cuBLASLt; vendor_libs.h), else the own kernel
+// (kernels/matmul.cu: tiled, or matrix cores for float16).
 #include <algorithm>
 
 #include "backends/gpu/kernels/matmul.h"
 #include "backends/gpu/ops/ops.h"
+#include "backends/gpu/vendor_libs.h"
 #include "ops/internal.h"
 
 namespace hi::gpu::HI_GPU_NS {
@@ -73,7 +75,13 @@ Status MatMul::launch(LaunchContext& ctx) const {
     d.c_row_stride = 0;
     d.c_col_stride = 1;
   }
-  HI_RETURN_IF_ERROR(matmul(dt, d, ctx.input(0).ptr, ctx.input(1).ptr, c, y.ptr, ctx.stream()));
+  // The vendor library (cuBLASLt) where it takes the product, else the own kernel.
+  const Status vendor = vendor_matmul(dt, d, ctx.input(0).ptr, ctx.input(1).ptr, c, y.ptr, ctx.stream());
+  if (vendor.code() == StatusCode::kUnsupported) {
+    HI_RETURN_IF_ERROR(matmul(dt, d, ctx.input(0).ptr, ctx.input(1).ptr, c, y.ptr, ctx.stream()));
+  } else {
+    HI_RETURN_IF_ERROR(vendor);
+  }
   if (!fused_) return Status::ok();
   if (ctx.has_input(3)) {
     HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index(y.shape, ctx.input(3).shape));
