@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# hipinfer for NVIDIA GPUs (CUDA). Two stages: the CUDA development image builds hipinfer; the
-# CUDA runtime image with cuDNN runs it.
+# hipinfer for NVIDIA GPUs (CUDA). Two stages: the CUDA development image with cuDNN's headers
+# builds hipinfer (cuDNN itself is loaded at run time); the CUDA runtime image with cuDNN runs it.
 #
 #   docker build -f docker/cuda.Dockerfile -t hipinfer:cuda .
 #   docker run --rm --gpus all hipinfer:cuda doctor
@@ -13,8 +13,8 @@ ARG CUDA_VERSION=13.0.0
 # Compute capabilities to compile for (CUDA 13 builds sm_75 and newer).
 ARG CUDA_ARCHITECTURES="75;80;86;89;90;100;120"
 
-# ---- build: the CUDA development image ----
-FROM nvidia/cuda:${CUDA_VERSION}-devel-ubuntu${UBUNTU_VERSION} AS build
+# ---- build: the CUDA development image with cuDNN (the plain devel image has no cudnn.h) ----
+FROM nvidia/cuda:${CUDA_VERSION}-cudnn-devel-ubuntu${UBUNTU_VERSION} AS build
 ARG CUDA_ARCHITECTURES
 RUN apt-get update \
  && apt-get install -y --no-install-recommends cmake ninja-build g++ libprotobuf-dev protobuf-compiler libonnx-dev \
