@@ -87,4 +87,28 @@ inline void expect_close(const Tensor& want, const Tensor& got, const std::strin
                     << (first >= 0 ? want.as_double(first) : 0) << ", GPU " << (first >= 0 ? got.as_double(first) : 0);
 }
 
+// float16 results of sums of k products (matrix products, convolutions): expect_close's 2 ulps of
+// the result plus 2^-14, plus the worst case of float32 accumulation in any order,
+// k u scale abs[i] with u = 2^-23 (twice float32's unit roundoff: a matrix-core accumulator need
+// not round to nearest), where abs[i] is the sum of the products' magnitudes for element i and
+// `scale` bounds what follows the sum (|alpha|, an activation's slope). The last term matters
+// only where a sum cancels to near zero; a wrong element is off by about its own size.
+inline void expect_close_f16_sums(const Tensor& want, const Tensor& got, const std::vector<double>& abs, double scale,
+                                  int64_t k, const std::string& what) {
+  ASSERT_EQ(want.shape(), got.shape()) << what;
+  ASSERT_EQ(static_cast<size_t>(want.numel()), abs.size()) << what;
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const double w = want.as_double(i), g = got.as_double(i);
+    const double tol = std::fabs(w) * 0x1p-9 + 0x1p-14 +
+                       static_cast<double>(k) * 0x1p-23 * std::fabs(scale) * abs[static_cast<size_t>(i)];
+    if (!(std::fabs(w - g) <= tol)) {
+      if (first < 0) first = i;
+      ++bad;
+    }
+  }
+  EXPECT_EQ(bad, 0) << what << ": " << bad << " of " << want.numel() << " differ; first at " << first << ": want "
+                    << (first >= 0 ? want.as_double(first) : 0) << ", got " << (first >= 0 ? got.as_double(first) : 0);
+}
+
 }  // namespace hi::gpu::HI_GPU_NS

@@ -33,33 +33,10 @@ std::vector<double> abs_products(const Tensor& a, const Tensor& b, const MatMulD
   return out;
 }
 
-// The float16 tolerance of a product: expect_close's 2 ulps of the result plus 2^-14, plus the
-// worst case of float32 accumulation in any order, k u |alpha| sum |A(i, kk)| |B(kk, j)|, with u
-// = 2^-23 (twice float32's unit roundoff: a matrix-core accumulator need not round to nearest).
-// The last term matters only where the sum cancels to near zero; a wrong element is off by about
-// the size of the result.
-void expect_close_f16_product(const Tensor& want, const Tensor& got, const std::vector<double>& abs, double alpha,
-                              int64_t k, const std::string& what) {
-  ASSERT_EQ(want.shape(), got.shape()) << what;
-  ASSERT_EQ(static_cast<size_t>(want.numel()), abs.size()) << what;
-  int64_t bad = 0, first = -1;
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    const double w = want.as_double(i), g = got.as_double(i);
-    const double tol = std::fabs(w) * 0x1p-9 + 0x1p-14 +
-                       static_cast<double>(k) * 0x1p-23 * std::fabs(alpha) * abs[static_cast<size_t>(i)];
-    if (!(std::fabs(w - g) <= tol)) {
-      if (first < 0) first = i;
-      ++bad;
-    }
-  }
-  EXPECT_EQ(bad, 0) << what << ": " << bad << " of " << want.numel() << " differ; first at " << first << ": want "
-                    << (first >= 0 ? want.as_double(first) : 0) << ", got " << (first >= 0 ? got.as_double(first) : 0);
-}
-
-// float32 as expect_close; float16 with the accumulation allowance above.
+// float32 as expect_close; float16 with the accumulation allowance of expect_close_f16_sums.
 void expect_close_product(const Tensor& want, const Tensor& got, const Tensor& a, const Tensor& b, const MatMulDesc& d,
                           const std::string& what) {
-  if (want.dtype() == DType::kFloat16) expect_close_f16_product(want, got, abs_products(a, b, d), d.alpha, d.k, what);
+  if (want.dtype() == DType::kFloat16) expect_close_f16_sums(want, got, abs_products(a, b, d), d.alpha, d.k, what);
   else expect_close(want, got, what, 1e-6 * static_cast<double>(d.k));
 }
 
@@ -308,7 +285,7 @@ Tensor host_product(const ProductCase& pc) {
 // test below is the kernel's, not the test's.
 TEST(HI_GPU_TEST_SUITE, AwkwardProductDescriptorsMatchTheCpuOpsWithoutAGpu) {
   for (const ProductCase& pc : awkward_f16_products())
-    expect_close_f16_product(pc.want, host_product(pc), abs_products(pc.a, pc.b, pc.d), pc.d.alpha, pc.d.k,
+    expect_close_f16_sums(pc.want, host_product(pc), abs_products(pc.a, pc.b, pc.d), pc.d.alpha, pc.d.k,
                              pc.what + ": host loop against the CPU op");
 }
 
@@ -337,8 +314,8 @@ TEST(HI_GPU_TEST_SUITE, MatrixCoreMatMulMatchesTheTiledKernelAndTheCpu) {
     };
     const Tensor mma = run(&matmul_matrix_cores), tiled = run(&matmul_tiled), chosen = run(&matmul);
     const std::vector<double> abs = abs_products(pc.a, pc.b, pc.d);
-    expect_close_f16_product(pc.want, mma, abs, pc.d.alpha, pc.d.k, pc.what + ": matrix cores against the CPU");
-    expect_close_f16_product(tiled, mma, abs, pc.d.alpha, pc.d.k, pc.what + ": matrix cores against the tiled kernel");
+    expect_close_f16_sums(pc.want, mma, abs, pc.d.alpha, pc.d.k, pc.what + ": matrix cores against the CPU");
+    expect_close_f16_sums(tiled, mma, abs, pc.d.alpha, pc.d.k, pc.what + ": matrix cores against the tiled kernel");
     EXPECT_EQ(std::memcmp(chosen.raw(), mma.raw(), mma.nbytes()), 0) << pc.what << ": matmul() did not take the matrix cores";
   }
 }

@@ -29,6 +29,19 @@ class Buffers {
     return p;
   }
   Result<void*> zeros(size_t n) { return upload(std::vector<float>(n, 0.f)); }
+  // float16 copies: rounds `v` in place to the values uploaded, so host loops see the same.
+  Result<void*> upload_f16(std::vector<float>& v) {
+    std::vector<Float16> h(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      h[i] = Float16(v[i]);
+      v[i] = h[i];
+    }
+    void* p = nullptr;
+    HI_RETURN_IF_ERROR(device_malloc(&p, h.size() * sizeof(Float16)));
+    ptrs_.push_back(p);
+    HI_RETURN_IF_ERROR(copy_to_device(p, h.data(), h.size() * sizeof(Float16)));
+    return p;
+  }
 
  private:
   std::vector<void*> ptrs_;
@@ -47,6 +60,100 @@ Status compare(const char* what, const void* device, const std::vector<float>& w
   for (size_t i = 0; i < want.size(); ++i)
     HI_RETURN_IF(!(std::fabs(got[i] - want[i]) <= 1e-4f * std::fabs(want[i]) + 1e-5f), kUnsupported, what,
                  " gave ", got[i], " at element ", i, " where the host computes ", want[i]);
+  return Status::ok();
+}
+
+// float16 results of sums of k products: 2 ulps, 2^-14, and k 2^-23 sum |products| (abs) for
+// float32 accumulation in any order, as tests/gpu/kernel_harness.h's expect_close_f16_sums.
+Status compare_f16(const char* what, const void* device, const std::vector<float>& want, const std::vector<double>& abs,
+                   int64_t k) {
+  HI_RETURN_IF_ERROR(synchronize(nullptr));
+  std::vector<Float16> got(want.size());
+  HI_RETURN_IF_ERROR(copy_to_host(got.data(), device, got.size() * sizeof(Float16)));
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double g = static_cast<float>(got[i]), w = want[i];
+    const double tol = std::fabs(w) * 0x1p-9 + 0x1p-14 + static_cast<double>(k) * 0x1p-23 * abs[i];
+    HI_RETURN_IF(!(std::fabs(g - w) <= tol), kUnsupported, what, " gave ", g, " at element ", i,
+                 " where the host computes ", w);
+  }
+  return Status::ok();
+}
+
+// float16 MatMul and Conv: on matrix cores where the device has them (matrix_cores.h), so a
+// device or build whose matrix-core path is wrong keeps its partitions on the CPU.
+Status run_f16_checks(Buffers& b) {
+  {  // MatMul 70 x 45 by B stored transposed (33 x 45) plus a bias row: edges in m, n and k.
+    const int m = 70, k = 45, n = 33;
+    std::vector<float> a = pattern(m * k, 1.f, -0.5f), w = pattern(n * k, 1.f, -0.4f), bias = pattern(n, 1.f, 0.f);
+    HI_ASSIGN_OR_RETURN(void* da, b.upload_f16(a));
+    HI_ASSIGN_OR_RETURN(void* dw, b.upload_f16(w));
+    HI_ASSIGN_OR_RETURN(void* db, b.upload_f16(bias));
+    std::vector<float> want(static_cast<size_t>(m * n)), y(want.size(), 0.f);
+    std::vector<double> abs(want.size());
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        double s = bias[static_cast<size_t>(j)], sa = 0;
+        for (int t = 0; t < k; ++t) {
+          const double p = double(a[static_cast<size_t>(i * k + t)]) * w[static_cast<size_t>(j * k + t)];
+          s += p;
+          sa += std::fabs(p);
+        }
+        want[static_cast<size_t>(i * n + j)] = static_cast<float>(s);
+        abs[static_cast<size_t>(i * n + j)] = sa;
+      }
+    HI_ASSIGN_OR_RETURN(void* dy, b.upload_f16(y));
+    MatMulDesc d;
+    d.m = m;
+    d.n = n;
+    d.k = k;
+    d.trans_b = true;
+    d.beta = 1.f;
+    d.c_row_stride = 0;
+    d.c_col_stride = 1;
+    HI_RETURN_IF_ERROR(matmul(DType::kFloat16, d, da, dw, db, dy, nullptr));
+    HI_RETURN_IF_ERROR(compare_f16("MatMul (float16)", dy, want, abs, k));
+  }
+  {  // A 3x3 convolution, padding 1, with bias and Relu: [1, 5, 9, 7] -> [1, 66, 9, 7].
+    const int c = 5, o = 66, h = 9, wd = 7;
+    std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f), bias = pattern(o, 1.f, -0.5f);
+    HI_ASSIGN_OR_RETURN(void* dx, b.upload_f16(x));
+    HI_ASSIGN_OR_RETURN(void* dw, b.upload_f16(w));
+    HI_ASSIGN_OR_RETURN(void* db, b.upload_f16(bias));
+    std::vector<float> want(static_cast<size_t>(o * h * wd)), y(want.size(), 0.f);
+    std::vector<double> abs(want.size());
+    for (int oc = 0; oc < o; ++oc)
+      for (int yy = 0; yy < h; ++yy)
+        for (int xx = 0; xx < wd; ++xx) {
+          double s = bias[static_cast<size_t>(oc)], sa = 0;
+          for (int ic = 0; ic < c; ++ic)
+            for (int r = 0; r < 3; ++r)
+              for (int q = 0; q < 3; ++q) {
+                const int iy = yy - 1 + r, ix = xx - 1 + q;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+                const double p = double(x[static_cast<size_t>((ic * h + iy) * wd + ix)]) *
+                                 w[static_cast<size_t>(((oc * c + ic) * 3 + r) * 3 + q)];
+                s += p;
+                sa += std::fabs(p);
+              }
+          want[static_cast<size_t>((oc * h + yy) * wd + xx)] = s > 0 ? static_cast<float>(s) : 0.f;
+          abs[static_cast<size_t>((oc * h + yy) * wd + xx)] = sa;
+        }
+    HI_ASSIGN_OR_RETURN(void* dy, b.upload_f16(y));
+    Conv2dDesc d;
+    d.batch = 1;
+    d.in_channels = c;
+    d.in_h = h;
+    d.in_w = wd;
+    d.out_channels = o;
+    d.out_h = h;
+    d.out_w = wd;
+    d.kernel_h = d.kernel_w = 3;
+    d.pad_top = d.pad_left = 1;
+    d.has_activation = true;
+    d.activation = {UnaryKind::kRelu};
+    HI_RETURN_IF_ERROR(conv2d(DType::kFloat16, d, dx, dw, db, nullptr, dy, nullptr));
+    HI_RETURN_IF_ERROR(compare_f16("Conv (float16)", dy, want, abs, c * 9));
+  }
   return Status::ok();
 }
 
@@ -148,7 +255,7 @@ Status run_checks() {
     HI_RETURN_IF_ERROR(conv2d(DType::kFloat32, d, dx, dw, db, nullptr, dy, nullptr));
     HI_RETURN_IF_ERROR(compare("Conv", dy, want));
   }
-  return Status::ok();
+  return run_f16_checks(b);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // 2-D convolution (kernels/conv2d.cu), NCHW, as FusedConv computes it: y = act(conv(x, w) + bias +
 // residual), with groups (depthwise included), strides, dilations and pads. float32 and float16
-// storage with float32 accumulation. This is the portable implicit-GEMM kernel every target runs;
-// cuDNN and MIOpen plug in beside it and are checked against it.
+// storage with float32 accumulation. conv2d() runs float16 on matrix cores where the device has
+// them (NVIDIA tensor cores, AMD CDNA MFMA: matrix_cores.h), everything else on the portable
+// implicit-GEMM kernel every target runs; cuDNN and MIOpen plug in beside them and are checked
+// against them.
 #pragma once
 
 #include <cstdint>
@@ -27,5 +29,17 @@ struct Conv2dDesc {
 // Errors name the geometry that does not fit.
 Status conv2d(DType dtype, const Conv2dDesc& desc, const void* x, const void* w, const void* bias, const void* residual,
               void* y, Stream stream);
+
+// The two kernels conv2d() chooses between, callable directly so tests can compare them.
+// The portable implicit GEMM (kernels/conv2d.cu): float32 and float16, on any device.
+Status conv2d_tiled(DType dtype, const Conv2dDesc& desc, const void* x, const void* w, const void* bias,
+                    const void* residual, void* y, Stream stream);
+// float16 on matrix cores (kernels/conv2d_mma.cu), float32 accumulation and one rounding per
+// element. kUnsupported for other dtypes and on a current device without them.
+Status conv2d_matrix_cores(DType dtype, const Conv2dDesc& desc, const void* x, const void* w, const void* bias,
+                           const void* residual, void* y, Stream stream);
+
+// The geometry checks all three share; ok for an empty output, which then needs no launch.
+Status validate_conv2d(const Conv2dDesc& desc, const void* x, const void* w, const void* y);
 
 }  // namespace hi::gpu::HI_GPU_NS

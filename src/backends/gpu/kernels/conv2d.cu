@@ -1,4 +1,5 @@
-// 2-D convolution as an implicit GEMM (see conv.h). Per group: Y[oc, pixel] = W[oc, kk] X'[kk,
+// 2-D convolution as an implicit GEMM, and conv2d()'s choice between this kernel and the
+// matrix-core one of conv2d_mma.cu (see conv.h). Per group: Y[oc, pixel] = W[oc, kk] X'[kk,
 // pixel], where kk runs over (input channel, kernel row, kernel column) and X' is the im2col
 // matrix, never stored: each 16 x 64 tile of it is gathered from x straight into shared memory,
 // zeros where the window hangs over the padding. Tiles of 64 output channels by 64 output pixels
@@ -8,6 +9,7 @@
 #include "backends/gpu/kernels/tile_gemm.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/activation.cuh"
 #include "backends/gpu/kernels/conv.h"
+#include "backends/gpu/matrix_cores.h"
 // clang-format on
 
 namespace hi::gpu::HI_GPU_NS {
@@ -86,8 +88,7 @@ void launch(const Conv2dDesc& d, const void* x, const void* w, const void* bias,
 
 }  // namespace
 
-Status conv2d(DType dtype, const Conv2dDesc& d, const void* x, const void* w, const void* bias, const void* residual,
-              void* y, Stream stream) {
+Status validate_conv2d(const Conv2dDesc& d, const void* x, const void* w, const void* y) {
   HI_RETURN_IF(d.batch < 0 || d.in_channels <= 0 || d.out_channels <= 0 || d.groups <= 0 || d.kernel_h <= 0 ||
                    d.kernel_w <= 0 || d.stride_h <= 0 || d.stride_w <= 0 || d.dilation_h <= 0 || d.dilation_w <= 0 ||
                    d.in_h < 0 || d.in_w < 0 || d.out_h < 0 || d.out_w < 0,
@@ -98,16 +99,39 @@ Status conv2d(DType dtype, const Conv2dDesc& d, const void* x, const void* w, co
                d.in_channels, " input and ", d.out_channels, " output channels do not divide into ", d.groups, " groups");
   const int64_t pixels = d.batch * d.out_h * d.out_w;
   if (pixels == 0) return Status::ok();
+  // Both kernels tile by 64 output channels x 64 pixels, a group per blockIdx.z (conv2d_mma.cu
+  // asserts it).
   HI_RETURN_IF(d.groups > 65535 || (d.out_channels / d.groups + kTileM - 1) / kTileM > 65535 ||
                    (pixels + kTileN - 1) / kTileN > 0x7fffffff,
                kUnsupported, "GPU Conv: ", d.groups, " groups of ", d.out_channels / d.groups, " channels over ", pixels,
                " output pixels is above the grid limits");
   HI_RETURN_IF(x == nullptr || w == nullptr || y == nullptr, kInvalidArgument, "GPU Conv: null buffer");
+  return Status::ok();
+}
+
+Status conv2d_tiled(DType dtype, const Conv2dDesc& d, const void* x, const void* w, const void* bias,
+                    const void* residual, void* y, Stream stream) {
+  HI_RETURN_IF_ERROR(validate_conv2d(d, x, w, y));
+  if (d.batch * d.out_h * d.out_w == 0) return Status::ok();
   const auto s = static_cast<cudaStream_t>(stream);
   if (dtype == DType::kFloat32) launch<float>(d, x, w, bias, residual, y, s);
   else if (dtype == DType::kFloat16) launch<__half>(d, x, w, bias, residual, y, s);
   else return error(StatusCode::kUnsupported, "GPU Conv: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
+}
+
+Status conv2d(DType dtype, const Conv2dDesc& d, const void* x, const void* w, const void* bias, const void* residual,
+              void* y, Stream stream) {
+  // float16 goes to the matrix cores where the current device has them; float32 stays on the
+  // tiled kernel (no TF32).
+  if (dtype == DType::kFloat16) {
+    HI_RETURN_IF_ERROR(validate_conv2d(d, x, w, y));
+    if (d.batch * d.out_h * d.out_w == 0) return Status::ok();
+    const Result<int> device = current_device();
+    if (device.is_ok() && has_f16_matrix_cores(device.value()))
+      return conv2d_matrix_cores(dtype, d, x, w, bias, residual, y, stream);
+  }
+  return conv2d_tiled(dtype, d, x, w, bias, residual, y, stream);
 }
 
 }  // namespace hi::gpu::HI_GPU_NS
