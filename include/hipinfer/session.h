@@ -34,6 +34,8 @@ struct SessionOptions {
   // signature on the first run and replay it on later ones; false launches every kernel on
   // every run (hipinfer --no-graph).
   bool gpu_graphs = true;
+  // Record each node's wall time in every run's RunStats::node_times (hipinfer bench --profile).
+  bool profile = false;
 };
 
 // Name, element type and shape of a model input or output. Unknown dims are -1, with the
@@ -53,6 +55,13 @@ struct TensorInfo {
 
 using TensorMap = std::map<std::string, Tensor>;
 
+// One node's share of a run (SessionOptions::profile).
+struct NodeTime {
+  std::string node;     // the node's name ("#12" when it has none)
+  std::string op_type;  // as in NodePlacement: "Conv", "com.hipinfer.FusedConv"
+  double ms = 0;
+};
+
 struct RunStats {
   double latency_ms = 0;        // wall time of the run
   int64_t nodes_executed = 0;
@@ -60,6 +69,7 @@ struct RunStats {
   int64_t planned_arena_bytes = 0;  // size of the static memory plan's arena for these shapes (0: none)
   int64_t planned_activation_bytes = 0;  // the sum of the planned intermediate tensors the arena holds
   int64_t fallback_nodes = 0;  // nodes this run executed on a device other than the first listed
+  std::vector<NodeTime> node_times;  // in execution order; empty unless SessionOptions::profile
 };
 
 // Graph capture and replay of a session's GPU partitions (SessionOptions::gpu_graphs), summed

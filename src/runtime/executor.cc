@@ -2,6 +2,7 @@
 #include "runtime/executor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <mutex>
 
@@ -456,7 +457,7 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
 }
 
 Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent,
-                     int64_t* arena_bytes, int64_t* activation_bytes) const {
+                     int64_t* arena_bytes, int64_t* activation_bytes, std::vector<double>* node_ms) const {
   HI_ASSERT(inputs.size() == input_slots_.size() + overridable_slots_.size() || inputs.size() == input_slots_.size(),
             "executor got ", inputs.size(), " inputs, expects ", input_slots_.size());
   if (arena_bytes) *arena_bytes = 0;
@@ -507,6 +508,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
   planned.plan = plan.get();
   planned.arena = arena;
   Frame frame{this, &values, parent};
+  if (node_ms) node_ms->assign(nodes_.size(), 0.0);
   for (size_t k = 0; k < nodes_.size(); ++k) {
     const CompiledNode& cn = nodes_[k];
     const ir::Node& n = *cn.node;
@@ -526,7 +528,10 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
       planned.node = static_cast<int>(k);
       ctx.set_allocator(&planned);
     }
+    const auto started = node_ms ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     HI_RETURN_IF_ERROR(guarded(n, [&] { return cn.op->run(ctx); }));
+    if (node_ms)
+      (*node_ms)[k] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     for (size_t i = 0; i < outs.size(); ++i) {
       if (cn.outputs[i] < 0) continue;
       const auto slot = static_cast<size_t>(cn.outputs[i]);

@@ -49,9 +49,11 @@ class Executor {
   // graph_outputs(). `parent` is the caller's frame for subgraphs, null for the main graph.
   // `arena_bytes`, when given, receives the size of the memory plan's arena the run used (0 when
   // it ran without one: no plan yet for these shapes, or planning off); `activation_bytes` the
-  // sum of the buffers it holds.
+  // sum of the buffers it holds. `node_ms`, when given, receives each node's wall time in
+  // milliseconds, in execution order (node(i)).
   Status run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent = nullptr,
-             int64_t* arena_bytes = nullptr, int64_t* activation_bytes = nullptr) const;
+             int64_t* arena_bytes = nullptr, int64_t* activation_bytes = nullptr,
+             std::vector<double>* node_ms = nullptr) const;
   ~Executor();
 
   const std::vector<ir::ValueInfo>& graph_inputs() const { return inputs_; }

@@ -8,6 +8,8 @@ namespace {
 
 bool is_gpu_request(const std::string& r) { return r == "gpu" || r == "cuda" || r == "hip"; }
 
+}  // namespace
+
 std::string node_label(const ir::Node& n, size_t index) {
   return n.name.empty() ? "#" + std::to_string(index) : n.name;
 }
@@ -15,8 +17,6 @@ std::string node_label(const ir::Node& n, size_t index) {
 std::string op_label(const ir::Node& n) {
   return n.domain.empty() || n.domain == "ai.onnx" ? n.op_type : n.domain + "." + n.op_type;
 }
-
-}  // namespace
 
 Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& requested, const GpuRuntimeInfo& gpus) {
   HI_RETURN_IF(requested.empty(), kInvalidArgument, "the device list is empty; give one or more of gpu, cuda, hip, cpu");

@@ -14,6 +14,11 @@
 
 namespace hi::runtime {
 
+// How reports name a node ("#12" when it has none, `index` in execution order) and its op
+// ("Conv"; other domains prefixed: "com.hipinfer.FusedConv").
+std::string node_label(const ir::Node& n, size_t index);
+std::string op_label(const ir::Node& n);
+
 // One entry of the user's list, resolved against the machine.
 struct DeviceSlot {
   std::string requested;  // as written: "gpu", "cuda", "hip", "cpu"

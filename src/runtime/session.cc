@@ -379,7 +379,10 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
   cpu::ThreadScope thread_scope(impl_->threads);
   std::vector<ops::Value> results;
   int64_t arena_bytes = 0, activation_bytes = 0;
-  HI_RETURN_IF_ERROR(ex.run(std::move(values), &results, nullptr, &arena_bytes, &activation_bytes));
+  std::vector<double> node_ms;
+  const bool profile = impl_->options.profile && stats;
+  HI_RETURN_IF_ERROR(
+      ex.run(std::move(values), &results, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr));
   TensorMap out;
   for (size_t i : wanted) {
     if (!results[i].is_tensor())
@@ -394,6 +397,9 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
     stats->planned_arena_bytes = arena_bytes;
     stats->planned_activation_bytes = activation_bytes;
     stats->fallback_nodes = impl_->placement.fallbacks;
+    stats->node_times.clear();
+    for (size_t i = 0; i < node_ms.size(); ++i)
+      stats->node_times.push_back({runtime::node_label(ex.node(i), i), runtime::op_label(ex.node(i)), node_ms[i]});
   }
   return out;
 }

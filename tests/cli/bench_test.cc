@@ -8,6 +8,7 @@
 #include "bench_compare.h"
 #include "bench_json.h"
 #include "bench_machine.h"
+#include "bench_profile.h"
 #include "bench_stats.h"
 #include "bench_svg.h"
 
@@ -48,6 +49,31 @@ TEST(BenchStats, ThroughputIsBatchTimesRunsOverTime) {
   EXPECT_NEAR(throughput_per_s(s, 1), 75, 1e-9);
   EXPECT_NEAR(throughput_per_s(s, 8), 600, 1e-9);
   EXPECT_DOUBLE_EQ(throughput_per_s(summarize({}), 4), 0);
+}
+
+TEST(BenchProfile, AveragesPerOpTypeAndRanksNodes) {
+  ProfileAccumulator acc;
+  EXPECT_EQ(acc.summary().runs, 0);
+  acc.add({{"a", "Conv", 3.0}, {"b", "Relu", 0.5}, {"c", "Conv", 1.0}});
+  acc.add({{"a", "Conv", 5.0}, {"b", "Relu", 1.5}, {"c", "Conv", 1.0}});
+  acc.add({});  // a run without node times (profiling off) is not counted
+  const Profile p = acc.summary();
+  EXPECT_EQ(p.runs, 2);
+  EXPECT_DOUBLE_EQ(p.node_ms_per_run, 6.0);  // (4 + 1 + 1) per run
+  ASSERT_EQ(p.ops.size(), 2u);
+  EXPECT_EQ(p.ops[0].op_type, "Conv");
+  EXPECT_EQ(p.ops[0].nodes, 2);
+  EXPECT_DOUBLE_EQ(p.ops[0].ms_per_run, 5.0);
+  EXPECT_DOUBLE_EQ(p.ops[0].share, 5.0 / 6.0);
+  EXPECT_EQ(p.ops[1].op_type, "Relu");
+  EXPECT_DOUBLE_EQ(p.ops[1].ms_per_run, 1.0);
+  ASSERT_EQ(p.top_nodes.size(), 3u);
+  EXPECT_EQ(p.top_nodes[0].node, "a");
+  EXPECT_DOUBLE_EQ(p.top_nodes[0].ms_per_run, 4.0);
+  // Another node list (another session) starts the sums again.
+  acc.add({{"x", "Add", 2.0}});
+  EXPECT_EQ(acc.summary().runs, 1);
+  EXPECT_EQ(acc.summary().ops.at(0).op_type, "Add");
 }
 
 TEST(BenchJson, NestingEscapesAndNonFiniteNumbers) {

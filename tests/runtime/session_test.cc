@@ -52,6 +52,40 @@ TEST(Session, RunsWithAnyBatch) {
   }
 }
 
+TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {2, 3});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"r"}, "relu");
+  b.node("Sigmoid", {"r"}, {"y"}, "sigmoid");
+  const std::string bytes = b.bytes();
+  for (bool profile : {false, true}) {
+    SessionOptions o;
+    o.devices = {"cpu"};
+    o.optimization_level = 0;
+    o.profile = profile;
+    auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+    ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+    RunStats stats;
+    ASSERT_TRUE(s.value()->run({{"x", filled({2, 3}, -1)}}, {}, &stats).is_ok());
+    if (!profile) {
+      EXPECT_TRUE(stats.node_times.empty());
+      continue;
+    }
+    ASSERT_EQ(stats.node_times.size(), 2u);
+    EXPECT_EQ(stats.node_times[0].node, "relu");
+    EXPECT_EQ(stats.node_times[0].op_type, "Relu");
+    EXPECT_EQ(stats.node_times[1].node, "sigmoid");
+    EXPECT_EQ(stats.node_times[1].op_type, "Sigmoid");
+    double sum = 0;
+    for (const NodeTime& t : stats.node_times) {
+      EXPECT_GE(t.ms, 0);
+      sum += t.ms;
+    }
+    EXPECT_LE(sum, stats.latency_ms);  // the nodes ran inside the run
+  }
+}
+
 TEST(Session, SelectsOutputs) {
   auto s = make_session();
   auto out = s->run({{"x", filled({1, 3}, 0)}, {"x2", filled({1, 3}, 0)}}, {"z"});

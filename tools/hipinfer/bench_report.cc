@@ -95,6 +95,21 @@ std::string chart_title(const BenchReport& r) {
          std::to_string(r.threads) + (r.threads == 1 ? " thread, " : " threads, ") + r.precision + ", " + r.machine.cpu_model;
 }
 
+static void print_profile(std::FILE* out, const BenchReport& r) {
+  const Profile& p = r.profile;
+  if (p.runs == 0) return;
+  const LatencySummary ours = summarize(r.hipinfer.latencies_ms);
+  std::fprintf(out, "\nprofile over %lld timed runs: nodes %.3f ms per run of a %.3f ms mean run (the rest is overhead)\n",
+               static_cast<long long>(p.runs), p.node_ms_per_run, ours.mean_ms);
+  std::fprintf(out, "  %-34s %6s %12s %7s\n", "op type", "nodes", "ms per run", "share");
+  for (const OpTime& o : p.ops)
+    std::fprintf(out, "  %-34s %6lld %12.4f %6.1f%%\n", o.op_type.c_str(), static_cast<long long>(o.nodes), o.ms_per_run,
+                 100 * o.share);
+  std::fprintf(out, "  slowest nodes:\n");
+  for (const NodeTimeSummary& n : p.top_nodes)
+    std::fprintf(out, "  %9.4f ms %6.1f%%  %s (%s)\n", n.ms_per_run, 100 * n.share, n.node.c_str(), n.op_type.c_str());
+}
+
 void print_report(std::FILE* out, const BenchReport& r) {
   std::fprintf(out, "hipinfer bench  %s\n", r.model.c_str());
   std::fprintf(out, "  machine    %s, %d logical CPUs, %d physical cores\n", r.machine.cpu_model.c_str(),
@@ -172,6 +187,7 @@ void print_report(std::FILE* out, const BenchReport& r) {
       std::fprintf(out, "\n");
     }
   }
+  print_profile(out, r);
 }
 
 std::string one_line_summary(const BenchReport& r) {
@@ -248,6 +264,18 @@ std::string report_json(const BenchReport& r) {
     j.end_object();
   }
   j.end_object();
+  if (r.profile.runs > 0) {
+    j.key("profile").begin_object().key("runs").value(r.profile.runs);
+    j.key("node_ms_per_run").value(r.profile.node_ms_per_run).key("ops").begin_array();
+    for (const OpTime& o : r.profile.ops)
+      j.begin_object().key("op_type").value(o.op_type).key("nodes").value(o.nodes).key("ms_per_run").value(o.ms_per_run)
+          .key("share").value(o.share).end_object();
+    j.end_array().key("slowest_nodes").begin_array();
+    for (const NodeTimeSummary& n : r.profile.top_nodes)
+      j.begin_object().key("node").value(n.node).key("op_type").value(n.op_type).key("ms_per_run").value(n.ms_per_run)
+          .key("share").value(n.share).end_object();
+    j.end_array().end_object();
+  }
   j.key("ok").value(comparisons_ok(r));
   j.end_object();
   return j.str();

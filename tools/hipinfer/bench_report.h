@@ -10,6 +10,7 @@
 
 #include "bench_compare.h"
 #include "bench_machine.h"
+#include "bench_profile.h"
 
 namespace hi::cli {
 
@@ -49,6 +50,7 @@ struct BenchReport {
   MachineInfo machine;
   EngineResult hipinfer;
   std::vector<EngineResult> peers;
+  Profile profile;  // --profile; profile.runs 0 without it
 };
 
 // Did every requested comparison run and every output match?

@@ -48,6 +48,7 @@ struct BenchOptions {
   std::vector<std::string> compare;
   std::vector<std::string> devices;  // empty: the session's default
   bool gpu_graphs = true;
+  bool profile = false;
   bool quiet = false;
   std::string python;         // interpreter for the ONNX Runtime worker
   std::string python_source;  // "--python", "HI_PYTHON", or "" for the default python3 on PATH
@@ -102,6 +103,7 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   o.quiet = args.has("--quiet");
   if (args.has("--device")) o.devices = split_commas(args.get("--device"));
   o.gpu_graphs = !args.has("--no-graph");
+  o.profile = args.has("--profile");
   const char* env_python = std::getenv("HI_PYTHON");
   o.python = args.has("--python") ? args.get("--python") : (env_python && *env_python ? env_python : "python3");
   o.python_source = args.has("--python") ? "--python" : (env_python && *env_python ? "HI_PYTHON" : "");
@@ -290,6 +292,7 @@ const CommandSpec* cmd_bench_spec() {
        {"--python", "", "PATH", "Python interpreter with onnxruntime and numpy, for --compare"},
        {"--device", "", "LIST", "hipinfer's devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
        {"--no-graph", "", "", "launch every GPU kernel on every run instead of replaying a captured graph"},
+       {"--profile", "", "", "time every node: the time per op type and the slowest nodes (adds a clock read per node)"},
        {"--quiet", "-q", "", "no progress line and no table: one summary line"}},
       1,
       1};
@@ -315,6 +318,7 @@ int cmd_bench(const Args& args) {
   options.precision = o.precision;
   if (!o.devices.empty()) options.devices = o.devices;
   options.gpu_graphs = o.gpu_graphs;
+  options.profile = o.profile;
   const auto t_create = Clock::now();
   auto session = Session::create(o.model, options);
   if (!session.is_ok()) return report_error(session.status());
@@ -367,13 +371,15 @@ int cmd_bench(const Args& args) {
   TensorMap first_outputs;
   RunStats last_stats;
   int64_t peak_host = 0;
-  auto run_once = [&]() -> Result<double> {
+  ProfileAccumulator profile;
+  auto run_once = [&](bool timed = false) -> Result<double> {
     RunStats stats;
     const auto t0 = Clock::now();
     auto out = s.run(inputs, {}, &stats);
     const double ms = ms_between(t0, Clock::now());
     if (!out.is_ok()) return out.status();
     if (first_outputs.empty()) first_outputs = std::move(out).value();
+    if (timed) profile.add(stats.node_times);
     last_stats = stats;
     peak_host = std::max(peak_host, stats.peak_host_bytes);
     return ms;
@@ -425,7 +431,7 @@ int cmd_bench(const Args& args) {
         if (auto ms = run_once(); !ms.is_ok()) return report_error(ms.status());
       const int k = ours.next_block(o);
       for (int i = 0; i < k && !ours.done(o); ++i) {
-        auto ms = run_once();
+        auto ms = run_once(true);
         if (!ms.is_ok()) return report_error(ms.status());
         ours.add(ms.value());
         progress.show(progress_text());
@@ -466,6 +472,7 @@ int cmd_bench(const Args& args) {
   report.hipinfer.planned_activation_bytes = last_stats.planned_activation_bytes;
   report.hipinfer.peak_host_bytes = peak_host;
   report.hipinfer.nodes_executed = last_stats.nodes_executed;
+  report.profile = profile.summary();
   for (auto& p : peers) {
     if (p.ort) {
       auto outs = p.ort->outputs();
