@@ -1,7 +1,10 @@
 // FusedMatMul (com.hipinfer, made by the fusion pass): Y = act(A x B + bias [+ Z]) with A
-// [..., K], B a [K, N] matrix, bias [N] (any shape holding N values) and Z of Y's shape. The
-// product runs on the fast GEMM as one [rows, K] x [K, N] call; the bias, residual and
-// activation are applied while the product's rows are still in cache.
+// [..., K], B a [K, N] matrix, bias [N] (any shape holding N values) and Z normally of the
+// product's shape. The product runs on the fast GEMM as one [rows, K] x [K, N] call; the bias,
+// residual and activation are applied while the product's rows are still in cache. The pass
+// also fuses a residual whose shape it cannot prove equal (symbolic dims lost in a Reshape): a Z
+// that turns out to broadcast is added with numpy broadcasting after the product, as the Add
+// it replaced would have.
 #include <map>
 #include <mutex>
 
@@ -9,6 +12,7 @@
 #include "cpu/threading.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/shape_util.h"
 
 namespace hi::ops {
 namespace {
@@ -39,6 +43,21 @@ class FusedMatMulOp final : public Op {
       return error(StatusCode::kInvalidModel, "inner dims differ: ", a.to_string(), " x ", b.to_string());
     std::vector<ir::Dim> out(ad.begin(), ad.end() - 1);
     out.push_back(bd[1]);
+    // A residual may broadcast the product (numpy rules, dim by dim; an unknown product dim takes
+    // Z's known one other than 1).
+    if (ctx.has_input(3) && ctx.input_type(3).has_rank() && ctx.input_type(3).rank() == static_cast<int64_t>(out.size()))
+      for (size_t i = 0; i < out.size(); ++i) {
+        const ir::Dim& zd = (*ctx.input_type(3).shape)[i];
+        if (!zd.is_known()) continue;
+        if (!out[i].is_known()) {
+          if (zd.value != 1) out[i] = zd;
+        } else if (out[i].value == 1) {
+          out[i] = zd;
+        } else if (zd.value != 1 && zd.value != out[i].value) {
+          return error(StatusCode::kInvalidModel, "residual Z ", ctx.input_type(3).to_string(),
+                       " does not broadcast with the product's dim ", i, " of ", out[i].value);
+        }
+      }
     ctx.set_output_type(0, ir::ValueType::tensor(a.dtype, out));
     return Status::ok();
   }
@@ -55,8 +74,7 @@ class FusedMatMulOp final : public Op {
       return error(StatusCode::kInvalidArgument, "bias ", bias.type_string(), " must hold ", n, " values");
     Shape out_shape = a.shape();
     out_shape.back() = n;
-    if (z && z->shape() != out_shape)
-      return error(StatusCode::kInvalidArgument, "residual Z ", z->type_string(), " must be ", shape_to_string(out_shape));
+    if (z && z->shape() != out_shape) return run_broadcast_residual(ctx, rows, k, n, out_shape);
     Tensor& y = ctx.output(0, DType::kFloat32, out_shape);
     float* py = y.data<float>();
     if (auto kernel = fast_kernel(rows, k, n, b, bias, z != nullptr))
@@ -81,6 +99,28 @@ class FusedMatMulOp final : public Op {
   }
 
  private:
+  // Y = act(A x B + bias + Z) where Z broadcasts against the product (or the product against Z).
+  Status run_broadcast_residual(RunContext& ctx, int64_t rows, int64_t k, int64_t n, const Shape& product_shape) const {
+    const Tensor& z = *ctx.input(3);
+    auto shape = broadcast_shapes(product_shape, z.shape());
+    if (!shape.is_ok())
+      return error(StatusCode::kInvalidArgument, "residual Z ", z.type_string(), " does not broadcast with the product ",
+                   shape_to_string(product_shape), ": ", shape.status().message());
+    Tensor product = Tensor::empty(DType::kFloat32, product_shape);
+    float* pp = product.data<float>();
+    if (k == 0) std::fill(pp, pp + product.numel(), 0.f);
+    else cpu::sgemm(false, false, rows, n, k, 1.f, ctx.in(0).data<float>(), k, ctx.in(1).data<float>(), n, 0.f, pp, n);
+    const float* pb = ctx.in(2).data<float>();
+    for (int64_t i = 0; i < product.numel(); ++i) pp[i] += pb[i % std::max<int64_t>(n, 1)];
+    Tensor& y = ctx.output(0, DType::kFloat32, shape.value());
+    float* py = y.data<float>();
+    const float* pz = z.data<float>();
+    const cpu::Activation act = activation_;
+    for_each_broadcast(y.shape(), product_shape, z.shape(),
+                       [&](int64_t o, int64_t ia, int64_t ib) { py[o] = act.apply(pp[ia] + pz[ib]); });
+    return Status::ok();
+  }
+
   // The packed-weights kernel for this row count, made once (B and bias are constants: the
   // fusion pass only makes FusedMatMul for constant weights).
   std::shared_ptr<const cpu::MatMulKernel> fast_kernel(int64_t rows, int64_t k, int64_t n, const Tensor& b,

@@ -91,11 +91,11 @@ int fuse_matmul(ir::Model& m, const TypeOracle& types) {
       continue;
     std::set<int> matched = {add};
     std::string out = node(add).outputs[0], residual, act;
-    // Residual of the same shape.
+    // Residual of the same shape, or of a shape that may be the same (FusedMatMul broadcasts one
+    // that is not).
     if (const int radd = sole_reader(out, "Add"); radd >= 0) {
       const std::string z = other_input(node(radd), out);
-      if (!z.empty() && dtype_of_value(types, z) == DType::kFloat32 && same_shape(types, z, out) &&
-          same_shape(types, node(radd).outputs[0], out)) {
+      if (!z.empty() && dtype_of_value(types, z) == DType::kFloat32 && maybe_same_shape(types, z, out)) {
         residual = z;
         matched.insert(radd);
         out = node(radd).outputs[0];

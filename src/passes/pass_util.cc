@@ -136,6 +136,20 @@ bool same_shape(const TypeOracle& types, const std::string& a, const std::string
   return true;
 }
 
+bool maybe_same_shape(const TypeOracle& types, const std::string& a, const std::string& b) {
+  const ir::ValueType* ta = types ? types(a) : nullptr;
+  const ir::ValueType* tb = types ? types(b) : nullptr;
+  if (!ta || !tb || ta->kind != ir::ValueKind::kTensor || tb->kind != ir::ValueKind::kTensor) return false;
+  if (ta->dtype != tb->dtype || !ta->has_rank() || !tb->has_rank() || ta->rank() != tb->rank()) return false;
+  for (size_t i = 0; i < ta->shape->size(); ++i) {
+    const ir::Dim& x = (*ta->shape)[i];
+    const ir::Dim& y = (*tb->shape)[i];
+    if (x.is_known() && y.is_known() && x.value != y.value) return false;
+    if (!x.is_known() && !y.is_known() && !x.symbol.empty() && !y.symbol.empty() && x.symbol != y.symbol) return false;
+  }
+  return true;
+}
+
 DType dtype_of_value(const TypeOracle& types, const std::string& name) {
   const ir::ValueType* t = types ? types(name) : nullptr;
   return t && t->kind == ir::ValueKind::kTensor ? t->dtype : DType::kUndefined;

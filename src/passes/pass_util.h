@@ -48,6 +48,9 @@ std::string fresh_name(const ir::Graph& g, const std::string& base);
 // True when both values are tensors of one dtype and the same shape: every dim known and equal,
 // or unknown with the same symbol (a symbolic batch stays one size through the graph).
 bool same_shape(const TypeOracle& types, const std::string& a, const std::string& b);
+// Same rank and dtype, and no dim that differs for certain (unknown dims may match anything; two
+// different symbols may not): a fused op that takes such a pair must check at run time.
+bool maybe_same_shape(const TypeOracle& types, const std::string& a, const std::string& b);
 // The dtype of a value from the oracle, or kUndefined.
 DType dtype_of_value(const TypeOracle& types, const std::string& name);
 

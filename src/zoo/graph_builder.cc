@@ -56,8 +56,9 @@ void set_value_info(onnx::ValueInfoProto* vi, const std::string& name, ElemType 
   auto* shape = tensor_type->mutable_shape();
   for (const auto& d : dims) {
     auto* dim = shape->add_dim();
-    if (d.symbol.empty()) dim->set_dim_value(d.value);
-    else dim->set_dim_param(d.symbol);
+    if (!d.symbol.empty()) dim->set_dim_param(d.symbol);
+    else if (d.value >= 0) dim->set_dim_value(d.value);
+    // else: an unknown dim without a name
   }
 }
 

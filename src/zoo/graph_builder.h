@@ -38,7 +38,8 @@ std::vector<float> random_normal(Rng rng, size_t count, double mean, double stdd
 // ONNX TensorProto element types the zoo writes (values as in onnx.proto).
 enum class ElemType : int32_t { kFloat = 1, kInt64 = 7 };
 
-// A graph input or output dimension: a fixed size, or a symbol ("batch", "sequence").
+// A graph input or output dimension: a fixed size, a symbol ("batch", "sequence"), or neither
+// (value -1, no symbol): unknown.
 struct ShapeDim {
   int64_t value = -1;
   std::string symbol;

@@ -183,6 +183,46 @@ TEST(Passes, MatMulBiasGeluResidualFuse) {
   EXPECT_LT(level_difference(bytes, "x", {2, 5, 12}), 1e-5);
 }
 
+// A residual whose shape the types cannot prove equal to the product's (an unnamed dim) is
+// fused too; at run time it may broadcast, and the result is still the Add's.
+TEST(Passes, ResidualOfUnprovenShapeFusesAndBroadcasts) {
+  GraphBuilder g("residual", 14, 3);
+  g.add_input("x", ElemType::kFloat, {{-1, "batch"}, {5, {}}, {12, {}}});
+  g.add_input("z", ElemType::kFloat, {{-1, {}}, {5, {}}, {7, {}}});
+  const std::string o = g.op("Add", "/fc", {g.op("MatMul", "/fc", {"x", weights(g, "w", {12, 7})}), weights(g, "b", {7})});
+  const std::string y = g.op("Relu", "/act", {g.op("Add", "/res", {o, "z"})}, {}, "y");
+  g.add_output(y, ElemType::kFloat, {});
+  ASSERT_TRUE(g.finish("test").is_ok());
+  const std::string bytes = g.serialize().value();
+  std::multiset<std::string> ops;
+  optimise(bytes, &ops);
+  EXPECT_EQ(ops.count("FusedMatMul"), 1u);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  SessionOptions o0, o3;
+  o0.optimization_level = 0;
+  o0.devices = o3.devices = {"cpu"};
+  auto s0 = Session::create_from_bytes(bytes.data(), bytes.size(), o0);
+  auto s3 = Session::create_from_bytes(bytes.data(), bytes.size(), o3);
+  ASSERT_TRUE(s0.is_ok() && s3.is_ok());
+  // Equal shapes; z broadcast over the product; the product broadcast over z.
+  for (const auto& [xb, zb] : std::vector<std::pair<int64_t, int64_t>>{{3, 3}, {3, 1}, {1, 4}}) {
+    const TensorMap in = {{"x", random_tensor({xb, 5, 12}, 3)}, {"z", random_tensor({zb, 5, 7}, 4)}};
+    auto r0 = s0.value()->run(in);
+    auto r3 = s3.value()->run(in);
+    ASSERT_TRUE(r0.is_ok() && r3.is_ok()) << r3.status().to_string();
+    const Tensor& a = r0.value().at("y");
+    const Tensor& b = r3.value().at("y");
+    ASSERT_EQ(a.shape(), b.shape()) << xb << " " << zb;
+    for (int64_t i = 0; i < a.numel(); ++i) EXPECT_NEAR(a.data<float>()[i], b.data<float>()[i], 1e-5) << i;
+  }
+  // Shapes that do not broadcast fail with both, naming the residual.
+  const TensorMap bad = {{"x", random_tensor({3, 5, 12}, 3)}, {"z", random_tensor({2, 5, 7}, 4)}};
+  auto r3 = s3.value()->run(bad);
+  ASSERT_FALSE(r3.is_ok());
+  EXPECT_NE(r3.status().message().find("residual"), std::string::npos) << r3.status().message();
+  EXPECT_FALSE(s0.value()->run(bad).is_ok());
+}
+
 TEST(Passes, BadPrecisionIsAnError) {
   const std::string bytes = mlp_model();
   SessionOptions o;

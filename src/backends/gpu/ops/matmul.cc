@@ -75,6 +75,9 @@ Status MatMul::launch(LaunchContext& ctx) const {
     d.c_row_stride = 0;
     d.c_col_stride = 1;
   }
+  // The product fills y, unless a residual broadcasts it to a larger shape (FusedMatMul allows it).
+  HI_RETURN_IF(shape_numel(y.shape) != d.batch * d.m * d.n, kUnsupported, "GPU ", ctx.node().op_type, ": the output ",
+               shape_to_string(y.shape), " is larger than the product (a broadcasting residual)");
   // The vendor library (cuBLASLt) where it takes the product, else the own kernel.
   const Status vendor = vendor_matmul(dt, d, ctx.input(0).ptr, ctx.input(1).ptr, c, y.ptr, ctx.stream());
   if (vendor.code() == StatusCode::kUnsupported) {
