@@ -65,6 +65,15 @@ class LayerNormalizationOp final : public Op {
     const int64_t n = shape_numel(row_shape);
     const int64_t rows =
         n == 0 ? shape_numel(Shape(x.shape().begin(), x.shape().begin() + static_cast<int64_t>(a))) : x.numel() / n;
+    Tensor& y = ctx.output(0, x.dtype(), x.shape());
+    const bool stats_wanted = (ctx.num_outputs() > 1 && !ctx.node().outputs[1].empty()) ||
+                              (ctx.num_outputs() > 2 && !ctx.node().outputs[2].empty());
+    if (x.dtype() == DType::kFloat32 && scale.numel() == n && (!bias || bias->numel() == n) && !stats_wanted) {
+      // Row-contiguous float32 in float: the fast path (the reference below accumulates in double).
+      cpu::layer_norm_rows(x.data<float>(), scale.data<float>(), bias ? bias->data<float>() : nullptr, y.data<float>(), rows,
+                           n, epsilon_);
+      return Status::ok();
+    }
     Shape stat_shape(x.shape().begin(), x.shape().begin() + static_cast<int64_t>(a));
     stat_shape.resize(x.shape().size(), 1);
     std::vector<double> means(static_cast<size_t>(rows)), inv_stds(static_cast<size_t>(rows));
@@ -75,15 +84,6 @@ class LayerNormalizationOp final : public Op {
     if (bias) {
       const BroadcastIndex ib(row_shape, bias->shape());
       for (int64_t j = 0; j < n; ++j) b[static_cast<size_t>(j)] = bias->as_double(ib.offset(j));
-    }
-    Tensor& y = ctx.output(0, x.dtype(), x.shape());
-    const bool stats_wanted = (ctx.num_outputs() > 1 && !ctx.node().outputs[1].empty()) ||
-                              (ctx.num_outputs() > 2 && !ctx.node().outputs[2].empty());
-    if (x.dtype() == DType::kFloat32 && scale.numel() == n && (!bias || bias->numel() == n) && !stats_wanted) {
-      // Row-contiguous float32 in float: the fast path (the reference below accumulates in double).
-      cpu::layer_norm_rows(x.data<float>(), scale.data<float>(), bias ? bias->data<float>() : nullptr, y.data<float>(), rows,
-                           n, epsilon_);
-      return Status::ok();
     }
     const bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
       const T* px = x.data<T>();
