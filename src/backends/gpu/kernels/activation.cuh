@@ -21,13 +21,24 @@ __device__ __forceinline__ float apply_unary(float x, float alpha, float beta) {
   else if constexpr (K == UnaryKind::kAbs) return fabsf(x);
   else if constexpr (K == UnaryKind::kErf) return erff(x);
   else if constexpr (K == UnaryKind::kGelu) return 0.5f * x * (1.f + erff(x * 0.70710678118654752f));
-  else if constexpr (K == UnaryKind::kClip) return fminf(fmaxf(x, alpha), beta);
+  else if constexpr (K == UnaryKind::kClip) {  // NaN stays NaN; alpha > beta gives beta, as the CPU op
+    const float v = x < alpha ? alpha : x;
+    return v > beta ? beta : v;
+  }
   else if constexpr (K == UnaryKind::kHardSigmoid) return fmaxf(0.f, fminf(1.f, alpha * x + beta));
   else if constexpr (K == UnaryKind::kHardSwish) return x * fmaxf(0.f, fminf(1.f, x / 6.f + 0.5f));
   // log(1 + e^x) without overflow: x + log1p(e^-x) for large x.
   else if constexpr (K == UnaryKind::kSoftplus) return x > 0.f ? x + log1pf(expf(-x)) : log1pf(expf(x));
   else if constexpr (K == UnaryKind::kElu) return x >= 0.f ? x : alpha * expm1f(x);
-  else return x > 0.f ? beta * x : beta * alpha * expm1f(x);  // kSelu: gamma in beta
+  else if constexpr (K == UnaryKind::kSelu) return x > 0.f ? beta * x : beta * alpha * expm1f(x);  // gamma in beta
+  else if constexpr (K == UnaryKind::kGeluTanh)  // the CPU's constants: sqrt(2 / pi), 0.044715
+    return 0.5f * x * (1.f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+  else if constexpr (K == UnaryKind::kSin) return sinf(x);
+  else if constexpr (K == UnaryKind::kCos) return cosf(x);
+  else if constexpr (K == UnaryKind::kFloor) return floorf(x);
+  else if constexpr (K == UnaryKind::kCeil) return ceilf(x);
+  else if constexpr (K == UnaryKind::kRound) return rintf(x);  // the default rounding mode: halves to even
+  else return x > 0.f ? 1.f : x < 0.f ? -1.f : (x != x ? x : 0.f);  // kSign
 }
 
 // The same, with the kind chosen at run time.

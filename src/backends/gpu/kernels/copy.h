@@ -2,8 +2,9 @@
 // dtype by size (1, 2, 4 or 8 bytes), so every dtype the ops allow is covered at once.
 //
 // One strided copy serves Transpose (permuted source strides), Slice (offset and any steps,
-// negative ones included), Expand (stride 0 along broadcast dims) and Concat (each input written
-// at its offset in the output, with the output's strides).
+// negative ones included), Expand (stride 0 along broadcast dims), Tile (stride 0 along each
+// repeat), and Concat and Split (each input written at, or each output read from, its offset
+// along the axis).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,15 @@ Result<StridedCopy> transpose_copy(const Shape& x_shape, const std::vector<int64
 // result copies into a contiguous output.
 Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
                                const std::vector<int64_t>& axes, const std::vector<int64_t>& steps);
+
+// The copy for Expand: x broadcast to y_shape (numpy rules: new leading dims, dims of 1
+// repeated; stride 0 along both), y contiguous.
+Result<StridedCopy> expand_copy(const Shape& x_shape, const Shape& y_shape);
+
+// The copy for Tile: output dim d is x dim d repeated repeats[d] times, viewed as [repeats[d],
+// x dim d] with source stride 0 along the first (dims where either is 1 add no copy dim); y
+// contiguous. kUnsupported when that view needs more than kMaxCopyRank dims.
+Result<StridedCopy> tile_copy(const Shape& x_shape, const std::vector<int64_t>& repeats);
 
 // dst[dst_offset + sum(c_d * dst_strides_d)] = src[src_offset + sum(c_d * src_strides_d)] for every
 // coordinate c of `dims`. elem_size 1, 2, 4 or 8.

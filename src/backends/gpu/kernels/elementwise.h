@@ -12,11 +12,13 @@
 namespace hi::gpu::HI_GPU_NS {
 
 // The one list of unary kinds; switches over them expand it (HI_UNARY_KINDS(X) calls X(kind)).
-// Gelu is exact: x * (1 + erf(x / sqrt 2)) / 2; Clip: min(max(x, alpha), beta); HardSigmoid:
-// max(0, min(1, alpha * x + beta)); Elu: alpha; Selu: alpha, and gamma in beta.
+// Gelu is exact: x * (1 + erf(x / sqrt 2)) / 2, GeluTanh its tanh approximation; Clip:
+// min(max(x, alpha), beta) with NaN kept (as the CPU op); HardSigmoid: max(0, min(1, alpha * x +
+// beta)); Elu: alpha; Selu: alpha, and gamma in beta; Round: halves to even; Sign: NaN kept.
 #define HI_UNARY_KINDS(X)                                                                                  \
   X(kRelu) X(kLeakyRelu) X(kSigmoid) X(kTanh) X(kExp) X(kLog) X(kSqrt) X(kReciprocal) X(kNeg) X(kAbs)     \
-  X(kErf) X(kGelu) X(kClip) X(kHardSigmoid) X(kHardSwish) X(kSoftplus) X(kElu) X(kSelu)
+  X(kErf) X(kGelu) X(kClip) X(kHardSigmoid) X(kHardSwish) X(kSoftplus) X(kElu) X(kSelu) X(kGeluTanh)      \
+  X(kSin) X(kCos) X(kFloor) X(kCeil) X(kRound) X(kSign)
 #define HI_UNARY_ENUMERATOR(K) K,
 enum class UnaryKind { HI_UNARY_KINDS(HI_UNARY_ENUMERATOR) };
 #undef HI_UNARY_ENUMERATOR
@@ -49,5 +51,37 @@ Result<BroadcastIndex> make_broadcast_index(const Shape& a, const Shape& b);
 // y = a op b over `index` (y has index.numel elements); dtype kFloat32 or kFloat16.
 Status binary(BinaryKind kind, DType dtype, const void* a, const void* b, void* y, const BroadcastIndex& index,
               Stream stream);
+
+// Where (kernels/where.cu): y = cond ? x : y_else with numpy broadcasting of all three; cond is
+// bool (one byte), x and y_else elements of elem_size bytes (2 or 4: float16, float32).
+struct WhereIndex {
+  int rank = 0;
+  int64_t numel = 0;
+  int64_t dims[kMaxBroadcastRank] = {};
+  int64_t strides[3][kMaxBroadcastRank] = {};  // cond, x, y_else over the output's dims (0: broadcast)
+};
+// Errors (kInvalidArgument) name the shapes that do not broadcast; rank above kMaxBroadcastRank
+// is kUnsupported.
+Result<WhereIndex> make_where_index(const Shape& cond, const Shape& x, const Shape& y_else);
+Status where(const WhereIndex& index, int elem_size, const void* cond, const void* x, const void* y_else, void* y,
+             Stream stream);
+
+// Cast (kernels/cast.cu): y[i] = x[i] converted between kFloat32 and kFloat16 (either way or to
+// itself), rounding to nearest-even.
+Status cast_float(DType from, DType to, const void* x, void* y, int64_t n, Stream stream);
+
+// BatchNormalization in inference mode (kernels/batch_norm.cu): x viewed as [outer, channels,
+// inner], y = (x - mean) / sqrt(var + epsilon) * scale + bias with the parameters of the element's
+// channel (spatial), or of its (channel, inner) position (spatial = false: parameters
+// [channels, inner]). x and y have `dtype`; scale and bias `scale_dtype`, mean and var
+// `stats_dtype` (each kFloat32 or kFloat16).
+struct BatchNormDesc {
+  int64_t outer = 0, channels = 0, inner = 0;
+  bool spatial = true;
+  float epsilon = 1e-5f;
+  DType scale_dtype = DType::kFloat32, stats_dtype = DType::kFloat32;
+};
+Status batch_norm(const BatchNormDesc& d, DType dtype, const void* x, const void* scale, const void* bias,
+                  const void* mean, const void* var, void* y, Stream stream);
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -102,24 +102,85 @@ Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>&
     const int64_t step = steps.empty() ? 1 : steps[i];
     HI_RETURN_IF(step == 0, kInvalidArgument, "Slice: step for axis ", axis, " is 0");
     const int64_t dim = x_shape[static_cast<size_t>(axis)];
-    int64_t start = starts[i] < 0 ? starts[i] + dim : starts[i];
-    int64_t end = ends[i] < 0 ? ends[i] + dim : ends[i];
-    int64_t count = 0;
-    if (step > 0) {
-      start = std::clamp<int64_t>(start, 0, dim);
-      end = std::clamp<int64_t>(end, 0, dim);
-      count = end > start ? (end - start + step - 1) / step : 0;
-    } else {
-      start = std::clamp<int64_t>(start, 0, dim - 1);
-      end = std::clamp<int64_t>(end, -1, dim - 1);
-      count = start > end ? (start - end + (-step) - 1) / (-step) : 0;
+    // The CPU op's window (ops/slice.cc): counts without overflow for steps near the int64 limits.
+    int64_t start = 0, count = 0;
+    if (dim > 0) {
+      start = starts[i] < 0 ? starts[i] + dim : starts[i];
+      int64_t end = ends[i] < 0 ? ends[i] + dim : ends[i];
+      if (step > 0) {
+        start = std::clamp<int64_t>(start, 0, dim);
+        end = std::clamp<int64_t>(end, 0, dim);
+        if (end > start)
+          count = static_cast<int64_t>(static_cast<uint64_t>(end - start - 1) / static_cast<uint64_t>(step) + 1);
+      } else {
+        start = std::clamp<int64_t>(start, 0, dim - 1);
+        end = std::clamp<int64_t>(end, -1, dim - 1);
+        const uint64_t mag = uint64_t{0} - static_cast<uint64_t>(step);  // |step| without overflow
+        if (start > end) count = static_cast<int64_t>(static_cast<uint64_t>(start - end - 1) / mag + 1);
+      }
     }
     c.dims[axis] = count;
     if (count > 0) c.src_offset += start * x_strides[axis];
-    c.src_strides[axis] = x_strides[axis] * step;
+    // With one element the step is never taken (and a huge step must not overflow).
+    c.src_strides[axis] = count > 1 ? x_strides[axis] * step : 0;
   }
   Shape y_shape(c.dims, c.dims + rank);
   contiguous_strides(y_shape, c.dst_strides);
+  return c;
+}
+
+Result<StridedCopy> expand_copy(const Shape& x_shape, const Shape& y_shape) {
+  HI_RETURN_IF(y_shape.size() > static_cast<size_t>(kMaxCopyRank), kUnsupported, "GPU Expand: rank ", y_shape.size(),
+               " is above ", kMaxCopyRank);
+  HI_RETURN_IF(x_shape.size() > y_shape.size(), kInvalidArgument, "Expand: ", shape_to_string(x_shape), " has more dims than ",
+               shape_to_string(y_shape));
+  StridedCopy c;
+  c.rank = static_cast<int>(y_shape.size());
+  int64_t x_strides[kMaxCopyRank];
+  contiguous_strides(x_shape, x_strides);
+  const size_t off = y_shape.size() - x_shape.size();
+  for (size_t k = 0; k < y_shape.size(); ++k) {
+    c.dims[k] = y_shape[k];
+    if (k < off) continue;  // a new leading dim: stride 0
+    const int64_t d = x_shape[k - off];
+    HI_RETURN_IF(d != 1 && d != y_shape[k], kInvalidArgument, "Expand: cannot broadcast ", shape_to_string(x_shape), " to ",
+                 shape_to_string(y_shape));
+    c.src_strides[k] = d == 1 ? 0 : x_strides[k - off];
+  }
+  contiguous_strides(y_shape, c.dst_strides);
+  return c;
+}
+
+Result<StridedCopy> tile_copy(const Shape& x_shape, const std::vector<int64_t>& repeats) {
+  HI_RETURN_IF(repeats.size() != x_shape.size(), kInvalidArgument, "Tile: repeats ", shape_to_string(repeats), " for ",
+               shape_to_string(x_shape));
+  // Output dim d as [repeats[d], x dim d]: the first walks nothing (source stride 0). Dims where
+  // either is 1 need no extra copy dim.
+  StridedCopy c;
+  int64_t x_strides[kMaxCopyRank];
+  HI_RETURN_IF(x_shape.size() > static_cast<size_t>(kMaxCopyRank), kUnsupported, "GPU Tile: rank ", x_shape.size(),
+               " is above ", kMaxCopyRank);
+  contiguous_strides(x_shape, x_strides);
+  std::vector<int64_t> dims, src;
+  for (size_t d = 0; d < x_shape.size(); ++d) {
+    HI_RETURN_IF(repeats[d] < 0, kInvalidArgument, "Tile: repeats ", shape_to_string(repeats), " has a negative entry");
+    if (repeats[d] != 1) {
+      dims.push_back(repeats[d]);
+      src.push_back(0);
+    }
+    if (x_shape[d] != 1 || repeats[d] == 1) {
+      dims.push_back(x_shape[d]);
+      src.push_back(x_strides[d]);
+    }
+  }
+  HI_RETURN_IF(dims.size() > static_cast<size_t>(kMaxCopyRank), kUnsupported, "GPU Tile: ", shape_to_string(x_shape),
+               " repeated ", shape_to_string(repeats), " needs ", dims.size(), " copy dims (at most ", kMaxCopyRank, ")");
+  c.rank = static_cast<int>(dims.size());
+  for (size_t k = 0; k < dims.size(); ++k) {
+    c.dims[k] = dims[k];
+    c.src_strides[k] = src[k];
+  }
+  contiguous_strides(Shape(dims.begin(), dims.end()), c.dst_strides);
   return c;
 }
 
