@@ -33,6 +33,49 @@ int64_t attr_int(const ir::Node& node, const char* name, int64_t def) {
   return a && a->kind == ir::Attribute::Kind::kInt ? a->i : def;
 }
 
+std::string rank_reason(const ir::Node& node, const std::vector<ir::ValueType>& inputs, size_t i, int64_t limit,
+                        bool unknown_too) {
+  const int64_t r = rank_of(inputs, i);
+  if (r > limit) return "no GPU kernel for " + node.op_type + " above rank " + std::to_string(limit);
+  if (r < 0 && unknown_too) return "no GPU kernel for " + node.op_type + " of unknown rank";
+  return "";
+}
+
+bool has_unnamed_output(const ir::Node& node) {
+  for (const std::string& o : node.outputs)
+    if (o.empty()) return true;
+  return false;
+}
+
+namespace {
+Result<const Tensor*> host_tensor(const LaunchContext& ctx, size_t i) {
+  const Tensor* t = ctx.host_input(i);
+  HI_RETURN_IF(!t, kInternal, "GPU ", ctx.node().op_type, ": input ", i, " ('",
+               i < ctx.node().inputs.size() ? ctx.node().inputs[i] : std::string(), "') is not on the host");
+  return t;
+}
+}  // namespace
+
+Result<std::vector<int64_t>> host_ints(const LaunchContext& ctx, size_t i) {
+  HI_ASSIGN_OR_RETURN(const Tensor* t, host_tensor(ctx, i));
+  HI_RETURN_IF(t->dtype() != DType::kInt64 && t->dtype() != DType::kInt32, kInvalidArgument, ctx.node().op_type, ": input ", i,
+               " must be int64, got ", t->type_string());
+  return t->to_int64_vector();
+}
+
+Result<std::vector<double>> host_doubles(const LaunchContext& ctx, size_t i) {
+  HI_ASSIGN_OR_RETURN(const Tensor* t, host_tensor(ctx, i));
+  std::vector<double> v(static_cast<size_t>(t->numel()));
+  for (int64_t k = 0; k < t->numel(); ++k) v[static_cast<size_t>(k)] = t->as_double(k);
+  return v;
+}
+
+Status check_output_shape(const ir::Node& node, const Shape& planned, const Shape& inferred) {
+  HI_RETURN_IF(planned != inferred, kInternal, "GPU ", node.op_type, ": the kernel's plan gives ", shape_to_string(planned),
+               " but the op's inference ", shape_to_string(inferred));
+  return Status::ok();
+}
+
 bool to_unary(const cpu::Activation& a, bool* has, UnaryOp* op) {
   using K = cpu::Activation::Kind;
   *has = a.kind != K::kNone;
@@ -46,7 +89,7 @@ bool to_unary(const cpu::Activation& a, bool* has, UnaryOp* op) {
     case K::kHardSigmoid: *op = {UnaryKind::kHardSigmoid, a.alpha, a.beta}; return true;
     case K::kHardSwish: *op = {UnaryKind::kHardSwish}; return true;
     case K::kGelu: *op = {UnaryKind::kGelu}; return true;
-    case K::kGeluTanh: return false;  // no tanh-GELU kernel yet
+    case K::kGeluTanh: *op = {UnaryKind::kGeluTanh}; return true;
   }
   return false;
 }

@@ -10,7 +10,7 @@ namespace hi::gpu::HI_GPU_NS {
   std::string name##_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs); \
   std::unique_ptr<GpuKernel> make_##name(const ir::Node& node);
 
-HI_GPU_OP(unary)           // unary.cc: Relu, Sigmoid, Exp, ... (one kernel, a kind per op)
+HI_GPU_OP(unary)           // unary.cc: Relu, Sigmoid, Exp, Sin, Round, ... (one kernel, a kind per op)
 HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, Max, Min
 HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax
 HI_GPU_OP(layer_norm)      // layer_norm.cc
@@ -22,6 +22,17 @@ HI_GPU_OP(reshape)         // reshape.cc: Reshape, Flatten, Squeeze, Unsqueeze, 
 HI_GPU_OP(transpose)       // transpose.cc
 HI_GPU_OP(gather)          // gather.cc
 HI_GPU_OP(concat)          // concat.cc
+HI_GPU_OP(slice)           // slice.cc
+HI_GPU_OP(expand)          // expand.cc
+HI_GPU_OP(split)           // split.cc
+HI_GPU_OP(tile)            // tile.cc
+HI_GPU_OP(pad)             // pad.cc: constant, reflect, edge, wrap
+HI_GPU_OP(cast)            // cast.cc: float32 <-> float16 only
+HI_GPU_OP(where)           // where.cc
+HI_GPU_OP(clip)            // clip.cc
+HI_GPU_OP(batch_norm)      // batch_norm.cc: BatchNormalization, inference mode
+HI_GPU_OP(reduce)          // reduce.cc: ReduceSum, ReduceMean, ReduceMax, ... over any axes
+HI_GPU_OP(resize)          // resize.cc: nearest and linear
 
 #undef HI_GPU_OP
 

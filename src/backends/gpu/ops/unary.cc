@@ -1,4 +1,5 @@
-// Unary activations and math: one kernel (kernels/unary.cu), a kind per op.
+// Unary activations and math: one kernel (kernels/unary.cu), a kind per op (Gelu: exact or, with
+// approximate="tanh", the tanh form).
 #include <map>
 
 #include "backends/gpu/ops/ops.h"
@@ -13,7 +14,9 @@ const std::map<std::string, UnaryKind>& kinds() {
       {"Sqrt", UnaryKind::kSqrt},         {"Reciprocal", UnaryKind::kReciprocal}, {"Neg", UnaryKind::kNeg},
       {"Abs", UnaryKind::kAbs},           {"Erf", UnaryKind::kErf},             {"Gelu", UnaryKind::kGelu},
       {"HardSigmoid", UnaryKind::kHardSigmoid}, {"HardSwish", UnaryKind::kHardSwish},
-      {"Softplus", UnaryKind::kSoftplus}, {"Elu", UnaryKind::kElu},             {"Selu", UnaryKind::kSelu}};
+      {"Softplus", UnaryKind::kSoftplus}, {"Elu", UnaryKind::kElu},             {"Selu", UnaryKind::kSelu},
+      {"Sin", UnaryKind::kSin},           {"Cos", UnaryKind::kCos},             {"Floor", UnaryKind::kFloor},
+      {"Ceil", UnaryKind::kCeil},         {"Round", UnaryKind::kRound},         {"Sign", UnaryKind::kSign}};
   return t;
 }
 
@@ -49,12 +52,15 @@ class Unary final : public GpuKernel {
 
 std::string unary_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
-  if (node.op_type == "Gelu" && attr_string(node, "approximate", "none") != "none")
-    return "no GPU kernel for tanh-approximated Gelu";
+  const std::string approximate = attr_string(node, "approximate", "none");
+  if (node.op_type == "Gelu" && approximate != "none" && approximate != "tanh")
+    return "no GPU kernel for Gelu with approximate=" + approximate;
   return "";
 }
 
 std::unique_ptr<GpuKernel> make_unary(const ir::Node& node) {
+  if (node.op_type == "Gelu" && attr_string(node, "approximate", "none") == "tanh")
+    return std::make_unique<Unary>(UnaryKind::kGeluTanh);
   return std::make_unique<Unary>(kinds().at(node.op_type));
 }
 

@@ -1,0 +1,423 @@
+// The GPU ops for Slice, Expand, Split, Tile, Pad, Cast, Where, Clip, BatchNormalization, the
+// Reduce* family, Resize and the extra unary kinds, end to end: each case is a one-node model run
+// by a session that may use only this GPU backend (so the node must be placed there: support
+// check, attributes, inputs read on the host, launch, graph capture and replay), against the same
+// model on the CPU. float32 at rtol 1e-4, float16 at 2 ulps (expect_close). Needs a GPU; skips
+// without one.
+#include <cstring>
+#include <limits>
+
+#include "gpu/gpu_skip.h"
+#include "gpu/kernel_harness.h"
+
+namespace hi::gpu::HI_GPU_NS {
+namespace {
+
+void set_string(onnx::NodeProto& n, const std::string& name, const std::string& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(v);
+}
+void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+std::vector<int64_t> dims(const Shape& s) { return std::vector<int64_t>(s.begin(), s.end()); }
+
+// Runs the model on `devices`; with a GPU first, every node must be placed on it.
+TensorMap run_model(const ModelBuilder& b, const TensorMap& feeds, const std::vector<std::string>& devices, int runs) {
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = devices;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  EXPECT_TRUE(s.is_ok()) << s.status().to_string();
+  if (!s.is_ok()) return {};
+  if (devices.front() != "cpu") {
+    const PlacementReport& p = s.value()->placement();
+    EXPECT_EQ(p.count_on(HI_GPU_BACKEND ":0"), static_cast<int64_t>(p.nodes.size())) << p.table();
+  }
+  TensorMap last;
+  for (int r = 0; r < runs; ++r) {  // the first run captures a graph, the next replays it
+    auto out = s.value()->run(feeds);
+    EXPECT_TRUE(out.is_ok()) << out.status().to_string();
+    if (!out.is_ok()) return {};
+    if (r > 0) {
+      for (const auto& [name, t] : out.value())
+        EXPECT_EQ(std::memcmp(t.raw(), last.at(name).raw(), t.nbytes()), 0) << "replay differs for " << name;
+    }
+    last = std::move(out).value();
+  }
+  return last;
+}
+
+// The model on this GPU against the CPU, every output.
+void check(const ModelBuilder& b, const TensorMap& feeds, const std::string& what, double atol = 1e-6) {
+  const TensorMap want = run_model(b, feeds, {"cpu"}, 1);
+  const TensorMap got = run_model(b, feeds, {HI_GPU_BACKEND}, 2);
+  ASSERT_FALSE(want.empty()) << what;
+  for (const auto& [name, w] : want) {
+    auto it = got.find(name);
+    ASSERT_TRUE(it != got.end()) << what << ": no output " << name;
+    expect_close(w, it->second, what + " output " + name, atol);
+  }
+}
+
+const std::vector<DType>& float_types() {
+  static const std::vector<DType> t = {DType::kFloat32, DType::kFloat16};
+  return t;
+}
+
+// A float scalar of x's type as a graph input (float16 initializers are not in ModelBuilder).
+Tensor scalar_of(DType dtype, float v) {
+  Tensor t = Tensor::empty(dtype, {});
+  if (dtype == DType::kFloat16) t.data<Float16>()[0] = Float16(v);
+  else t.data<float>()[0] = v;
+  return t;
+}
+
+TEST(HI_GPU_TEST_SUITE, SliceOnTheGpuMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  struct SliceCase {
+    Shape shape;
+    std::vector<int64_t> starts, ends, axes, steps;
+  };
+  const std::vector<SliceCase> cases = {
+      {{11}, {-1}, {kMin}, {0}, {-1}},                         // reversed
+      {{5, 7}, {1, -5}, {kMax, -1}, {0, 1}, {2, 1}},
+      {{4, 9, 5}, {3, 8}, {0, 0}, {0, -2}, {-2, -3}},           // negative steps on two axes
+      {{3, 4}, {5}, {9}, {1}, {1}},                             // empty
+      {{2, 3, 5, 7}, {1, 1, 1, 1}, {2, 3, 4, 6}, {}, {}},
+      {{6, 5}, {-2}, {kMax}, {}, {kMax}}};                      // one element, a huge step
+  uint32_t seed = 1;
+  for (DType dtype : float_types())
+    for (const SliceCase& sc : cases) {
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), dims(sc.shape));
+      b.output("y", onnx_type(dtype));
+      const int64_t n = static_cast<int64_t>(sc.starts.size());
+      b.initializer_i64("starts", {n}, sc.starts);
+      b.initializer_i64("ends", {n}, sc.ends);
+      std::vector<std::string> in = {"x", "starts", "ends"};
+      if (!sc.axes.empty() || !sc.steps.empty()) {
+        std::vector<int64_t> axes = sc.axes;
+        for (int64_t i = 0; axes.empty() && i < n; ++i) axes.push_back(i);
+        b.initializer_i64("axes", {n}, axes);
+        in.push_back("axes");
+      }
+      if (!sc.steps.empty()) {
+        b.initializer_i64("steps", {n}, sc.steps);
+        in.push_back("steps");
+      }
+      b.node("Slice", in, {"y"});
+      check(b, {{"x", random_tensor(dtype, sc.shape, seed++, false)}},
+            std::string("Slice ") + dtype_name(dtype) + " " + shape_to_string(sc.shape));
+    }
+  // Opset 1: attributes.
+  ModelBuilder b(9);
+  b.input("x", onnx::TensorProto::FLOAT, {6, 7});
+  b.output("y", onnx::TensorProto::FLOAT);
+  auto& node = b.node("Slice", {"x"}, {"y"});
+  set_ints(node, "starts", {1, -4});
+  set_ints(node, "ends", {5, 1000});
+  set_ints(node, "axes", {0, 1});
+  check(b, {{"x", random_tensor(DType::kFloat32, {6, 7}, 99, false)}}, "Slice-9");
+}
+
+TEST(HI_GPU_TEST_SUITE, ExpandSplitAndTileOnTheGpuMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  uint32_t seed = 20;
+  const std::vector<std::pair<Shape, std::vector<int64_t>>> expand = {
+      {{3, 1}, {2, 3, 5}}, {{1}, {7}}, {{2, 1, 3}, {1, 5, 1}}, {{5}, {3, 1, 5}}, {{1, 1}, {4, 0}}};
+  for (DType dtype : float_types())
+    for (const auto& [shape, to] : expand) {
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), dims(shape));
+      b.output("y", onnx_type(dtype));
+      b.initializer_i64("shape", {static_cast<int64_t>(to.size())}, to);
+      b.node("Expand", {"x", "shape"}, {"y"});
+      check(b, {{"x", random_tensor(dtype, shape, seed++, false)}},
+            std::string("Expand ") + dtype_name(dtype) + " " + shape_to_string(shape));
+    }
+  for (DType dtype : float_types()) {
+    // Sizes from the input (opset 13), equal parts, and opset 18's uneven num_outputs.
+    {
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), {3, 11, 2});
+      for (const char* o : {"y", "y1", "y2"}) b.output(o, onnx_type(dtype));
+      b.initializer_i64("split", {3}, {4, 0, 7});
+      ModelBuilder::set_int(b.node("Split", {"x", "split"}, {"y", "y1", "y2"}), "axis", -2);
+      check(b, {{"x", random_tensor(dtype, {3, 11, 2}, seed++, false)}}, std::string("Split sizes ") + dtype_name(dtype));
+    }
+    {
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), {6, 5});
+      for (const char* o : {"y", "y1", "y2"}) b.output(o, onnx_type(dtype));
+      b.node("Split", {"x"}, {"y", "y1", "y2"});
+      check(b, {{"x", random_tensor(dtype, {6, 5}, seed++, false)}}, std::string("Split equal ") + dtype_name(dtype));
+    }
+    {
+      ModelBuilder b(18);
+      b.input("x", onnx_type(dtype), {2, 3, 7});
+      for (const char* o : {"y", "y1", "y2"}) b.output(o, onnx_type(dtype));
+      auto& n = b.node("Split", {"x"}, {"y", "y1", "y2"});
+      ModelBuilder::set_int(n, "axis", 2);
+      ModelBuilder::set_int(n, "num_outputs", 3);
+      check(b, {{"x", random_tensor(dtype, {2, 3, 7}, seed++, false)}}, std::string("Split-18 ") + dtype_name(dtype));
+    }
+  }
+  const std::vector<std::pair<Shape, std::vector<int64_t>>> tile = {
+      {{3}, {5}}, {{2, 3}, {1, 3}}, {{1, 5}, {3, 1}}, {{2, 1, 3}, {2, 3, 2}}, {{3, 2, 1, 5}, {2, 3, 4, 1}}, {{2, 2}, {0, 3}}};
+  for (DType dtype : float_types())
+    for (const auto& [shape, reps] : tile) {
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), dims(shape));
+      b.output("y", onnx_type(dtype));
+      b.initializer_i64("r", {static_cast<int64_t>(reps.size())}, reps);
+      b.node("Tile", {"x", "r"}, {"y"});
+      check(b, {{"x", random_tensor(dtype, shape, seed++, false)}},
+            std::string("Tile ") + dtype_name(dtype) + " " + shape_to_string(shape));
+    }
+}
+
+TEST(HI_GPU_TEST_SUITE, PadOnTheGpuMatchesTheCpuInEveryMode) {
+  SKIP_WITHOUT_GPU();
+  struct PadCase {
+    Shape shape;
+    std::vector<int64_t> pads, axes;
+  };
+  const std::vector<PadCase> cases = {
+      {{5}, {2, 3}, {}},
+      {{3, 5, 4}, {1, 0, 2, 2, 3, 1}, {}},
+      {{6}, {9, 7}, {}},                      // wider than the axis: reflect and wrap go round
+      {{4, 3}, {-1, 2, 1, -2}, {}},           // crops
+      {{2, 3, 7, 5}, {1, 2, 3, 0}, {-1, 2}},  // opset 18's axes
+  };
+  uint32_t seed = 50;
+  for (const char* mode : {"constant", "reflect", "edge", "wrap"})
+    for (DType dtype : float_types())
+      for (const PadCase& pc : cases) {
+        ModelBuilder b(19);
+        b.input("x", onnx_type(dtype), dims(pc.shape));
+        b.input("value", onnx_type(dtype), {});
+        b.output("y", onnx_type(dtype));
+        b.initializer_i64("pads", {static_cast<int64_t>(pc.pads.size())}, pc.pads);
+        std::vector<std::string> in = {"x", "pads", "value"};
+        if (!pc.axes.empty()) {
+          b.initializer_i64("axes", {static_cast<int64_t>(pc.axes.size())}, pc.axes);
+          in.push_back("axes");
+        }
+        set_string(b.node("Pad", in, {"y"}), "mode", mode);
+        check(b, {{"x", random_tensor(dtype, pc.shape, seed++, false)}, {"value", scalar_of(dtype, -1.5f)}},
+              std::string("Pad ") + mode + " " + dtype_name(dtype) + " " + shape_to_string(pc.shape));
+      }
+  // Opset 2: pads and value as attributes.
+  ModelBuilder b(2);
+  b.input("x", onnx::TensorProto::FLOAT, {3, 4});
+  b.output("y", onnx::TensorProto::FLOAT);
+  auto& n = b.node("Pad", {"x"}, {"y"});
+  set_ints(n, "pads", {1, 2, 0, 3});
+  ModelBuilder::set_float(n, "value", 2.5f);
+  check(b, {{"x", random_tensor(DType::kFloat32, {3, 4}, 77, false)}}, "Pad-2");
+}
+
+TEST(HI_GPU_TEST_SUITE, CastWhereClipAndBatchNormOnTheGpuMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  uint32_t seed = 100;
+  for (DType from : float_types())
+    for (DType to : float_types()) {
+      ModelBuilder b(19);
+      b.input("x", onnx_type(from), {3, 257});
+      b.output("y", onnx_type(to));
+      ModelBuilder::set_int(b.node("Cast", {"x"}, {"y"}), "to", onnx_type(to));
+      check(b, {{"x", random_tensor(from, {3, 257}, seed++, false)}},
+            std::string("Cast ") + dtype_name(from) + " to " + dtype_name(to));
+    }
+  struct WhereCase {
+    Shape c, x, y;
+  };
+  const std::vector<WhereCase> where = {{{4, 1, 3}, {1, 5, 1}, {3}}, {{257}, {257}, {257}}, {{2, 1}, {}, {2, 7}}};
+  for (DType dtype : float_types())
+    for (const WhereCase& wc : where) {
+      ModelBuilder b(17);
+      b.input("c", onnx::TensorProto::BOOL, dims(wc.c));
+      b.input("x", onnx_type(dtype), dims(wc.x));
+      b.input("e", onnx_type(dtype), dims(wc.y));
+      b.output("y", onnx_type(dtype));
+      b.node("Where", {"c", "x", "e"}, {"y"});
+      Tensor c = Tensor::empty(DType::kBool, wc.c);
+      std::mt19937 rng(seed++);
+      for (int64_t i = 0; i < c.numel(); ++i) c.data<bool>()[i] = (rng() & 1) != 0;
+      check(b, {{"c", c}, {"x", random_tensor(dtype, wc.x, seed++, false)}, {"e", random_tensor(dtype, wc.y, seed++, false)}},
+            std::string("Where ") + dtype_name(dtype) + " " + shape_to_string(wc.c));
+    }
+  for (DType dtype : float_types()) {
+    // Both bounds, only max (min absent), and min above max (every element becomes max).
+    const std::vector<std::pair<float, float>> bounds = {{-0.5f, 1.25f}, {std::nanf(""), 0.3f}, {2.f, -1.f}};
+    for (const auto& [lo, hi] : bounds) {
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), {1001});
+      b.output("y", onnx_type(dtype));
+      TensorMap feeds{{"x", random_tensor(dtype, {1001}, seed++, false)}};
+      std::vector<std::string> in = {"x", std::isnan(lo) ? "" : "lo", "hi"};
+      if (!std::isnan(lo)) {
+        b.input("lo", onnx_type(dtype), {});
+        feeds["lo"] = scalar_of(dtype, lo);
+      }
+      b.input("hi", onnx_type(dtype), {});
+      feeds["hi"] = scalar_of(dtype, hi);
+      b.node("Clip", in, {"y"});
+      check(b, feeds, std::string("Clip ") + dtype_name(dtype));
+    }
+  }
+  ModelBuilder clip6(6);
+  clip6.input("x", onnx::TensorProto::FLOAT, {33});
+  clip6.output("y", onnx::TensorProto::FLOAT);
+  ModelBuilder::set_float(clip6.node("Clip", {"x"}, {"y"}), "max", 0.7f);
+  check(clip6, {{"x", random_tensor(DType::kFloat32, {33}, 7, false)}}, "Clip-6");
+  for (DType dtype : float_types())
+    for (const Shape& shape : {Shape{2, 3, 5, 7}, Shape{4, 5}, Shape{9}}) {
+      const int64_t c = shape.size() >= 2 ? shape[1] : 1;
+      ModelBuilder b(15);
+      b.input("x", onnx_type(dtype), dims(shape));
+      for (const char* p : {"s", "b", "m", "v"}) b.input(p, onnx_type(dtype), {c});
+      b.output("y", onnx_type(dtype));
+      ModelBuilder::set_float(b.node("BatchNormalization", {"x", "s", "b", "m", "v"}, {"y"}), "epsilon", 1e-3f);
+      check(b,
+            {{"x", random_tensor(dtype, shape, seed++, false)}, {"s", random_tensor(dtype, {c}, seed++, false)},
+             {"b", random_tensor(dtype, {c}, seed++, false)}, {"m", random_tensor(dtype, {c}, seed++, false)},
+             {"v", random_tensor(dtype, {c}, seed++, true)}},
+            std::string("BatchNormalization ") + dtype_name(dtype) + " " + shape_to_string(shape));
+    }
+}
+
+TEST(HI_GPU_TEST_SUITE, ReductionsOverAnyAxesOnTheGpuMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<const char*> ops = {"ReduceSum",  "ReduceMean", "ReduceMax",       "ReduceMin",    "ReduceProd",
+                                        "ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"};
+  // Contiguous runs and separated axes; a separated reduction long enough for the block kernel.
+  const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {
+      {{3, 5, 7}, {1}}, {{3, 5, 7}, {0, 2}}, {{2, 1, 9, 5, 3}, {-1, 2}}, {{4, 3, 6}, {}}, {{3, 33, 2, 17}, {1, 3}},
+      {{5, 6}, {0, 1}}};
+  uint32_t seed = 200;
+  for (const char* op : ops)
+    for (DType dtype : float_types())
+      for (const auto& [shape, axes] : cases)
+        for (int64_t keepdims : {0, 1}) {
+          ModelBuilder b(18);
+          b.input("x", onnx_type(dtype), dims(shape));
+          b.output("y", onnx_type(dtype));
+          b.initializer_i64("axes", {static_cast<int64_t>(axes.size())}, axes);
+          ModelBuilder::set_int(b.node(op, {"x", "axes"}, {"y"}), "keepdims", keepdims);
+          const std::string name = op;
+          Tensor x = random_tensor(dtype, shape, seed++, name == "ReduceLogSum");
+          if (name == "ReduceProd")  // factors near 1: products stay finite on both sides
+            for (int64_t i = 0; i < x.numel(); ++i) {
+              const float v = 1.f + 0.01f * static_cast<float>(x.as_double(i));
+              if (dtype == DType::kFloat16) x.data<Float16>()[i] = Float16(v);
+              else x.data<float>()[i] = v;
+            }
+          check(b, {{"x", x}},
+                name + " " + dtype_name(dtype) + " " + shape_to_string(shape) + " axes " + shape_to_string(axes) +
+                    " keepdims " + std::to_string(keepdims),
+                1e-6 * static_cast<double>(shape_numel(shape)));
+        }
+  // noop_with_empty_axes: each element alone (ReduceSumSquare squares it).
+  ModelBuilder b(18);
+  b.input("x", onnx::TensorProto::FLOAT, {4, 5});
+  b.output("y", onnx::TensorProto::FLOAT);
+  ModelBuilder::set_int(b.node("ReduceSumSquare", {"x"}, {"y"}), "noop_with_empty_axes", 1);
+  check(b, {{"x", random_tensor(DType::kFloat32, {4, 5}, 9, false)}}, "ReduceSumSquare noop");
+  // Opset 13: axes as an attribute.
+  ModelBuilder a(13);
+  a.input("x", onnx::TensorProto::FLOAT, {3, 4, 5});
+  a.output("y", onnx::TensorProto::FLOAT);
+  set_ints(a.node("ReduceMean", {"x"}, {"y"}), "axes", {0, -1});
+  check(a, {{"x", random_tensor(DType::kFloat32, {3, 4, 5}, 10, false)}}, "ReduceMean-13");
+}
+
+TEST(HI_GPU_TEST_SUITE, ResizeOnTheGpuMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  struct Mode {
+    const char* mode;
+    const char* coord;
+    const char* nearest;
+  };
+  const std::vector<Mode> modes = {{"nearest", "half_pixel", "round_prefer_floor"},
+                                   {"nearest", "asymmetric", "floor"},
+                                   {"nearest", "align_corners", "round_prefer_ceil"},
+                                   {"nearest", "pytorch_half_pixel", "ceil"},
+                                   {"linear", "half_pixel", "round_prefer_floor"},
+                                   {"linear", "asymmetric", "round_prefer_floor"},
+                                   {"linear", "align_corners", "round_prefer_floor"},
+                                   {"linear", "pytorch_half_pixel", "round_prefer_floor"}};
+  const std::vector<std::vector<float>> scales = {{1, 1, 2, 2}, {1, 1, 0.5f, 0.6f}, {1, 1, 1.7f, 0.45f}};
+  const Shape shape = {2, 3, 9, 13};
+  uint32_t seed = 300;
+  for (const Mode& m : modes)
+    for (DType dtype : float_types()) {
+      for (const auto& s : scales) {
+        ModelBuilder b(13);
+        b.input("x", onnx_type(dtype), dims(shape));
+        b.output("y", onnx_type(dtype));
+        b.initializer_f32("scales", {4}, s);
+        auto& n = b.node("Resize", {"x", "", "scales"}, {"y"});
+        set_string(n, "mode", m.mode);
+        set_string(n, "coordinate_transformation_mode", m.coord);
+        set_string(n, "nearest_mode", m.nearest);
+        check(b, {{"x", random_tensor(dtype, shape, seed++, false)}},
+              std::string("Resize ") + m.mode + " " + m.coord + " " + dtype_name(dtype) + " scales " +
+                  std::to_string(s[2]) + "x" + std::to_string(s[3]));
+      }
+      // sizes instead of scales.
+      ModelBuilder b(13);
+      b.input("x", onnx_type(dtype), dims(shape));
+      b.output("y", onnx_type(dtype));
+      b.initializer_i64("sizes", {4}, {2, 3, 20, 6});
+      auto& n = b.node("Resize", {"x", "", "", "sizes"}, {"y"});
+      set_string(n, "mode", m.mode);
+      set_string(n, "coordinate_transformation_mode", m.coord);
+      set_string(n, "nearest_mode", m.nearest);
+      check(b, {{"x", random_tensor(dtype, shape, seed++, false)}},
+            std::string("Resize sizes ") + m.mode + " " + m.coord + " " + dtype_name(dtype));
+    }
+  // Opset 18: axes and keep_aspect_ratio_policy.
+  ModelBuilder b(18);
+  b.input("x", onnx::TensorProto::FLOAT, dims(shape));
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.initializer_i64("sizes", {2}, {20, 20});
+  auto& n = b.node("Resize", {"x", "", "", "sizes"}, {"y"});
+  set_ints(n, "axes", {2, 3});
+  set_string(n, "mode", "linear");
+  set_string(n, "keep_aspect_ratio_policy", "not_larger");
+  check(b, {{"x", random_tensor(DType::kFloat32, shape, 5, false)}}, "Resize-18 not_larger");
+}
+
+TEST(HI_GPU_TEST_SUITE, MoreUnaryKindsOnTheGpuMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  uint32_t seed = 400;
+  for (const char* op : {"Sin", "Cos", "Floor", "Ceil", "Round", "Sign", "Gelu"})
+    for (DType dtype : float_types()) {
+      ModelBuilder b(20);
+      b.input("x", onnx_type(dtype), {1001});
+      b.output("y", onnx_type(dtype));
+      auto& n = b.node(op, {"x"}, {"y"});
+      if (std::string(op) == "Gelu") set_string(n, "approximate", "tanh");
+      Tensor x = random_tensor(dtype, {1001}, seed++, false);
+      // Halves and whole numbers, where Round, Floor and Ceil differ most.
+      for (int64_t i = 0; i < 16; ++i) {
+        const float v = static_cast<float>(i - 8) * 0.5f;
+        if (dtype == DType::kFloat16) x.data<Float16>()[i] = Float16(v);
+        else x.data<float>()[i] = v;
+      }
+      check(b, {{"x", x}}, std::string(op) + " " + dtype_name(dtype));
+    }
+}
+
+}  // namespace
+}  // namespace hi::gpu::HI_GPU_NS
