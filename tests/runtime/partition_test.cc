@@ -253,13 +253,13 @@ namespace {
 // The real GPU kernel table with a stand-in device: placement, partitioning and the graph rewrite
 // on whole zoo models, checked against CPU-only sessions. Everything of the GPU path but the
 // kernels themselves (tests/gpu checks those on a GPU).
-double placed_fraction_and_compare(const std::string& model, const zoo::ZooOptions& o) {
+double placed_fraction_and_compare(const std::string& model, const zoo::ZooOptions& o, int level = 2) {
   auto bytes = zoo::build_zoo_model(model, o);
   EXPECT_TRUE(bytes.is_ok());
   if (!bytes.is_ok()) return 0;
   SessionOptions cpu, gpu;
   cpu.devices = {"cpu"};
-  cpu.optimization_level = gpu.optimization_level = 2;
+  cpu.optimization_level = gpu.optimization_level = level;
   auto a = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), cpu);
   FakeGpu stand_in;
   runtime::DeviceBackends backends = stand_in.backends();
@@ -319,7 +319,10 @@ TEST(Partition, ZooModelsWithTheRealKernelTable) {
   encoder.heads = 4;
   encoder.sequence = 16;
   encoder.vocab = 100;
-  EXPECT_GE(placed_fraction_and_compare("bert", encoder), 0.3);
+  EXPECT_GE(placed_fraction_and_compare("bert", encoder), 0.75);  // the attention and the int64 mask path stay
+  // Unoptimised, MobileNetV2 keeps its BatchNormalization and Clip nodes, which place too; the
+  // Constant nodes (Clip's bounds: 70 of its 222 nodes) stay on the CPU.
+  EXPECT_GE(placed_fraction_and_compare("mobilenetv2", image, 0), 0.65);
 }
 
 }  // namespace
