@@ -122,33 +122,35 @@ std::string fresh_name(const ir::Graph& g, const std::string& base) {
   return name;
 }
 
-bool same_shape(const TypeOracle& types, const std::string& a, const std::string& b) {
+namespace {
+// Two tensor values of one dtype and rank whose dims pass `dims_match` pairwise.
+template <typename DimsMatch>
+bool shapes_match(const TypeOracle& types, const std::string& a, const std::string& b, DimsMatch dims_match) {
   const ir::ValueType* ta = types ? types(a) : nullptr;
   const ir::ValueType* tb = types ? types(b) : nullptr;
   if (!ta || !tb || ta->kind != ir::ValueKind::kTensor || tb->kind != ir::ValueKind::kTensor) return false;
   if (ta->dtype != tb->dtype || !ta->has_rank() || !tb->has_rank() || ta->rank() != tb->rank()) return false;
-  for (size_t i = 0; i < ta->shape->size(); ++i) {
-    const ir::Dim& x = (*ta->shape)[i];
-    const ir::Dim& y = (*tb->shape)[i];
-    if (x.is_known() != y.is_known()) return false;
-    if (x.is_known() ? x.value != y.value : (x.symbol.empty() || x.symbol != y.symbol)) return false;
-  }
+  for (size_t i = 0; i < ta->shape->size(); ++i)
+    if (!dims_match((*ta->shape)[i], (*tb->shape)[i])) return false;
   return true;
+}
+}  // namespace
+
+bool same_shape(const TypeOracle& types, const std::string& a, const std::string& b) {
+  return shapes_match(types, a, b, [](const ir::Dim& x, const ir::Dim& y) {
+    if (x.is_known() != y.is_known()) return false;
+    return x.is_known() ? x.value == y.value : !x.symbol.empty() && x.symbol == y.symbol;
+  });
 }
 
 bool maybe_same_shape(const TypeOracle& types, const std::string& a, const std::string& b) {
-  const ir::ValueType* ta = types ? types(a) : nullptr;
-  const ir::ValueType* tb = types ? types(b) : nullptr;
-  if (!ta || !tb || ta->kind != ir::ValueKind::kTensor || tb->kind != ir::ValueKind::kTensor) return false;
-  if (ta->dtype != tb->dtype || !ta->has_rank() || !tb->has_rank() || ta->rank() != tb->rank()) return false;
-  for (size_t i = 0; i < ta->shape->size(); ++i) {
-    const ir::Dim& x = (*ta->shape)[i];
-    const ir::Dim& y = (*tb->shape)[i];
-    if (x.is_known() && y.is_known() && x.value != y.value) return false;
-    if (!x.is_known() && !y.is_known() && !x.symbol.empty() && !y.symbol.empty() && x.symbol != y.symbol) return false;
-  }
-  return true;
+  return shapes_match(types, a, b, [](const ir::Dim& x, const ir::Dim& y) {
+    if (x.is_known() && y.is_known()) return x.value == y.value;
+    // Two different names may not be the same size; a missing name may be anything.
+    return x.is_known() || y.is_known() || x.symbol.empty() || y.symbol.empty() || x.symbol == y.symbol;
+  });
 }
+
 
 DType dtype_of_value(const TypeOracle& types, const std::string& name) {
   const ir::ValueType* t = types ? types(name) : nullptr;

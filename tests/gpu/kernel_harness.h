@@ -12,6 +12,7 @@
 
 #include "backends/gpu/device_api.h"
 #include "hipinfer/session.h"
+#include "ir/graph.h"
 #include "model_builder.h"
 
 namespace hi::gpu::HI_GPU_NS {
@@ -31,6 +32,30 @@ inline Tensor random_tensor(DType dtype, const Shape& shape, uint32_t seed, bool
     else t.data<float>()[i] = v;
   }
   return t;
+}
+
+// A bare node, for the GPU ops' support table and partition specs.
+inline ir::Node make_node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out = {"y"},
+                          const std::string& domain = "") {
+  ir::Node n;
+  n.name = op + "_node";
+  n.op_type = op;
+  n.domain = domain;
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  return n;
+}
+inline void set_int_attr(ir::Node& n, const std::string& name, int64_t v) {
+  ir::Attribute a;
+  a.kind = ir::Attribute::Kind::kInt;
+  a.i = v;
+  n.attributes[name] = a;
+}
+inline void set_string_attr(ir::Node& n, const std::string& name, const std::string& v) {
+  ir::Attribute a;
+  a.kind = ir::Attribute::Kind::kString;
+  a.s = v;
+  n.attributes[name] = a;
 }
 
 inline Tensor run_on_cpu(const ModelBuilder& b, const TensorMap& inputs) {

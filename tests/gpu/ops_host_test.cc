@@ -21,27 +21,6 @@ ir::ValueType vt(DType t, const Shape& shape) { return ir::ValueType::concrete(t
 ir::ValueType f32(const Shape& shape) { return vt(DType::kFloat32, shape); }
 ir::ValueType i64(const Shape& shape) { return vt(DType::kInt64, shape); }
 
-ir::Node node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out = {"y"}) {
-  ir::Node n;
-  n.name = op + "_node";
-  n.op_type = op;
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
-
-void set_attr_int(ir::Node& n, const std::string& name, int64_t v) {
-  ir::Attribute a;
-  a.kind = ir::Attribute::Kind::kInt;
-  a.i = v;
-  n.attributes[name] = a;
-}
-void set_attr_string(ir::Node& n, const std::string& name, const std::string& v) {
-  ir::Attribute a;
-  a.kind = ir::Attribute::Kind::kString;
-  a.s = v;
-  n.attributes[name] = a;
-}
 
 void set_string(onnx::NodeProto& n, const std::string& name, const std::string& v) {
   auto* a = n.add_attribute();
@@ -62,7 +41,7 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversTheDataMovementOps) {
   for (const char* op : {"Slice", "Expand", "Split", "Tile", "Pad"}) {
     std::vector<std::string> ins = {"x", "a"};
     if (std::string(op) == "Slice") ins = {"x", "s", "e"};
-    const ir::Node n = node(op, ins);
+    const ir::Node n = make_node(op, ins);
     std::vector<ir::ValueType> types = {f32({4, 6}), i64({2})};
     if (std::string(op) == "Slice") types = {f32({4, 6}), i64({1}), i64({1})};
     expect_support(n, types, "");
@@ -70,86 +49,86 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversTheDataMovementOps) {
     expect_support(n, types, "on int64 (float32, float16)");
   }
   // Ranks: 8 for the strided copies, 4 for Tile (two copy dims per repeated dim).
-  expect_support(node("Slice", {"x", "s", "e"}), {f32(Shape(9, 2)), i64({1}), i64({1})}, "Slice above rank 8");
-  expect_support(node("Tile", {"x", "r"}), {vt(DType::kFloat16, {2, 2, 2, 2}), i64({4})}, "");
-  expect_support(node("Tile", {"x", "r"}), {f32({2, 2, 2, 2, 2}), i64({5})}, "Tile above rank 4");
-  expect_support(node("Tile", {"x", "t", "a"}), {f32({2, 3}), i64({}), i64({})}, "Tile-1");
-  expect_support(node("Expand", {"x", "s"}), {f32({3, 1}), i64({9})}, "Expand above rank 8");
-  expect_support(node("Expand", {"x", "s"}), {f32({3, 1}), ir::ValueType::tensor_unknown_shape(DType::kInt64)},
+  expect_support(make_node("Slice", {"x", "s", "e"}), {f32(Shape(9, 2)), i64({1}), i64({1})}, "Slice above rank 8");
+  expect_support(make_node("Tile", {"x", "r"}), {vt(DType::kFloat16, {2, 2, 2, 2}), i64({4})}, "");
+  expect_support(make_node("Tile", {"x", "r"}), {f32({2, 2, 2, 2, 2}), i64({5})}, "Tile above rank 4");
+  expect_support(make_node("Tile", {"x", "t", "a"}), {f32({2, 3}), i64({}), i64({})}, "Tile-1");
+  expect_support(make_node("Expand", {"x", "s"}), {f32({3, 1}), i64({9})}, "Expand above rank 8");
+  expect_support(make_node("Expand", {"x", "s"}), {f32({3, 1}), ir::ValueType::tensor_unknown_shape(DType::kInt64)},
                  "shape of unknown length");
-  expect_support(node("Split", {"x"}, {"a", "", "c"}), {f32({6, 2})}, "unnamed output");
-  ir::Node pad = node("Pad", {"x", "p"});
+  expect_support(make_node("Split", {"x"}, {"a", "", "c"}), {f32({6, 2})}, "unnamed output");
+  ir::Node pad = make_node("Pad", {"x", "p"});
   for (const char* mode : {"constant", "reflect", "edge", "wrap"}) {
-    set_attr_string(pad, "mode", mode);
+    set_string_attr(pad, "mode", mode);
     expect_support(pad, {f32({3, 4}), i64({4})}, "");
   }
-  set_attr_string(pad, "mode", "mirror");
+  set_string_attr(pad, "mode", "mirror");
   expect_support(pad, {f32({3, 4}), i64({4})}, "no GPU kernel for Pad with mode mirror");
 }
 
 TEST(HI_GPU_TEST_SUITE, KernelTableCoversCastWhereClipAndBatchNorm) {
-  ir::Node cast = node("Cast", {"x"});
-  set_attr_int(cast, "to", 10);
+  ir::Node cast = make_node("Cast", {"x"});
+  set_int_attr(cast, "to", 10);
   expect_support(cast, {f32({3})}, "");
-  set_attr_int(cast, "to", 1);
+  set_int_attr(cast, "to", 1);
   expect_support(cast, {vt(DType::kFloat16, {3})}, "");
   expect_support(cast, {i64({3})}, "no GPU kernel for Cast from int64");
-  set_attr_int(cast, "to", 7);
+  set_int_attr(cast, "to", 7);
   expect_support(cast, {f32({3})}, "no GPU kernel for Cast to int64: the GPU produces no integer or bool tensors");
-  set_attr_int(cast, "to", 9);
+  set_int_attr(cast, "to", 9);
   expect_support(cast, {f32({3})}, "Cast to bool: the GPU produces no integer");
-  set_attr_int(cast, "to", 11);
+  set_int_attr(cast, "to", 11);
   expect_support(cast, {f32({3})}, "no GPU kernel for Cast to float64 (float32, float16)");
 
-  const ir::Node where = node("Where", {"c", "x", "y"});
+  const ir::Node where = make_node("Where", {"c", "x", "y"});
   expect_support(where, {vt(DType::kBool, {2, 1}), f32({3}), f32({2, 3})}, "");
   expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), i64({2, 3})}, "no GPU kernel for Where on int64");
   expect_support(where, {f32({2}), f32({2}), f32({2})}, "float32 condition (bool)");
 
-  expect_support(node("Clip", {"x", "lo", "hi"}), {f32({5}), f32({}), f32({})}, "");
-  expect_support(node("Clip", {"x", "", "hi"}), {vt(DType::kFloat16, {5}), ir::ValueType{}, vt(DType::kFloat16, {})}, "");
-  expect_support(node("Clip", {"x", "lo"}), {i64({5}), i64({})}, "on int64");
+  expect_support(make_node("Clip", {"x", "lo", "hi"}), {f32({5}), f32({}), f32({})}, "");
+  expect_support(make_node("Clip", {"x", "", "hi"}), {vt(DType::kFloat16, {5}), ir::ValueType{}, vt(DType::kFloat16, {})}, "");
+  expect_support(make_node("Clip", {"x", "lo"}), {i64({5}), i64({})}, "on int64");
 
   const std::vector<ir::ValueType> bn = {f32({2, 3, 4, 4}), f32({3}), f32({3}), f32({3}), f32({3})};
-  expect_support(node("BatchNormalization", {"x", "s", "b", "m", "v"}), bn, "");
-  expect_support(node("BatchNormalization", {"x", "s", "b", "m", "v"}, {"y", "rm", "rv"}), bn, "one output");
-  ir::Node training = node("BatchNormalization", {"x", "s", "b", "m", "v"});
-  set_attr_int(training, "training_mode", 1);
+  expect_support(make_node("BatchNormalization", {"x", "s", "b", "m", "v"}), bn, "");
+  expect_support(make_node("BatchNormalization", {"x", "s", "b", "m", "v"}, {"y", "rm", "rv"}), bn, "one output");
+  ir::Node training = make_node("BatchNormalization", {"x", "s", "b", "m", "v"});
+  set_int_attr(training, "training_mode", 1);
   expect_support(training, bn, "training mode");
 }
 
 TEST(HI_GPU_TEST_SUITE, KernelTableCoversReductionsResizeAndMoreUnaryOps) {
   for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
                          "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"}) {
-    expect_support(node(op, {"x", "axes"}), {f32({2, 3, 4}), i64({2})}, "");
-    expect_support(node(op, {"x"}), {vt(DType::kInt32, {2, 3})}, "on int32");
-    expect_support(node(op, {"x"}), {f32(Shape(9, 1))}, "above rank 8");
+    expect_support(make_node(op, {"x", "axes"}), {f32({2, 3, 4}), i64({2})}, "");
+    expect_support(make_node(op, {"x"}), {vt(DType::kInt32, {2, 3})}, "on int32");
+    expect_support(make_node(op, {"x"}), {f32(Shape(9, 1))}, "above rank 8");
   }
-  ir::Node resize = node("Resize", {"x", "", "scales"});
+  ir::Node resize = make_node("Resize", {"x", "", "scales"});
   expect_support(resize, {f32({1, 3, 8, 8}), ir::ValueType{}, f32({4})}, "");
-  set_attr_string(resize, "mode", "linear");
+  set_string_attr(resize, "mode", "linear");
   expect_support(resize, {vt(DType::kFloat16, {1, 3, 8, 8}), ir::ValueType{}, f32({4})}, "");
-  set_attr_int(resize, "antialias", 1);
+  set_int_attr(resize, "antialias", 1);
   expect_support(resize, {f32({1, 3, 8, 8}), ir::ValueType{}, f32({4})}, "no GPU kernel for Resize with antialias");
-  set_attr_int(resize, "antialias", 0);
-  set_attr_string(resize, "coordinate_transformation_mode", "tf_crop_and_resize");
+  set_int_attr(resize, "antialias", 0);
+  set_string_attr(resize, "coordinate_transformation_mode", "tf_crop_and_resize");
   expect_support(resize, {f32({1, 3, 8, 8}), ir::ValueType{}, f32({4})},
                  "no GPU kernel for Resize with coordinate_transformation_mode tf_crop_and_resize");
-  set_attr_string(resize, "coordinate_transformation_mode", "align_corners");
-  set_attr_string(resize, "mode", "cubic");
+  set_string_attr(resize, "coordinate_transformation_mode", "align_corners");
+  set_string_attr(resize, "mode", "cubic");
   expect_support(resize, {f32({1, 3, 8, 8}), ir::ValueType{}, f32({4})}, "no GPU kernel for Resize with mode cubic");
-  expect_support(node("Resize", {"x", "", "scales"}), {i64({1, 3, 8, 8}), ir::ValueType{}, f32({4})}, "on int64");
+  expect_support(make_node("Resize", {"x", "", "scales"}), {i64({1, 3, 8, 8}), ir::ValueType{}, f32({4})}, "on int64");
 
   for (const char* op : {"Sin", "Cos", "Floor", "Ceil", "Round", "Sign"}) {
-    expect_support(node(op, {"x"}), {f32({7})}, "");
-    expect_support(node(op, {"x"}), {vt(DType::kFloat64, {7})}, "on float64");
+    expect_support(make_node(op, {"x"}), {f32({7})}, "");
+    expect_support(make_node(op, {"x"}), {vt(DType::kFloat64, {7})}, "on float64");
   }
-  ir::Node gelu = node("Gelu", {"x"});
-  set_attr_string(gelu, "approximate", "tanh");
+  ir::Node gelu = make_node("Gelu", {"x"});
+  set_string_attr(gelu, "approximate", "tanh");
   expect_support(gelu, {f32({7})}, "");
   // Comparisons produce bools: not on the GPU.
   for (const char* op : {"Equal", "Less", "Greater"})
-    expect_support(node(op, {"a", "b"}), {f32({3}), f32({3})}, std::string("no GPU kernel for ") + op);
+    expect_support(make_node(op, {"a", "b"}), {f32({3}), f32({3})}, std::string("no GPU kernel for ") + op);
 }
 
 // ---- Plans and index arithmetic on the host ---------------------------------------------------

@@ -15,43 +15,25 @@ namespace {
 
 ir::ValueType f32(const Shape& shape) { return ir::ValueType::concrete(DType::kFloat32, shape); }
 
-ir::Node node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
-              const std::string& domain = "") {
-  ir::Node n;
-  n.name = op + "_node";
-  n.op_type = op;
-  n.domain = domain;
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
-
-void set_int(ir::Node& n, const std::string& name, int64_t v) {
-  ir::Attribute a;
-  a.kind = ir::Attribute::Kind::kInt;
-  a.i = v;
-  n.attributes[name] = a;
-}
-
 TEST(HI_GPU_TEST_SUITE, KernelTableSaysWhatIsMissing) {
-  EXPECT_EQ(partition_support(node("Relu", {"x"}, {"y"}), {f32({2, 3})}), "");
-  EXPECT_NE(partition_support(node("Relu", {"x"}, {"y"}), {ir::ValueType::concrete(DType::kInt32, {2})}).find("int32"),
+  EXPECT_EQ(partition_support(make_node("Relu", {"x"}, {"y"}), {f32({2, 3})}), "");
+  EXPECT_NE(partition_support(make_node("Relu", {"x"}, {"y"}), {ir::ValueType::concrete(DType::kInt32, {2})}).find("int32"),
             std::string::npos);
-  EXPECT_NE(partition_support(node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5}), f32({3, 2, 3})}).find("2-D"),
+  EXPECT_NE(partition_support(make_node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5}), f32({3, 2, 3})}).find("2-D"),
             std::string::npos);
-  EXPECT_EQ(partition_support(node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5, 5}), f32({3, 2, 3, 3})}), "");
-  ir::Node cl = node("FusedConv", {"x", "w"}, {"y"}, "com.hipinfer");
-  set_int(cl, "channels_last", 1);
+  EXPECT_EQ(partition_support(make_node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5, 5}), f32({3, 2, 3, 3})}), "");
+  ir::Node cl = make_node("FusedConv", {"x", "w"}, {"y"}, "com.hipinfer");
+  set_int_attr(cl, "channels_last", 1);
   EXPECT_NE(partition_support(cl, {f32({1, 5, 5, 2}), f32({3, 2, 3, 3})}).find("channels-last"), std::string::npos);
-  ir::Node sm = node("Softmax", {"x"}, {"y"});
-  set_int(sm, "axis", 1);
+  ir::Node sm = make_node("Softmax", {"x"}, {"y"});
+  set_int_attr(sm, "axis", 1);
   EXPECT_NE(partition_support(sm, {f32({2, 3, 4})}).find("other than the last"), std::string::npos);
-  EXPECT_NE(partition_support(node("Gather", {"d", "i"}, {"y"}), {f32({4, 2}), ir::ValueType::concrete(DType::kInt32, {3})})
+  EXPECT_NE(partition_support(make_node("Gather", {"d", "i"}, {"y"}), {f32({4, 2}), ir::ValueType::concrete(DType::kInt32, {3})})
                 .find("int32 indices"),
             std::string::npos);
-  EXPECT_EQ(partition_support(node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}), "no GPU kernel for TopK");
+  EXPECT_EQ(partition_support(make_node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}), "no GPU kernel for TopK");
   // Integer tensors are shape arithmetic: they stay on the host, where Reshape & co. read them.
-  EXPECT_NE(partition_support(node("Concat", {"a", "b"}, {"y"}),
+  EXPECT_NE(partition_support(make_node("Concat", {"a", "b"}, {"y"}),
                               {ir::ValueType::concrete(DType::kInt64, {1}), ir::ValueType::concrete(DType::kInt64, {1})}),
             "");
 }
@@ -60,19 +42,19 @@ runtime::PartitionSpec conv_net_spec() {
   runtime::PartitionSpec spec;
   spec.device = HI_GPU_BACKEND ":0";
   spec.opsets = {{"", 17}};
-  ir::Node conv = node("Conv", {"x", "w", "b"}, {"c"});
+  ir::Node conv = make_node("Conv", {"x", "w", "b"}, {"c"});
   ir::Attribute pads;
   pads.kind = ir::Attribute::Kind::kInts;
   pads.ints = {1, 1, 1, 1};
   conv.attributes["pads"] = pads;
-  ir::Node pool = node("MaxPool", {"r"}, {"p"});
+  ir::Node pool = make_node("MaxPool", {"r"}, {"p"});
   ir::Attribute k;
   k.kind = ir::Attribute::Kind::kInts;
   k.ints = {2, 2};
   pool.attributes["kernel_shape"] = k;
   pool.attributes["strides"] = k;
-  spec.nodes = {conv, node("Relu", {"c"}, {"r"}), pool, node("Flatten", {"p"}, {"f"}),
-                node("Gemm", {"f", "fw", "fb"}, {"y"})};
+  spec.nodes = {conv, make_node("Relu", {"c"}, {"r"}), pool, make_node("Flatten", {"p"}, {"f"}),
+                make_node("Gemm", {"f", "fw", "fb"}, {"y"})};
   spec.types = {{"x", f32({1, 3, 8, 8})},  {"w", f32({4, 3, 3, 3})}, {"b", f32({4})},   {"c", f32({1, 4, 8, 8})},
                 {"r", f32({1, 4, 8, 8})},  {"p", f32({1, 4, 4, 4})}, {"f", f32({1, 64})}, {"fw", f32({64, 10})},
                 {"fb", f32({10})},         {"y", f32({1, 10})}};
@@ -93,7 +75,7 @@ TEST(HI_GPU_TEST_SUITE, CompilesPartitionsAfterTheKernelsSelfCheck) {
     EXPECT_NE(runner.status().message().find("self-check"), std::string::npos) << runner.status().message();
   }
   runtime::PartitionSpec bad = conv_net_spec();
-  bad.nodes.push_back(node("TopK", {"y", "k"}, {"v", "i"}));
+  bad.nodes.push_back(make_node("TopK", {"y", "k"}, {"v", "i"}));
   bad.types["k"] = ir::ValueType::concrete(DType::kInt64, {1});
   auto failed = compile_partition(bad);
   ASSERT_FALSE(failed.is_ok());
