@@ -39,14 +39,7 @@ const Loaded& loaded() {
       out.info.reason = "libcublasLt.so.13 (or .12) could not be loaded: " + std::string(dlerror());
       return out;
     }
-    bool ok = true;
-    auto sym = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
-      if (!fn) {
-        ok = false;
-        out.info.reason = std::string("libcublasLt has no ") + name;
-      }
-    };
+    SymbolResolver sym(handle, "libcublasLt", &out.info);
     sym(out.api.create, "cublasLtCreate");
     sym(out.api.get_version, "cublasLtGetVersion");
     sym(out.api.desc_create, "cublasLtMatmulDescCreate");
@@ -56,10 +49,8 @@ const Loaded& loaded() {
     sym(out.api.layout_destroy, "cublasLtMatrixLayoutDestroy");
     sym(out.api.layout_set, "cublasLtMatrixLayoutSetAttribute");
     sym(out.api.matmul, "cublasLtMatmul");
-    if (!ok) return out;
-    const size_t v = out.api.get_version();  // major * 10000 + minor * 100 + patch
-    out.info.version = "cuBLASLt " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
-                       std::to_string(v % 100);
+    if (!sym.ok()) return out;
+    out.info.version = version_string("cuBLASLt", out.api.get_version());
     out.info.available = true;
     return out;
   }();

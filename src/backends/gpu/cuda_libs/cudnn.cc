@@ -106,14 +106,7 @@ const Loaded& loaded() {
       out.info.reason = "libcudnn.so.9 could not be loaded: " + std::string(dlerror());
       return out;
     }
-    bool ok = true;
-    auto sym = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
-      if (!fn) {
-        ok = false;
-        out.info.reason = std::string("libcudnn.so.9 has no ") + name;
-      }
-    };
+    SymbolResolver sym(handle, "libcudnn.so.9", &out.info);
     Api& a = out.api;
     sym(a.get_version, "cudnnGetVersion");
     sym(a.error_string, "cudnnGetErrorString");
@@ -141,10 +134,9 @@ const Loaded& loaded() {
     sym(a.activation_create, "cudnnCreateActivationDescriptor");
     sym(a.activation_set, "cudnnSetActivationDescriptor");
     sym(a.activation_destroy, "cudnnDestroyActivationDescriptor");
-    if (!ok) return out;
+    if (!sym.ok()) return out;
     const size_t v = a.get_version();  // major * 10000 + minor * 100 + patch since cuDNN 9
-    out.info.version = "cuDNN " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
-                       std::to_string(v % 100);
+    out.info.version = version_string("cuDNN", v);
     if (v / 10000 != 9) {
       out.info.reason = "libcudnn.so.9 reports version " + std::to_string(v) + ", not 9.x";
       return out;
