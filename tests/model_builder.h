@@ -21,6 +21,14 @@ class ModelBuilder {
     model_.mutable_graph()->set_name("test");
   }
 
+  // Imports another operator set (hipinfer's own fused ops: "com.hipinfer").
+  ModelBuilder& import_domain(const std::string& domain, int64_t version) {
+    auto* os = model_.add_opset_import();
+    os->set_domain(domain);
+    os->set_version(version);
+    return *this;
+  }
+
   // dims: >= 0 known, -1 unknown; names for symbolic dims via `sym` ("" = none).
   ModelBuilder& input(const std::string& name, int32_t dtype, const std::vector<int64_t>& dims,
                       const std::vector<std::string>& sym = {}) {

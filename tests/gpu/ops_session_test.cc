@@ -4,6 +4,7 @@
 // check, attributes, inputs read on the host, launch, graph capture and replay), against the same
 // model on the CPU. float32 at rtol 1e-4, float16 at 2 ulps (expect_close). Needs a GPU; skips
 // without one.
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -417,6 +418,59 @@ TEST(HI_GPU_TEST_SUITE, MoreUnaryKindsOnTheGpuMatchTheCpu) {
       }
       check(b, {{"x", x}}, std::string(op) + " " + dtype_name(dtype));
     }
+}
+
+// FusedAttention (the attention fusion pass's op) against the CPU op: key lengths below, at and
+// above the kernel's chunk of 256 keys, odd heads and head sizes, masks broadcast over heads and
+// queries, a fully masked row (NaN on both), and no keys at all (zeros on both).
+TEST(HI_GPU_TEST_SUITE, FusedAttentionOnTheGpuMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    int64_t b, sq, skv, h, d, dv;
+    Shape mask;  // empty: none
+    bool mask_row_out;
+  };
+  const std::vector<Case> cases = {{1, 5, 7, 2, 8, 8, {}, false},
+                                   {2, 17, 256, 3, 20, 12, {2, 1, 1, 256}, false},
+                                   {1, 9, 300, 4, 64, 64, {1, 4, 9, 300}, false},
+                                   {3, 4, 513, 1, 7, 33, {3, 1, 4, 513}, true},
+                                   {2, 3, 0, 2, 5, 6, {}, false}};
+  uint32_t seed = 700;
+  for (const Case& c : cases) {
+    ModelBuilder b;
+    b.import_domain("com.hipinfer", 1);
+    b.input("q", onnx::TensorProto::FLOAT, {c.b, c.sq, c.h, c.d});
+    b.input("k", onnx::TensorProto::FLOAT, {c.b, c.skv, c.h, c.d});
+    b.input("v", onnx::TensorProto::FLOAT, {c.b, c.skv, c.h, c.dv});
+    std::vector<std::string> in = {"q", "k", "v"};
+    if (!c.mask.empty()) {
+      b.input("mask", onnx::TensorProto::FLOAT, dims(c.mask));
+      in.push_back("mask");
+    }
+    b.output("y", onnx::TensorProto::FLOAT);
+    auto& n = b.node("FusedAttention", in, {"y"}, "attention");
+    n.set_domain("com.hipinfer");
+    auto* scale = n.add_attribute();
+    scale->set_name("scale");
+    scale->set_type(onnx::AttributeProto::FLOAT);
+    scale->set_f(1.f / std::sqrt(static_cast<float>(c.d)));
+    TensorMap feeds = {{"q", random_tensor(DType::kFloat32, {c.b, c.sq, c.h, c.d}, seed++, false)},
+                       {"k", random_tensor(DType::kFloat32, {c.b, c.skv, c.h, c.d}, seed++, false)},
+                       {"v", random_tensor(DType::kFloat32, {c.b, c.skv, c.h, c.dv}, seed++, false)}};
+    if (!c.mask.empty()) {
+      Tensor m = Tensor::zeros(DType::kFloat32, c.mask);
+      // BERT's padding mask: the last keys of each batch masked with a large negative value.
+      const int64_t keys = c.mask.back();
+      for (int64_t i = 0; i < m.numel(); ++i)
+        if (i % keys >= keys - 1 - (i / keys) % 3) m.data<float>()[i] = -10000.f;
+      if (c.mask_row_out)
+        for (int64_t j = 0; j < keys; ++j) m.data<float>()[j] = -std::numeric_limits<float>::infinity();
+      feeds["mask"] = m;
+    }
+    check(b, feeds, "FusedAttention b" + std::to_string(c.b) + " sq" + std::to_string(c.sq) + " skv" +
+                        std::to_string(c.skv) + " h" + std::to_string(c.h) + " d" + std::to_string(c.d),
+          1e-5);
+  }
 }
 
 }  // namespace

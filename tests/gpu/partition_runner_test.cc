@@ -32,6 +32,13 @@ TEST(HI_GPU_TEST_SUITE, KernelTableSaysWhatIsMissing) {
                 .find("int32 indices"),
             std::string::npos);
   EXPECT_EQ(partition_support(make_node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}), "no GPU kernel for TopK");
+  const ir::Node att = make_node("FusedAttention", {"q", "k", "v", "m"}, {"y"}, "com.hipinfer");
+  EXPECT_EQ(partition_support(att, {f32({2, 9, 4, 16}), f32({2, 30, 4, 16}), f32({2, 30, 4, 16}), f32({2, 1, 1, 30})}), "");
+  EXPECT_NE(partition_support(att, {f32({1, 9, 1, 16}), f32({1, 30, 1, 16}), f32({1, 30, 1, 2000}), f32({1, 30})})
+                .find("value size 2000"),
+            std::string::npos);
+  EXPECT_NE(partition_support(att, {f32({9, 16}), f32({30, 16}), f32({30, 16}), f32({30})}).find("rank 4"),
+            std::string::npos);
   // Integer tensors are shape arithmetic: they stay on the host, where Reshape & co. read them.
   EXPECT_NE(partition_support(make_node("Concat", {"a", "b"}, {"y"}),
                               {ir::ValueType::concrete(DType::kInt64, {1}), ir::ValueType::concrete(DType::kInt64, {1})}),

@@ -29,6 +29,7 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY("", "MatMul", matmul),       HI_ENTRY("", "Gemm", matmul),
       HI_ENTRY(kInternalDomain, "FusedMatMul", matmul),
       HI_ENTRY("", "Conv", conv),           HI_ENTRY(kInternalDomain, "FusedConv", conv),
+      HI_ENTRY(kInternalDomain, "FusedAttention", fused_attention),
       HI_ENTRY("", "MaxPool", pool),        HI_ENTRY("", "AveragePool", pool),
       HI_ENTRY("", "GlobalAveragePool", global_pool),
       HI_ENTRY("", "Reshape", reshape),     HI_ENTRY("", "Flatten", reshape),
