@@ -79,6 +79,50 @@ Status compare_f16(const char* what, const void* device, const std::vector<float
   return Status::ok();
 }
 
+// A 3x3 convolution with padding 1, bias and Relu, [1, c, h, wd] -> [1, o, h, wd]: the host's
+// result, each output's sum of |products| (the float16 tolerance needs it) and the descriptor.
+struct Conv3x3 {
+  std::vector<float> want;
+  std::vector<double> abs;
+  Conv2dDesc desc;
+};
+Conv3x3 conv3x3_relu(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias, int c, int o,
+                     int h, int wd) {
+  Conv3x3 r;
+  r.want.resize(static_cast<size_t>(o * h * wd));
+  r.abs.resize(r.want.size());
+  for (int oc = 0; oc < o; ++oc)
+    for (int yy = 0; yy < h; ++yy)
+      for (int xx = 0; xx < wd; ++xx) {
+        double s = bias[static_cast<size_t>(oc)], sa = 0;
+        for (int ic = 0; ic < c; ++ic)
+          for (int q = 0; q < 3; ++q)
+            for (int p = 0; p < 3; ++p) {
+              const int iy = yy - 1 + q, ix = xx - 1 + p;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+              const double prod = double(x[static_cast<size_t>((ic * h + iy) * wd + ix)]) *
+                                  w[static_cast<size_t>(((oc * c + ic) * 3 + q) * 3 + p)];
+              s += prod;
+              sa += std::fabs(prod);
+            }
+        r.want[static_cast<size_t>((oc * h + yy) * wd + xx)] = s > 0 ? static_cast<float>(s) : 0.f;
+        r.abs[static_cast<size_t>((oc * h + yy) * wd + xx)] = sa;
+      }
+  Conv2dDesc& d = r.desc;
+  d.batch = 1;
+  d.in_channels = c;
+  d.in_h = h;
+  d.in_w = wd;
+  d.out_channels = o;
+  d.out_h = h;
+  d.out_w = wd;
+  d.kernel_h = d.kernel_w = 3;
+  d.pad_top = d.pad_left = 1;
+  d.has_activation = true;
+  d.activation = {UnaryKind::kRelu};
+  return r;
+}
+
 // float16 MatMul and Conv: on matrix cores where the device has them (matrix_cores.h), so a
 // device or build whose matrix-core path is wrong keeps its partitions on the CPU.
 Status run_f16_checks(Buffers& b) {
@@ -119,40 +163,11 @@ Status run_f16_checks(Buffers& b) {
     HI_ASSIGN_OR_RETURN(void* dx, b.upload_f16(x));
     HI_ASSIGN_OR_RETURN(void* dw, b.upload_f16(w));
     HI_ASSIGN_OR_RETURN(void* db, b.upload_f16(bias));
-    std::vector<float> want(static_cast<size_t>(o * h * wd)), y(want.size(), 0.f);
-    std::vector<double> abs(want.size());
-    for (int oc = 0; oc < o; ++oc)
-      for (int yy = 0; yy < h; ++yy)
-        for (int xx = 0; xx < wd; ++xx) {
-          double s = bias[static_cast<size_t>(oc)], sa = 0;
-          for (int ic = 0; ic < c; ++ic)
-            for (int r = 0; r < 3; ++r)
-              for (int q = 0; q < 3; ++q) {
-                const int iy = yy - 1 + r, ix = xx - 1 + q;
-                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-                const double p = double(x[static_cast<size_t>((ic * h + iy) * wd + ix)]) *
-                                 w[static_cast<size_t>(((oc * c + ic) * 3 + r) * 3 + q)];
-                s += p;
-                sa += std::fabs(p);
-              }
-          want[static_cast<size_t>((oc * h + yy) * wd + xx)] = s > 0 ? static_cast<float>(s) : 0.f;
-          abs[static_cast<size_t>((oc * h + yy) * wd + xx)] = sa;
-        }
+    const Conv3x3 ref = conv3x3_relu(x, w, bias, c, o, h, wd);
+    std::vector<float> y(ref.want.size(), 0.f);
     HI_ASSIGN_OR_RETURN(void* dy, b.upload_f16(y));
-    Conv2dDesc d;
-    d.batch = 1;
-    d.in_channels = c;
-    d.in_h = h;
-    d.in_w = wd;
-    d.out_channels = o;
-    d.out_h = h;
-    d.out_w = wd;
-    d.kernel_h = d.kernel_w = 3;
-    d.pad_top = d.pad_left = 1;
-    d.has_activation = true;
-    d.activation = {UnaryKind::kRelu};
-    HI_RETURN_IF_ERROR(conv2d(DType::kFloat16, d, dx, dw, db, nullptr, dy, nullptr));
-    HI_RETURN_IF_ERROR(compare_f16("Conv (float16)", dy, want, abs, c * 9));
+    HI_RETURN_IF_ERROR(conv2d(DType::kFloat16, ref.desc, dx, dw, db, nullptr, dy, nullptr));
+    HI_RETURN_IF_ERROR(compare_f16("Conv (float16)", dy, ref.want, ref.abs, c * 9));
   }
   return Status::ok();
 }
@@ -222,38 +237,13 @@ Status run_checks() {
   {  // A 3x3 convolution, padding 1, with bias and Relu: [1, 3, 9, 7] -> [1, 4, 9, 7].
     const int c = 3, o = 4, h = 9, wd = 7;
     const std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f), bias = pattern(o, 1.f, -0.5f);
-    std::vector<float> want(static_cast<size_t>(o * h * wd));
-    for (int oc = 0; oc < o; ++oc)
-      for (int y = 0; y < h; ++y)
-        for (int xx = 0; xx < wd; ++xx) {
-          double s = bias[static_cast<size_t>(oc)];
-          for (int ic = 0; ic < c; ++ic)
-            for (int r = 0; r < 3; ++r)
-              for (int q = 0; q < 3; ++q) {
-                const int iy = y - 1 + r, ix = xx - 1 + q;
-                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-                s += double(x[static_cast<size_t>((ic * h + iy) * wd + ix)]) * w[static_cast<size_t>(((oc * c + ic) * 3 + r) * 3 + q)];
-              }
-          want[static_cast<size_t>((oc * h + y) * wd + xx)] = s > 0 ? static_cast<float>(s) : 0.f;
-        }
-    Conv2dDesc d;
-    d.batch = 1;
-    d.in_channels = c;
-    d.in_h = h;
-    d.in_w = wd;
-    d.out_channels = o;
-    d.out_h = h;
-    d.out_w = wd;
-    d.kernel_h = d.kernel_w = 3;
-    d.pad_top = d.pad_left = 1;
-    d.has_activation = true;
-    d.activation = {UnaryKind::kRelu};
+    const Conv3x3 ref = conv3x3_relu(x, w, bias, c, o, h, wd);
     HI_ASSIGN_OR_RETURN(void* dx, b.upload(x));
     HI_ASSIGN_OR_RETURN(void* dw, b.upload(w));
     HI_ASSIGN_OR_RETURN(void* db, b.upload(bias));
-    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(want.size()));
-    HI_RETURN_IF_ERROR(conv2d(DType::kFloat32, d, dx, dw, db, nullptr, dy, nullptr));
-    HI_RETURN_IF_ERROR(compare("Conv", dy, want));
+    HI_ASSIGN_OR_RETURN(void* dy, b.zeros(ref.want.size()));
+    HI_RETURN_IF_ERROR(conv2d(DType::kFloat32, ref.desc, dx, dw, db, nullptr, dy, nullptr));
+    HI_RETURN_IF_ERROR(compare("Conv", dy, ref.want));
   }
   return run_f16_checks(b);
 }

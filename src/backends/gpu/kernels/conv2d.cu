@@ -7,8 +7,7 @@
 // bias and residual and applies the activation before the one store.
 // clang-format off
 #include "backends/gpu/kernels/tile_gemm.cuh"  // first: the vendor header names HI_GPU_NS
-#include "backends/gpu/kernels/activation.cuh"
-#include "backends/gpu/kernels/conv.h"
+#include "backends/gpu/kernels/conv_index.cuh"
 #include "backends/gpu/matrix_cores.h"
 // clang-format on
 
@@ -22,11 +21,9 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ TileA ws;
   __shared__ TileB xs;
   const int64_t group = blockIdx.z;
-  const int64_t ocg = d.out_channels / d.groups, icg = d.in_channels / d.groups;
-  const int64_t kernel_area = d.kernel_h * d.kernel_w;
-  const int64_t K = icg * kernel_area;
-  const int64_t out_area = d.out_h * d.out_w;
-  const int64_t pixels = d.batch * out_area;
+  const int64_t ocg = d.out_channels / d.groups;
+  const int64_t K = d.in_channels / d.groups * d.kernel_h * d.kernel_w;  // im2col rows per group
+  const int64_t pixels = d.batch * d.out_h * d.out_w;
   const int64_t oc0 = static_cast<int64_t>(blockIdx.y) * kTileM, px0 = static_cast<int64_t>(blockIdx.x) * kTileN;
   const T* wg = w + group * ocg * K;
   const int tx = threadIdx.x % (kTileN / kPatch), ty = threadIdx.x / (kTileN / kPatch);
@@ -40,16 +37,8 @@ __global__ void __launch_bounds__(kThreads)
       // im2col: row kk (channel, kernel row, kernel column), column pixel (n, oh, ow).
       const int j = e % kTileN, kb = e / kTileN;
       const int64_t px = px0 + j, gkb = k0 + kb;
-      float v = 0.f;
-      if (px < pixels && gkb < K) {
-        const int64_t n = px / out_area, rem = px % out_area, oh = rem / d.out_w, ow = rem % d.out_w;
-        const int64_t c = gkb / kernel_area, kr = (gkb % kernel_area) / d.kernel_w, kc = gkb % d.kernel_w;
-        const int64_t ih = oh * d.stride_h - d.pad_top + kr * d.dilation_h;
-        const int64_t iw = ow * d.stride_w - d.pad_left + kc * d.dilation_w;
-        if (ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w)
-          v = load_f(x, ((n * d.in_channels + group * icg + c) * d.in_h + ih) * d.in_w + iw);
-      }
-      xs[kb][j] = v;
+      const int64_t from = (px < pixels && gkb < K) ? im2col_source(d, group, gkb, px) : -1;
+      xs[kb][j] = from >= 0 ? load_f(x, from) : 0.f;
     }
     __syncthreads();
     accumulate_tile(ws, xs, tx, ty, acc);
@@ -63,14 +52,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int q = 0; q < kPatch; ++q) {
       const int64_t px = px0 + tx * kPatch + q;
-      if (px >= pixels) continue;
-      const int64_t n = px / out_area, rem = px % out_area;
-      const int64_t at = (n * d.out_channels + oc) * out_area + rem;
-      float v = acc[p][q];
-      if (bias) v += load_f(bias, oc);
-      if (residual) v += load_f(residual, at);
-      if (d.has_activation) v = apply_unary(d.activation, v);
-      store_f(y, at, v);
+      if (px < pixels) conv_epilogue(d, acc[p][q], bias, residual, y, oc, px);
     }
   }
 }

@@ -6,8 +6,7 @@
 // (over the whole batch), a group per blockIdx.z.
 // clang-format off
 #include "backends/gpu/kernels/mma_tile.cuh"  // first: the vendor header names HI_GPU_NS
-#include "backends/gpu/kernels/activation.cuh"
-#include "backends/gpu/kernels/conv.h"
+#include "backends/gpu/kernels/conv_index.cuh"
 #include "backends/gpu/kernels/tile_gemm.cuh"
 #include "backends/gpu/matrix_cores.h"
 // clang-format on
@@ -25,11 +24,9 @@ __global__ void __launch_bounds__(kMmaThreads)
                       const __half* __restrict__ residual, __half* __restrict__ y, Conv2dDesc d) {
   __shared__ MmaShared s;
   const int64_t group = blockIdx.z;
-  const int64_t ocg = d.out_channels / d.groups, icg = d.in_channels / d.groups;
-  const int64_t kernel_area = d.kernel_h * d.kernel_w;
-  const int64_t K = icg * kernel_area;
-  const int64_t out_area = d.out_h * d.out_w;
-  const int64_t pixels = d.batch * out_area;
+  const int64_t ocg = d.out_channels / d.groups;
+  const int64_t K = d.in_channels / d.groups * d.kernel_h * d.kernel_w;  // im2col rows per group
+  const int64_t pixels = d.batch * d.out_h * d.out_w;
   const int64_t oc0 = static_cast<int64_t>(blockIdx.y) * kMmaTileM, px0 = static_cast<int64_t>(blockIdx.x) * kMmaTileN;
   const Bits* wg = w + group * ocg * K;
   mma_tile_product(
@@ -39,26 +36,14 @@ __global__ void __launch_bounds__(kMmaThreads)
       // im2col: row kk (channel, kernel row, kernel column), column pixel (n, oh, ow).
       [&](int64_t kk, int j) {
         const int64_t px = px0 + j;
-        if (px >= pixels) return Bits(0);
-        const int64_t n = px / out_area, rem = px % out_area, oh = rem / d.out_w, ow = rem % d.out_w;
-        const int64_t c = kk / kernel_area, kr = (kk % kernel_area) / d.kernel_w, kc = kk % d.kernel_w;
-        const int64_t ih = oh * d.stride_h - d.pad_top + kr * d.dilation_h;
-        const int64_t iw = ow * d.stride_w - d.pad_left + kc * d.dilation_w;
-        if (ih < 0 || ih >= d.in_h || iw < 0 || iw >= d.in_w) return Bits(0);
-        return x[((n * d.in_channels + group * icg + c) * d.in_h + ih) * d.in_w + iw];
+        const int64_t from = px < pixels ? im2col_source(d, group, kk, px) : -1;
+        return from >= 0 ? x[from] : Bits(0);
       });
   for (int e = static_cast<int>(threadIdx.x); e < kMmaTileM * kMmaTileN; e += kMmaThreads) {
     const int i = e / kMmaTileN, j = e % kMmaTileN;  // consecutive threads, consecutive pixels
     const int64_t oc_in_group = oc0 + i, px = px0 + j;
     if (oc_in_group >= ocg || px >= pixels) continue;
-    const int64_t oc = group * ocg + oc_in_group;
-    const int64_t n = px / out_area, rem = px % out_area;
-    const int64_t at = (n * d.out_channels + oc) * out_area + rem;
-    float v = s.c[i][j];
-    if (bias) v += load_f(bias, oc);
-    if (residual) v += load_f(residual, at);
-    if (d.has_activation) v = apply_unary(d.activation, v);
-    store_f(y, at, v);
+    conv_epilogue(d, s.c[i][j], bias, residual, y, group * ocg + oc_in_group, px);
   }
 }
 

@@ -69,14 +69,7 @@ class Conv final : public GpuKernel {
     d.out_h = y[2];
     d.out_w = y[3];
     d.groups = group_;
-    d.kernel_h = win.kernel[0];
-    d.kernel_w = win.kernel[1];
-    d.stride_h = win.strides[0];
-    d.stride_w = win.strides[1];
-    d.dilation_h = win.dilations[0];
-    d.dilation_w = win.dilations[1];
-    d.pad_top = win.pads[0];
-    d.pad_left = win.pads[1];
+    set_window(d, win);
     d.has_activation = has_activation_;
     d.activation = activation_;
     return d;

@@ -29,14 +29,7 @@ class Pool final : public GpuKernel {
     d.in_w = x[3];
     d.out_h = y.shape[2];
     d.out_w = y.shape[3];
-    d.kernel_h = win.kernel[0];
-    d.kernel_w = win.kernel[1];
-    d.stride_h = win.strides[0];
-    d.stride_w = win.strides[1];
-    d.dilation_h = win.dilations[0];
-    d.dilation_w = win.dilations[1];
-    d.pad_top = win.pads[0];
-    d.pad_left = win.pads[1];
+    set_window(d, win);
     d.pad_bottom = win.pads[2];
     d.pad_right = win.pads[3];
     d.count_include_pad = count_include_pad_;

@@ -13,4 +13,18 @@ struct Window2d {
 };
 Result<Window2d> resolve_window(const ops::WindowParams& params, const Shape& x, const Shape* weights);
 
+// Copies the window into a kernel descriptor with the fields Conv2dDesc and Pool2dDesc share
+// (the output size already accounts for the far pads).
+template <typename Desc>
+void set_window(Desc& d, const Window2d& w) {
+  d.kernel_h = w.kernel[0];
+  d.kernel_w = w.kernel[1];
+  d.stride_h = w.strides[0];
+  d.stride_w = w.strides[1];
+  d.dilation_h = w.dilations[0];
+  d.dilation_w = w.dilations[1];
+  d.pad_top = w.pads[0];
+  d.pad_left = w.pads[1];
+}
+
 }  // namespace hi::gpu::HI_GPU_NS
