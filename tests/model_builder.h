@@ -83,6 +83,18 @@ class ModelBuilder {
     a->set_type(onnx::AttributeProto::INT);
     a->set_i(v);
   }
+  static void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t x : v) a->add_ints(x);
+  }
+  static void set_string(onnx::NodeProto& n, const std::string& name, const std::string& v) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(v);
+  }
 
  private:
   static void fill_value_info(onnx::ValueInfoProto* vi, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims,

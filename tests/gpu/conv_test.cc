@@ -21,13 +21,6 @@ struct ConvCase {
   UnaryOp act = {};
 };
 
-void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a->add_ints(x);
-}
-
 const std::vector<ConvCase>& conv_cases() {
   static const std::vector<ConvCase> cases = {
       {{1, 3, 17, 19}, {8, 3, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}},
@@ -54,28 +47,8 @@ PreparedConv prepare_conv(const ConvCase& c, DType dtype, uint32_t& seed) {
   const int64_t oh = (c.x[2] + c.pads[0] + c.pads[2] - c.dilations[0] * (kh - 1) - 1) / c.strides[0] + 1;
   const int64_t ow = (c.x[3] + c.pads[1] + c.pads[3] - c.dilations[1] * (kw - 1) - 1) / c.strides[1] + 1;
   const Shape y_shape = {c.x[0], c.w[0], oh, ow};
-  ModelBuilder b(14);
-  b.input("x", onnx_type(dtype), std::vector<int64_t>(c.x.begin(), c.x.end()));
-  b.input("w", onnx_type(dtype), std::vector<int64_t>(c.w.begin(), c.w.end()));
-  std::vector<std::string> conv_in = {"x", "w"};
-  if (c.bias) {
-    b.input("b", onnx_type(dtype), {c.w[0]});
-    conv_in.push_back("b");
-  }
-  if (c.residual) b.input("r", onnx_type(dtype), std::vector<int64_t>(y_shape.begin(), y_shape.end()));
-  b.output("y", onnx_type(dtype));
-  std::string last = c.residual || c.activation ? "conv" : "y";
-  auto& conv = b.node("Conv", conv_in, {last});
-  ModelBuilder::set_int(conv, "group", c.group);
-  set_ints(conv, "strides", c.strides);
-  set_ints(conv, "dilations", c.dilations);
-  set_ints(conv, "pads", c.pads);
-  if (c.residual) {
-    const std::string out = c.activation ? "sum" : "y";
-    b.node("Add", {last, "r"}, {out});
-    last = out;
-  }
-  if (c.activation) b.node(c.activation, {last}, {"y"});
+  const ModelBuilder b = conv_model(dtype, c.x, c.w, c.group, c.strides, c.dilations, c.pads, c.bias, c.residual,
+                                    c.activation, y_shape);
   PreparedConv p;
   p.what = std::string("Conv ") + dtype_name(dtype) + " x " + shape_to_string(c.x) + " w " + shape_to_string(c.w) +
            " group " + std::to_string(c.group);

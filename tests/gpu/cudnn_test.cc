@@ -111,13 +111,6 @@ struct ConvCase {
   UnaryOp act = {};
 };
 
-void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a->add_ints(x);
-}
-
 // float32: as conv_test (rtol 1e-4, atol 1e-6 per product summed). float16: 2^-8 relative (two
 // to four ulps) plus 2^-10 of the typical output magnitude, 4 sqrt(K) for these N(0, 2) inputs
 // (about one ulp of it): the CPU reference rounds after Conv and after Add, cuDNN's fused call once,
@@ -167,28 +160,8 @@ TEST(HI_GPU_TEST_SUITE, CudnnConv2dMatchesTheOwnKernelAndTheCpu) {
       d.has_activation = c.activation != nullptr;
       d.activation = c.act;
       const Shape y_shape = {d.batch, d.out_channels, d.out_h, d.out_w};
-      ModelBuilder b(14);
-      b.input("x", onnx_type(dtype), std::vector<int64_t>(c.x.begin(), c.x.end()));
-      b.input("w", onnx_type(dtype), std::vector<int64_t>(c.w.begin(), c.w.end()));
-      std::vector<std::string> conv_in = {"x", "w"};
-      if (c.bias) {
-        b.input("b", onnx_type(dtype), {c.w[0]});
-        conv_in.push_back("b");
-      }
-      if (c.residual) b.input("r", onnx_type(dtype), std::vector<int64_t>(y_shape.begin(), y_shape.end()));
-      b.output("y", onnx_type(dtype));
-      std::string last = c.residual || c.activation ? "conv" : "y";
-      auto& conv = b.node("Conv", conv_in, {last});
-      ModelBuilder::set_int(conv, "group", c.group);
-      set_ints(conv, "strides", {c.stride, c.stride});
-      set_ints(conv, "dilations", {c.dilation, c.dilation});
-      set_ints(conv, "pads", {c.pad, c.pad, c.pad, c.pad});
-      if (c.residual) {
-        const std::string out = c.activation ? "sum" : "y";
-        b.node("Add", {last, "r"}, {out});
-        last = out;
-      }
-      if (c.activation) b.node(c.activation, {last}, {"y"});
+      const ModelBuilder b = conv_model(dtype, c.x, c.w, c.group, {c.stride, c.stride}, {c.dilation, c.dilation},
+                                        {c.pad, c.pad, c.pad, c.pad}, c.bias, c.residual, c.activation, y_shape);
       const Tensor x = random_tensor(dtype, c.x, seed++, false), w = random_tensor(dtype, c.w, seed++, false);
       const Tensor bias = random_tensor(dtype, {c.w[0]}, seed++, false), r = random_tensor(dtype, y_shape, seed++, false);
       TensorMap feeds = {{"x", x}, {"w", w}};

@@ -58,6 +58,36 @@ inline void set_string_attr(ir::Node& n, const std::string& name, const std::str
   n.attributes[name] = a;
 }
 
+// Conv [+ bias] [+ Add(residual "r")] [+ activation] as a model with inputs x, w, b, r and output
+// y, for the convolution kernels' tests (conv_test.cc, cudnn_test.cc).
+inline ModelBuilder conv_model(DType dtype, const Shape& x, const Shape& w, int64_t group, const std::vector<int64_t>& strides,
+                               const std::vector<int64_t>& dilations, const std::vector<int64_t>& pads, bool bias,
+                               bool residual, const char* activation, const Shape& y_shape) {
+  ModelBuilder b(14);
+  b.input("x", onnx_type(dtype), std::vector<int64_t>(x.begin(), x.end()));
+  b.input("w", onnx_type(dtype), std::vector<int64_t>(w.begin(), w.end()));
+  std::vector<std::string> conv_in = {"x", "w"};
+  if (bias) {
+    b.input("b", onnx_type(dtype), {w[0]});
+    conv_in.push_back("b");
+  }
+  if (residual) b.input("r", onnx_type(dtype), std::vector<int64_t>(y_shape.begin(), y_shape.end()));
+  b.output("y", onnx_type(dtype));
+  std::string last = residual || activation ? "conv" : "y";
+  auto& conv = b.node("Conv", conv_in, {last});
+  ModelBuilder::set_int(conv, "group", group);
+  ModelBuilder::set_ints(conv, "strides", strides);
+  ModelBuilder::set_ints(conv, "dilations", dilations);
+  ModelBuilder::set_ints(conv, "pads", pads);
+  if (residual) {
+    const std::string out = activation ? "sum" : "y";
+    b.node("Add", {last, "r"}, {out});
+    last = out;
+  }
+  if (activation) b.node(activation, {last}, {"y"});
+  return b;
+}
+
 inline Tensor run_on_cpu(const ModelBuilder& b, const TensorMap& inputs) {
   const std::string bytes = b.bytes();
   SessionOptions o;

@@ -22,13 +22,6 @@ ir::ValueType f32(const Shape& shape) { return vt(DType::kFloat32, shape); }
 ir::ValueType i64(const Shape& shape) { return vt(DType::kInt64, shape); }
 
 
-void set_string(onnx::NodeProto& n, const std::string& name, const std::string& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::STRING);
-  a->set_s(v);
-}
-
 // Expects the kernel table to take the node ("") or to refuse it with a reason containing `want`.
 void expect_support(const ir::Node& n, const std::vector<ir::ValueType>& in, const std::string& want) {
   const std::string got = partition_support(n, in);
@@ -222,7 +215,7 @@ TEST(HI_GPU_TEST_SUITE, PadSourceIndexMatchesTheCpuOnTheHost) {
       b.output("y", onnx::TensorProto::FLOAT);
       b.initializer_i64("pads", {static_cast<int64_t>(pc.pads.size())}, pc.pads);
       b.initializer_f32("value", {}, {0.75f});
-      set_string(b.node("Pad", {"x", "pads", "value"}, {"y"}), "mode", name);
+      ModelBuilder::set_string(b.node("Pad", {"x", "pads", "value"}, {"y"}), "mode", name);
       const Tensor x = random_tensor(DType::kFloat32, pc.shape, seed++, false);
       const Tensor want = run_on_cpu(b, {{"x", x}});
       auto d = make_pad_desc(pc.shape, pc.pads, mode);
@@ -273,9 +266,9 @@ TEST(HI_GPU_TEST_SUITE, ResizeTapsMatchTheCpuOnTheHost) {
       b.initializer_f32("roi", {0}, {});
       b.initializer_f32("scales", {4}, s);
       auto& n = b.node("Resize", {"x", "roi", "scales"}, {"y"});
-      set_string(n, "mode", m.mode);
-      set_string(n, "coordinate_transformation_mode", m.coord);
-      set_string(n, "nearest_mode", m.nearest);
+      ModelBuilder::set_string(n, "mode", m.mode);
+      ModelBuilder::set_string(n, "coordinate_transformation_mode", m.coord);
+      ModelBuilder::set_string(n, "nearest_mode", m.nearest);
       const Tensor x = random_tensor(DType::kFloat32, shape, seed++, false);
       const Tensor want = run_on_cpu(b, {{"x", x}});
       std::vector<double> per_axis(s.begin(), s.end());

@@ -14,19 +14,6 @@
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-void set_string(onnx::NodeProto& n, const std::string& name, const std::string& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::STRING);
-  a->set_s(v);
-}
-void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a->add_ints(x);
-}
-
 std::vector<int64_t> dims(const Shape& s) { return std::vector<int64_t>(s.begin(), s.end()); }
 
 // Runs the model on `devices`; with a GPU first, every node must be placed on it.
@@ -124,9 +111,9 @@ TEST(HI_GPU_TEST_SUITE, SliceOnTheGpuMatchesTheCpu) {
   b.input("x", onnx::TensorProto::FLOAT, {6, 7});
   b.output("y", onnx::TensorProto::FLOAT);
   auto& node = b.node("Slice", {"x"}, {"y"});
-  set_ints(node, "starts", {1, -4});
-  set_ints(node, "ends", {5, 1000});
-  set_ints(node, "axes", {0, 1});
+  ModelBuilder::set_ints(node, "starts", {1, -4});
+  ModelBuilder::set_ints(node, "ends", {5, 1000});
+  ModelBuilder::set_ints(node, "axes", {0, 1});
   check(b, {{"x", random_tensor(DType::kFloat32, {6, 7}, 99, false)}}, "Slice-9");
 }
 
@@ -213,7 +200,7 @@ TEST(HI_GPU_TEST_SUITE, PadOnTheGpuMatchesTheCpuInEveryMode) {
           b.initializer_i64("axes", {static_cast<int64_t>(pc.axes.size())}, pc.axes);
           in.push_back("axes");
         }
-        set_string(b.node("Pad", in, {"y"}), "mode", mode);
+        ModelBuilder::set_string(b.node("Pad", in, {"y"}), "mode", mode);
         check(b, {{"x", random_tensor(dtype, pc.shape, seed++, false)}, {"value", scalar_of(dtype, -1.5f)}},
               std::string("Pad ") + mode + " " + dtype_name(dtype) + " " + shape_to_string(pc.shape));
       }
@@ -222,7 +209,7 @@ TEST(HI_GPU_TEST_SUITE, PadOnTheGpuMatchesTheCpuInEveryMode) {
   b.input("x", onnx::TensorProto::FLOAT, {3, 4});
   b.output("y", onnx::TensorProto::FLOAT);
   auto& n = b.node("Pad", {"x"}, {"y"});
-  set_ints(n, "pads", {1, 2, 0, 3});
+  ModelBuilder::set_ints(n, "pads", {1, 2, 0, 3});
   ModelBuilder::set_float(n, "value", 2.5f);
   check(b, {{"x", random_tensor(DType::kFloat32, {3, 4}, 77, false)}}, "Pad-2");
 }
@@ -338,7 +325,7 @@ TEST(HI_GPU_TEST_SUITE, ReductionsOverAnyAxesOnTheGpuMatchTheCpu) {
   ModelBuilder a(13);
   a.input("x", onnx::TensorProto::FLOAT, {3, 4, 5});
   a.output("y", onnx::TensorProto::FLOAT);
-  set_ints(a.node("ReduceMean", {"x"}, {"y"}), "axes", {0, -1});
+  ModelBuilder::set_ints(a.node("ReduceMean", {"x"}, {"y"}), "axes", {0, -1});
   check(a, {{"x", random_tensor(DType::kFloat32, {3, 4, 5}, 10, false)}}, "ReduceMean-13");
 }
 
@@ -368,9 +355,9 @@ TEST(HI_GPU_TEST_SUITE, ResizeOnTheGpuMatchesTheCpu) {
         b.output("y", onnx_type(dtype));
         b.initializer_f32("scales", {4}, s);
         auto& n = b.node("Resize", {"x", "", "scales"}, {"y"});
-        set_string(n, "mode", m.mode);
-        set_string(n, "coordinate_transformation_mode", m.coord);
-        set_string(n, "nearest_mode", m.nearest);
+        ModelBuilder::set_string(n, "mode", m.mode);
+        ModelBuilder::set_string(n, "coordinate_transformation_mode", m.coord);
+        ModelBuilder::set_string(n, "nearest_mode", m.nearest);
         check(b, {{"x", random_tensor(dtype, shape, seed++, false)}},
               std::string("Resize ") + m.mode + " " + m.coord + " " + dtype_name(dtype) + " scales " +
                   std::to_string(s[2]) + "x" + std::to_string(s[3]));
@@ -381,9 +368,9 @@ TEST(HI_GPU_TEST_SUITE, ResizeOnTheGpuMatchesTheCpu) {
       b.output("y", onnx_type(dtype));
       b.initializer_i64("sizes", {4}, {2, 3, 20, 6});
       auto& n = b.node("Resize", {"x", "", "", "sizes"}, {"y"});
-      set_string(n, "mode", m.mode);
-      set_string(n, "coordinate_transformation_mode", m.coord);
-      set_string(n, "nearest_mode", m.nearest);
+      ModelBuilder::set_string(n, "mode", m.mode);
+      ModelBuilder::set_string(n, "coordinate_transformation_mode", m.coord);
+      ModelBuilder::set_string(n, "nearest_mode", m.nearest);
       check(b, {{"x", random_tensor(dtype, shape, seed++, false)}},
             std::string("Resize sizes ") + m.mode + " " + m.coord + " " + dtype_name(dtype));
     }
@@ -393,9 +380,9 @@ TEST(HI_GPU_TEST_SUITE, ResizeOnTheGpuMatchesTheCpu) {
   b.output("y", onnx::TensorProto::FLOAT);
   b.initializer_i64("sizes", {2}, {20, 20});
   auto& n = b.node("Resize", {"x", "", "", "sizes"}, {"y"});
-  set_ints(n, "axes", {2, 3});
-  set_string(n, "mode", "linear");
-  set_string(n, "keep_aspect_ratio_policy", "not_larger");
+  ModelBuilder::set_ints(n, "axes", {2, 3});
+  ModelBuilder::set_string(n, "mode", "linear");
+  ModelBuilder::set_string(n, "keep_aspect_ratio_policy", "not_larger");
   check(b, {{"x", random_tensor(DType::kFloat32, shape, 5, false)}}, "Resize-18 not_larger");
 }
 
@@ -408,7 +395,7 @@ TEST(HI_GPU_TEST_SUITE, MoreUnaryKindsOnTheGpuMatchTheCpu) {
       b.input("x", onnx_type(dtype), {1001});
       b.output("y", onnx_type(dtype));
       auto& n = b.node(op, {"x"}, {"y"});
-      if (std::string(op) == "Gelu") set_string(n, "approximate", "tanh");
+      if (std::string(op) == "Gelu") ModelBuilder::set_string(n, "approximate", "tanh");
       Tensor x = random_tensor(dtype, {1001}, seed++, false);
       // Halves and whole numbers, where Round, Floor and Ceil differ most.
       for (int64_t i = 0; i < 16; ++i) {

@@ -14,13 +14,6 @@ struct PoolCase {
   bool ceil_mode;
 };
 
-void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a->add_ints(x);
-}
-
 TEST(HI_GPU_TEST_SUITE, PoolingMatchesTheCpuReference) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(set_device(0).is_ok());
@@ -39,10 +32,10 @@ TEST(HI_GPU_TEST_SUITE, PoolingMatchesTheCpuReference) {
         b.input("x", onnx_type(dtype), std::vector<int64_t>(c.x.begin(), c.x.end()));
         b.output("y", onnx_type(dtype));
         auto& node = b.node(kind == PoolKind::kMax ? "MaxPool" : "AveragePool", {"x"}, {"y"});
-        set_ints(node, "kernel_shape", {c.kernel, c.kernel});
-        set_ints(node, "strides", {c.stride, c.stride});
-        set_ints(node, "pads", c.pads);
-        if (kind == PoolKind::kMax) set_ints(node, "dilations", {c.dilation, c.dilation});
+        ModelBuilder::set_ints(node, "kernel_shape", {c.kernel, c.kernel});
+        ModelBuilder::set_ints(node, "strides", {c.stride, c.stride});
+        ModelBuilder::set_ints(node, "pads", c.pads);
+        if (kind == PoolKind::kMax) ModelBuilder::set_ints(node, "dilations", {c.dilation, c.dilation});
         ModelBuilder::set_int(node, "ceil_mode", c.ceil_mode);
         if (variant == 2) ModelBuilder::set_int(node, "count_include_pad", 1);
         const Tensor x = random_tensor(dtype, c.x, seed++, false);
