@@ -11,6 +11,7 @@
 #include "backends/gpu/device_api.h"
 #include "backends/gpu/kernels/fill.h"
 #include "backends/gpu/kernels/probe.h"
+#include "backends/gpu/matrix_cores.h"
 #include "gpu/gpu_skip.h"
 
 namespace hi::gpu::HI_GPU_NS {
@@ -92,6 +93,9 @@ TEST(HI_GPU_TEST_SUITE, ProbeAgreesWithTheRuntime) {
     ASSERT_TRUE(probe.is_ok()) << probe.status().to_string();
     EXPECT_EQ(probe->warp_size, d.warp_size) << "warp_size() in vendor.h disagrees with the device";
     EXPECT_EQ(probe->runtime_warp_size, d.warp_size);
+    // What the host decides from the arch name is what vendor.h gave this device's code.
+    EXPECT_EQ(probe->f16_matrix_lanes, f16_matrix_lanes(d.arch)) << "matrix_cores.h and vendor.h disagree";
+    EXPECT_EQ(has_f16_matrix_cores(d.index), probe->f16_matrix_lanes != 0 && probe->f16_matrix_lanes == d.warp_size);
     EXPECT_TRUE(probe->fp16);
     EXPECT_FALSE(probe->nvidia_mma && probe->amd_mfma);
     if (d.arch == "sm_80" || d.arch == "sm_90") {

@@ -158,24 +158,6 @@ TEST(HI_GPU_TEST_SUITE, MatrixCoreMatMulRefusesFloat32WithoutAGpu) {
   EXPECT_EQ(matmul_matrix_cores(DType::kFloat16, d, p, p, nullptr, p, nullptr).code(), StatusCode::kInvalidArgument);
 }
 
-TEST(HI_GPU_TEST_SUITE, MatrixCoreDecisionAgreesWithTheDeviceCode) {
-  SKIP_WITHOUT_GPU();
-  const GpuRuntimeInfo info = query_gpus();
-  for (const DeviceInfo& d : info.devices) {
-    if (d.backend != HI_GPU_BACKEND) continue;
-    SCOPED_TRACE(d.name + " " + d.arch);
-    ASSERT_TRUE(set_device(d.index).is_ok());
-    const Result<DeviceProbe> probe = probe_device();
-    ASSERT_TRUE(probe.is_ok()) << probe.status().to_string();
-    // What the host decides from the arch name is what vendor.h gave this device's code.
-    EXPECT_EQ(probe->f16_matrix_lanes, f16_matrix_lanes(d.arch)) << "matrix_cores.h and vendor.h disagree";
-    EXPECT_EQ(has_f16_matrix_cores(d.index), probe->f16_matrix_lanes != 0 && probe->f16_matrix_lanes == d.warp_size);
-    if (probe->f16_matrix_lanes != 0) {
-      EXPECT_EQ(probe->f16_matrix_lanes, probe->warp_size);
-    }
-  }
-}
-
 // A float16 product on awkward sizes: the operands, the descriptor, and the CPU op's result.
 struct ProductCase {
   std::string what;
