@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 
 #include "onnx/model_reader.h"
 #include "runtime/executor.h"
+#include "runtime/placement.h"
 
 namespace fs = std::filesystem;
 using hi::Status;
@@ -80,6 +82,9 @@ struct TestCase {
   std::string folder;   // node, simple, ...
   fs::path dir;
   std::string op;       // the op it tests
+  // Node tests with one node: "" when this build's GPU kernels cover the node with the test's
+  // input types, else why not (the placement report's reason); unset for other tests.
+  std::optional<std::string> gpu_why_not;
   Outcome outcome;
 };
 
@@ -239,6 +244,25 @@ std::string op_of(const fs::path& dir) {
   return "(model)";
 }
 
+// Whether the GPU kernel table covers a one-node test's node, with the input types the model
+// declares (graph inputs, initializers); nothing for models of several nodes. Asks the table
+// only, so it answers on a machine without a GPU too.
+std::optional<std::string> gpu_coverage(const fs::path& dir) {
+  auto m = hi::onnx_reader::read_model_file((dir / "model.onnx").string());
+  if (!m.is_ok() || m.value().graph.nodes.size() != 1) return std::nullopt;
+  const hi::ir::Graph& g = m.value().graph;
+  std::vector<hi::ir::ValueType> types;
+  for (const std::string& in : g.nodes[0].inputs) {
+    hi::ir::ValueType t;
+    for (const auto& vi : g.inputs)
+      if (vi.name == in) t = vi.type;
+    if (auto it = g.initializers.find(in); !in.empty() && it != g.initializers.end())
+      t = hi::ir::ValueType::concrete(it->second.dtype(), it->second.shape());
+    types.push_back(t);
+  }
+  return hi::runtime::gpu_kernel_support(g.nodes[0], types);
+}
+
 // Reads {"test": {"status": "...", "why": "..."}, ...}: the only JSON shape the baseline uses.
 std::map<std::string, Outcome> read_baseline(const std::string& path) {
   std::map<std::string, Outcome> out;
@@ -269,6 +293,44 @@ std::map<std::string, Outcome> read_baseline(const std::string& path) {
     out[key] = o;
   }
   return out;
+}
+
+// Of the one-node tests, those whose node has a GPU kernel in this build, per op, with the first
+// reason for each op that has none.
+struct GpuCoverage {
+  int covered = 0, total = 0;
+  std::map<std::string, std::pair<int, int>> per_op;  // op -> (covered, tests)
+  std::map<std::string, std::string> reason;          // op -> first reason
+};
+
+GpuCoverage gpu_coverage_of(const std::vector<TestCase>& tests) {
+  GpuCoverage c;
+  for (const auto& t : tests) {
+    if (!t.gpu_why_not) continue;
+    const bool ok = t.gpu_why_not->empty();
+    ++c.total;
+    c.covered += ok;
+    auto& [yes, all] = c.per_op[t.op];
+    yes += ok;
+    ++all;
+    if (!ok && !c.reason.count(t.op)) c.reason[t.op] = *t.gpu_why_not;
+  }
+  return c;
+}
+
+void write_gpu_coverage(std::ofstream& out, const std::vector<TestCase>& tests) {
+  const GpuCoverage c = gpu_coverage_of(tests);
+  if (c.total == 0) return;
+  out << "\n## GPU kernel coverage (one-node tests)\n\n"
+      << "Whether this build's GPU kernel table has a kernel for the test's node with the test's input types: the"
+      << " placement decision, read from the table without running anything, so a machine without a GPU gives the same"
+      << " answer. A node without a kernel runs on the CPU in a GPU session. " << c.covered << " of " << c.total
+      << " one-node tests are covered.\n\n| op | tests covered | why not (first test) |\n|---|---|---|\n";
+  for (const auto& [op, n] : c.per_op) {
+    auto r = c.reason.find(op);
+    out << "| " << op << " | " << n.first << " of " << n.second << " | " << (r == c.reason.end() ? "" : one_line(r->second, 160))
+        << " |\n";
+  }
 }
 
 void write_report(const std::string& path, const std::vector<TestCase>& tests, const std::map<std::string, Outcome>& baseline,
@@ -320,6 +382,7 @@ void write_report(const std::string& path, const std::vector<TestCase>& tests, c
     out << "| " << op << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error") << " | "
         << g("crash") + g("timeout") << " |\n";
   }
+  write_gpu_coverage(out, tests);
   out << "\n## Every test that does not pass\n\n| test | status | reason | why |\n|---|---|---|---|\n";
   for (const auto& t : tests)
     if (t.outcome.status != "pass")
@@ -371,7 +434,8 @@ int main(int argc, char** argv) {
       if (!fs::exists(e.path() / "model.onnx")) continue;
       const std::string name = e.path().filename().string();
       if (!filter.empty() && name.find(filter) == std::string::npos) continue;
-      tests.push_back({name, folder, e.path(), op_of(e.path()), {}});
+      tests.push_back({name, folder, e.path(), op_of(e.path()),
+                       std::string(folder) == "node" ? gpu_coverage(e.path()) : std::nullopt, {}});
     }
   }
   std::sort(tests.begin(), tests.end(), [](const auto& a, const auto& b) { return std::tie(a.folder, a.name) < std::tie(b.folder, b.name); });
@@ -412,6 +476,8 @@ int main(int argc, char** argv) {
               counts["pass"], counts["fail"], counts["unsupported"], counts["error"], crashes, tests.size());
   std::printf("node tests passed: %d; of the %d that ONNX Runtime 1.30 passes, hipinfer does not pass %d\n", node_pass, ort_pass,
               ort_pass_we_fail);
+  if (const GpuCoverage c = gpu_coverage_of(tests); c.total > 0)
+    std::printf("GPU kernels cover %d of %d one-node tests (%zu ops; per op in the report)\n", c.covered, c.total, c.per_op.size());
   if (crashes) return 1;
   if (node_pass < min_pass) {
     std::printf("fewer than the required %d node tests passed\n", min_pass);
