@@ -18,6 +18,7 @@ DeviceBackends& current_backends() {
     DeviceBackends d;
     d.query = [] { return query_gpus(); };
     d.gpu.supports = gpu_kernel_support;
+    d.gpu.host_inputs = gpu_host_inputs;
     d.gpu.compile = compile_gpu_partition;
     return d;
   }();
@@ -75,13 +76,22 @@ ScopedDeviceBackends::~ScopedDeviceBackends() {
 }
 
 std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes, const PlacementReport& placement,
-                                       const std::vector<std::string>& graph_outputs) {
+                                       const std::vector<std::string>& graph_outputs, const HostInputsQuery& host_inputs) {
   std::vector<Partition> parts;
+  std::set<std::string> made_here;  // values the current run computes
   for (size_t i = 0; i < nodes.size(); ++i) {
     const std::string& device = placement.nodes.at(i).device;
     if (device == "cpu") continue;
-    if (parts.empty() || parts.back().device != device || parts.back().nodes.back() + 1 != i) parts.push_back({device, {}, {}, {}});
+    bool cut = parts.empty() || parts.back().device != device || parts.back().nodes.back() + 1 != i;
+    const std::vector<bool> host = host_inputs ? host_inputs(*nodes[i]) : std::vector<bool>{};
+    for (size_t k = 0; k < host.size() && k < nodes[i]->inputs.size() && !cut; ++k)
+      cut = host[k] && made_here.count(nodes[i]->inputs[k]);
+    if (cut) {
+      parts.push_back({device, {}, {}, {}});
+      made_here.clear();
+    }
     parts.back().nodes.push_back(i);
+    for (const std::string& out : nodes[i]->outputs) made_here.insert(out);
   }
   const std::set<std::string> wanted(graph_outputs.begin(), graph_outputs.end());
   for (Partition& p : parts) {

@@ -42,6 +42,7 @@ class PartitionRunner {
 // placement query), and how it compiles a partition.
 struct DeviceBackend {
   GpuKernelQuery supports;
+  HostInputsQuery host_inputs;  // which inputs its kernels read on the host
   std::function<Result<std::shared_ptr<PartitionRunner>>(const PartitionSpec&)> compile;
 };
 
@@ -69,11 +70,13 @@ struct Partition {
   std::vector<std::string> inputs, outputs;
 };
 
-// Maximal runs of consecutive nodes on one non-CPU device. Inputs: what the run reads and does
-// not produce (first-read order); outputs: what it produces and something after it, or the graph,
-// reads.
+// Maximal runs of consecutive nodes on one non-CPU device, cut where a node reads on the host
+// (`host_inputs`) a value its own run computes: that value leaves the device at the cut and comes
+// back as the next run's input. Inputs: what the run reads and does not produce (first-read
+// order); outputs: what it produces and something after it, or the graph, reads.
 std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes, const PlacementReport& placement,
-                                       const std::vector<std::string>& graph_outputs);
+                                       const std::vector<std::string>& graph_outputs,
+                                       const HostInputsQuery& host_inputs = {});
 
 // The registry the DevicePartition op finds its runner in, by the id in its "partition" attribute.
 int64_t register_partition_runner(std::shared_ptr<const PartitionRunner> runner,

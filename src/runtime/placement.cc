@@ -1,5 +1,6 @@
 #include "runtime/placement.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -91,6 +92,60 @@ Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const
                  " nodes can run on none of the listed devices (add cpu to the list to let them run there):", list);
   }
   return report;
+}
+
+void keep_shape_math_on_cpu(const std::vector<NodeToPlace>& nodes, const HostInputsQuery& host_inputs,
+                            const std::function<const ir::ValueType*(const std::string&)>& types,
+                            const std::vector<std::string>& graph_outputs, PlacementReport* report) {
+  const std::string& first = report->devices.empty() ? std::string() : report->devices.front();
+  if (first.empty() || first == "cpu" || first.find(" (none)") != std::string::npos) return;
+  if (std::find(report->devices.begin(), report->devices.end(), "cpu") == report->devices.end()) return;
+  // value -> the readers: (node index, read on the host by that node's GPU kernel)
+  std::map<std::string, std::vector<std::pair<size_t, bool>>> readers;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ir::Node& n = *nodes[i].node;
+    const bool on_gpu = report->nodes[i].device != "cpu";
+    const std::vector<bool> host = on_gpu && host_inputs ? host_inputs(n) : std::vector<bool>{};
+    for (size_t k = 0; k < n.inputs.size(); ++k)
+      if (!n.inputs[k].empty()) readers[n.inputs[k]].push_back({i, k < host.size() && host[k]});
+  }
+  const std::set<std::string> outputs(graph_outputs.begin(), graph_outputs.end());
+  std::vector<std::string> moved_for(nodes.size());  // moved nodes: the host reader they serve
+  for (size_t i = nodes.size(); i-- > 0;) {
+    NodePlacement& p = report->nodes[i];
+    if (p.device == "cpu") continue;
+    const ir::Node& n = *nodes[i].node;
+    std::string reader;  // a GPU node that reads one of the outputs on the host
+    bool only_host_reads = !n.outputs.empty();
+    for (const std::string& o : n.outputs) {
+      if (o.empty()) continue;
+      const ir::ValueType* t = types(o);
+      const bool integer = t && t->kind == ir::ValueKind::kTensor && (dtype_is_integer(t->dtype) || t->dtype == DType::kBool);
+      if (!integer || outputs.count(o)) {
+        only_host_reads = false;
+        break;
+      }
+      auto r = readers.find(o);
+      if (r == readers.end()) continue;
+      for (const auto& [j, on_host] : r->second) {
+        if (!moved_for[j].empty()) {
+          if (reader.empty()) reader = moved_for[j];
+          continue;
+        }
+        if (!on_host) {
+          only_host_reads = false;
+          break;
+        }
+        if (reader.empty()) reader = op_label(*nodes[j].node) + " '" + report->nodes[j].node + "'";
+      }
+      if (!only_host_reads) break;
+    }
+    if (!only_host_reads || reader.empty()) continue;
+    moved_for[i] = reader;
+    p.reason = "gpu: shape arithmetic for " + reader + ", which reads it on the host, runs on the CPU";
+    p.device = "cpu";
+    ++report->fallbacks;
+  }
 }
 
 std::vector<std::string> placement_warnings(const PlacementReport& report) {

@@ -47,6 +47,22 @@ struct NodeToPlace {
 Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const std::vector<DeviceSlot>& devices,
                                     const GpuKernelQuery& gpu_query = gpu_kernel_support);
 
+// Which inputs of a node the GPU kernel reads on the host (Reshape's shape, Slice's starts): their
+// values decide the launches, so they must come into a partition from outside it. Empty when none.
+using HostInputsQuery = std::function<std::vector<bool>(const ir::Node&)>;
+// This build's answer (the GPU kernel table's); empty for nodes without a GPU kernel.
+std::vector<bool> gpu_host_inputs(const ir::Node& node);
+
+// Shape arithmetic stays on the CPU, as in ONNX Runtime's CUDA provider: a GPU-placed node whose
+// outputs are all integer or bool and are read only on the host (by GPU kernels through
+// `host_inputs`, or by nodes this moved) goes to the CPU, walking back from the readers, so that a
+// Shape -> Gather -> Concat -> Reshape chain neither splits a GPU partition nor copies its few
+// integers back and forth. Each moved node is a fallback with that reason. `types` gives each
+// output's type (null when unknown: the node stays).
+void keep_shape_math_on_cpu(const std::vector<NodeToPlace>& nodes, const HostInputsQuery& host_inputs,
+                            const std::function<const ir::ValueType*(const std::string&)>& types,
+                            const std::vector<std::string>& graph_outputs, PlacementReport* report);
+
 // One warning per distinct fallback reason ("12 of 80 nodes run on cpu instead of cuda:0: ..."),
 // none when every node is on the first device.
 std::vector<std::string> placement_warnings(const PlacementReport& report);

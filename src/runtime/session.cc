@@ -93,7 +93,8 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
     ++impl.placement.fallbacks;
   }
   impl.warnings = runtime::placement_warnings(impl.placement);
-  const std::vector<runtime::Partition> parts = runtime::find_partitions(executed, impl.placement, graph_outputs);
+  const std::vector<runtime::Partition> parts =
+      runtime::find_partitions(executed, impl.placement, graph_outputs, backend.host_inputs);
   auto typed = [&](const std::string& name) {
     const ir::ValueType* t = ex.value_type(name);
     return ir::ValueInfo{name, t ? *t : ir::ValueType{}};
@@ -217,6 +218,11 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   auto placed = runtime::place_nodes(to_place, devices, backends.gpu.supports);
   if (!placed.is_ok()) return placed.status().with_context(impl->model.path);
   impl->placement = std::move(placed).value();
+  std::vector<std::string> graph_outputs;
+  for (const auto& o : impl->model.graph.outputs) graph_outputs.push_back(o.name);
+  runtime::keep_shape_math_on_cpu(
+      to_place, backends.gpu.host_inputs, [&](const std::string& name) { return impl->executor->value_type(name); },
+      graph_outputs, &impl->placement);
   impl->warnings = runtime::placement_warnings(impl->placement);
   if (impl->placement.count_on("cpu") < static_cast<int64_t>(impl->placement.nodes.size())) {
     bool cpu_listed = false;

@@ -3,7 +3,9 @@
 // values and the DevicePartition op end to end, bit for bit against a CPU-only session.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <cmath>
 #include <random>
 #include <set>
@@ -20,6 +22,7 @@ namespace {
 // A machine with one "GPU" whose kernels cover `ops`; partitions run on the CPU, counted.
 struct FakeGpu {
   std::set<std::string> ops;
+  std::map<std::string, std::set<size_t>> host_reads = {};  // op -> inputs its "kernel" reads on the host
   std::shared_ptr<std::atomic<int>> compiled = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<std::vector<runtime::PartitionSpec>> specs = std::make_shared<std::vector<runtime::PartitionSpec>>();
   runtime::DeviceBackends backends() const {
@@ -36,6 +39,13 @@ struct FakeGpu {
     auto supported = ops;
     b.gpu.supports = [supported](const ir::Node& n, const std::vector<ir::ValueType>&) -> std::string {
       return supported.count(n.op_type) ? "" : "no GPU kernel for " + n.op_type;
+    };
+    auto reads = host_reads;
+    b.gpu.host_inputs = [reads](const ir::Node& n) {
+      std::vector<bool> host(n.inputs.size(), false);
+      if (auto it = reads.find(n.op_type); it != reads.end())
+        for (size_t k : it->second) host[k] = k < host.size();
+      return host;
     };
     auto count = compiled;
     auto seen = specs;
@@ -91,6 +101,131 @@ TEST(Partition, FindsMaximalRunsAndTheirBoundaries) {
   EXPECT_EQ(parts[0].outputs, (std::vector<std::string>{"s"}));  // m stays inside; s is read later
   EXPECT_EQ(parts[1].inputs, (std::vector<std::string>{"t", "s"}));
   EXPECT_EQ(parts[1].outputs, (std::vector<std::string>{"y"}));
+}
+
+TEST(Partition, CutsWhereANodeReadsOnTheHostAValueItsRunComputes) {
+  std::vector<ir::Node> nodes = {{"a", "Relu", "", {"x"}, {"r"}, {}},
+                                 {"b", "Shape", "", {"r"}, {"s"}, {}},
+                                 {"c", "Reshape", "", {"r", "s"}, {"y"}, {}},
+                                 {"d", "Reshape", "", {"y", "s"}, {"z"}, {}}};
+  std::vector<const ir::Node*> ptrs;
+  for (const auto& n : nodes) ptrs.push_back(&n);
+  PlacementReport r;
+  for (int i = 0; i < 4; ++i) r.nodes.push_back({"", "", "cuda:0", ""});
+  auto reshape_shape_on_host = [](const ir::Node& n) {
+    return std::vector<bool>{false, n.op_type == "Reshape"};
+  };
+  const auto parts = runtime::find_partitions(ptrs, r, {"z"}, reshape_shape_on_host);
+  ASSERT_EQ(parts.size(), 2u);  // c reads s, made in its run, on the host; d reads s from outside its run
+  EXPECT_EQ(parts[0].nodes, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(parts[0].outputs, (std::vector<std::string>{"r", "s"}));
+  EXPECT_EQ(parts[1].nodes, (std::vector<size_t>{2, 3}));
+  EXPECT_EQ(parts[1].inputs, (std::vector<std::string>{"r", "s"}));
+  EXPECT_EQ(runtime::find_partitions(ptrs, r, {"z"}).size(), 1u);  // no query: no cut
+}
+
+// x -> Relu -> Reshape to [batch * 2, 3], the shape computed from x by Shape -> Gather ->
+// Concat -> Slice. With `shape_also_as_data`, the Shape's output is also data (cast and summed
+// into y) and reshapes the result back to x's shape directly.
+std::string reshape_model(bool shape_also_as_data) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, 6}, {"batch"});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.initializer_i64("zero", {1}, {0});
+  b.initializer_i64("minus_one_three", {2}, {-1, 3});
+  b.node("Relu", {"x"}, {"r"}, "relu");
+  b.node("Shape", {"r"}, {"s"}, "shape");
+  b.node("Gather", {"s", "zero"}, {"batch"}, "gather");
+  ModelBuilder::set_int(b.node("Concat", {"batch", "minus_one_three"}, {"new_shape3"}, "concat"), "axis", 0);
+  b.initializer_i64("one", {1}, {1});
+  b.initializer_i64("last", {1}, {3});
+  b.node("Slice", {"new_shape3", "one", "last"}, {"new_shape"}, "slice");  // drops the batch again
+  b.node("Reshape", {"r", "new_shape"}, {"y0"}, "reshape");
+  if (shape_also_as_data) {
+    b.output("t", onnx::TensorProto::FLOAT);
+    ModelBuilder::set_int(b.node("Cast", {"s"}, {"sf"}, "cast"), "to", onnx::TensorProto::FLOAT);
+    b.node("ReduceSum", {"sf"}, {"total"}, "sum");
+    b.node("Reshape", {"y0", "s"}, {"back"}, "reshape_back");
+    b.node("Add", {"back", "total"}, {"y"}, "add");
+    b.node("Identity", {"sf"}, {"t"}, "identity");
+  } else {
+    b.node("Identity", {"y0"}, {"y"}, "identity");
+  }
+  return b.bytes();
+}
+
+TEST(Partition, ShapeArithmeticReadOnTheHostStaysOnTheCpu) {
+  const std::string bytes = reshape_model(false);
+  FakeGpu gpu{{"Relu", "Shape", "Gather", "Concat", "Slice", "Reshape", "Identity"},
+              {{"Reshape", {1}}, {"Slice", {1, 2, 3, 4}}}};
+  runtime::ScopedDeviceBackends scope(gpu.backends());
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  const PlacementReport& p = s.value()->placement();
+  std::map<std::string, std::string> device, reason;
+  for (const NodePlacement& n : p.nodes) {
+    device[n.node] = n.device;
+    reason[n.node] = n.reason;
+  }
+  for (const char* n : {"shape", "gather", "concat", "slice"}) EXPECT_EQ(device[n], "cpu") << n;
+  for (const char* n : {"relu", "reshape", "identity"}) EXPECT_EQ(device[n], "cuda:0") << n;
+  EXPECT_EQ(reason["slice"], "gpu: shape arithmetic for Reshape 'reshape', which reads it on the host, runs on the CPU");
+  EXPECT_EQ(reason["shape"], reason["slice"]);
+  EXPECT_EQ(p.fallbacks, 4);
+  EXPECT_EQ(*gpu.compiled, 2);  // [relu] and [reshape, identity], around the shape arithmetic
+  auto got = s.value()->run({{"x", random({2, 6}, 5)}});
+  ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+  EXPECT_EQ(got.value().at("y").shape(), (Shape{4, 3}));
+}
+
+TEST(Partition, AShapeAlsoUsedAsDataStaysOnTheGpuAndItsHostReaderStartsANewPartition) {
+  const std::string bytes = reshape_model(true);
+  SessionOptions cpu;
+  cpu.devices = {"cpu"};
+  cpu.optimization_level = 0;
+  auto reference = Session::create_from_bytes(bytes.data(), bytes.size(), cpu);
+  ASSERT_TRUE(reference.is_ok()) << reference.status().to_string();
+  FakeGpu gpu{{"Relu", "Shape", "Gather", "Concat", "Slice", "Reshape", "Identity", "Cast", "ReduceSum", "Add"},
+              {{"Reshape", {1}}, {"Slice", {1, 2, 3, 4}}}};
+  runtime::ScopedDeviceBackends scope(gpu.backends());
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  const PlacementReport& p = s.value()->placement();
+  std::map<std::string, std::string> device;
+  for (const NodePlacement& n : p.nodes) device[n.node] = n.device;
+  EXPECT_EQ(device["shape"], "cuda:0");  // its output is also data (the Cast)
+  EXPECT_EQ(device["slice"], "cpu");     // only read on the host
+  EXPECT_EQ(device["reshape_back"], "cuda:0");
+  // Every partition's host-read inputs come from outside it (the stand-in runs partitions on the
+  // CPU, so check the specs): reshape_back reads the Shape's output, made on the GPU, so its
+  // partition starts after the Shape's.
+  const auto in_same_spec = [&](const char* a, const char* b) {
+    for (const runtime::PartitionSpec& spec : *gpu.specs) {
+      int found = 0;
+      for (const ir::Node& n : spec.nodes) found += n.name == a || n.name == b;
+      if (found == 2) return true;
+    }
+    return false;
+  };
+  EXPECT_FALSE(in_same_spec("shape", "reshape_back"));
+  for (const runtime::PartitionSpec& spec : *gpu.specs)
+    for (const ir::Node& n : spec.nodes)
+      if (n.op_type == "Reshape")
+        EXPECT_TRUE(std::any_of(spec.inputs.begin(), spec.inputs.end(), [&](const ir::ValueInfo& v) { return v.name == n.inputs[1]; }));
+  const TensorMap feeds = {{"x", random({3, 6}, 6)}};
+  auto want = reference.value()->run(feeds);
+  auto got = s.value()->run(feeds);
+  ASSERT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();
+  for (const char* name : {"y", "t"}) {
+    const Tensor& a = want.value().at(name);
+    const Tensor& b = got.value().at(name);
+    ASSERT_EQ(a.shape(), b.shape()) << name;
+    for (int64_t i = 0; i < a.numel(); ++i) EXPECT_EQ(a.as_double(i), b.as_double(i)) << name << " " << i;
+  }
 }
 
 TEST(Partition, StandInDeviceGivesTheCpuResultsBitForBit) {
@@ -264,6 +399,7 @@ double placed_fraction_and_compare(const std::string& model, const zoo::ZooOptio
   FakeGpu stand_in;
   runtime::DeviceBackends backends = stand_in.backends();
   backends.gpu.supports = runtime::gpu_kernel_support;  // the real table
+  backends.gpu.host_inputs = runtime::gpu_host_inputs;
   runtime::ScopedDeviceBackends scope(backends);
   auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), gpu);
   EXPECT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();

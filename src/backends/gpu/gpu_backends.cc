@@ -18,6 +18,17 @@ std::string gpu_kernel_support(const ir::Node& node, const std::vector<ir::Value
 #endif
 }
 
+std::vector<bool> gpu_host_inputs(const ir::Node& node) {
+#if defined(HI_HAVE_CUDA)
+  return gpu::cuda_backend::partition_host_inputs(node);
+#elif defined(HI_HAVE_HIP)
+  return gpu::hip_backend::partition_host_inputs(node);
+#else
+  (void)node;
+  return {};
+#endif
+}
+
 Result<std::shared_ptr<PartitionRunner>> compile_gpu_partition(const PartitionSpec& spec) {
 #if defined(HI_HAVE_CUDA)
   if (spec.device.rfind("cuda:", 0) == 0) return gpu::cuda_backend::compile_partition(spec);

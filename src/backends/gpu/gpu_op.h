@@ -27,9 +27,10 @@ struct DeviceValue {
 };
 
 // What a step's kernel sees: its inputs (on the device, with concrete shapes), the host tensors
-// of the partition's own inputs (kernels read shape-like inputs such as Slice's starts there:
-// no GPU op produces integers, so every integer tensor a step reads is one), and its outputs,
-// already allocated with the shapes the op's inference gave.
+// of the partition's own inputs (kernels read shape-like inputs such as Slice's starts there; the
+// partitioner cuts a partition before a node that reads on the host a value the partition
+// computes, so every input a kernel declares in reads_on_host is one), and its outputs, already
+// allocated with the shapes the op's inference gave.
 class LaunchContext {
  public:
   LaunchContext(const ir::Node& node, const std::vector<int>& in, const std::vector<int>& out,

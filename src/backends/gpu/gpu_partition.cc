@@ -529,6 +529,15 @@ std::string partition_support(const ir::Node& node, const std::vector<ir::ValueT
   return gpu_why_not(node, inputs);
 }
 
+std::vector<bool> partition_host_inputs(const ir::Node& node) {
+  const GpuOpEntry* e = find_gpu_op(node.domain, node.op_type);
+  if (!e) return {};
+  std::vector<bool> host(node.inputs.size(), false);
+  const std::unique_ptr<GpuKernel> k = e->make(node);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = k->reads_on_host(i);
+  return host;
+}
+
 Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec) {
   HI_ASSIGN_OR_RETURN(auto runner, GpuPartitionRunner::compile(spec));
   HI_RETURN_IF_ERROR(kernel_self_check(runner->device()));

@@ -15,6 +15,7 @@ namespace hi::gpu {
 
 namespace cuda_backend {
 std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
+std::vector<bool> partition_host_inputs(const ir::Node& node);
 Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec);
 void append_memory_stats(std::vector<GpuMemoryStats>* out);
 Status empty_caches();
@@ -22,6 +23,7 @@ Status reserve(int device, int64_t bytes);
 }  // namespace cuda_backend
 namespace hip_backend {
 std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
+std::vector<bool> partition_host_inputs(const ir::Node& node);
 Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec);
 void append_memory_stats(std::vector<GpuMemoryStats>* out);
 Status empty_caches();
