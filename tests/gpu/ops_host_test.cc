@@ -30,7 +30,7 @@ void expect_support(const ir::Node& n, const std::vector<ir::ValueType>& in, con
 }
 
 TEST(HI_GPU_TEST_SUITE, KernelTableCoversTheDataMovementOps) {
-  // Float data only: integer tensors are shape arithmetic, read on the host.
+  // Any element type the copies can move (1, 2, 4 or 8 bytes); not strings.
   for (const char* op : {"Slice", "Expand", "Split", "Tile", "Pad"}) {
     std::vector<std::string> ins = {"x", "a"};
     if (std::string(op) == "Slice") ins = {"x", "s", "e"};
@@ -39,7 +39,11 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversTheDataMovementOps) {
     if (std::string(op) == "Slice") types = {f32({4, 6}), i64({1}), i64({1})};
     expect_support(n, types, "");
     types[0] = i64({4, 6});
-    expect_support(n, types, "on int64 (float32, float16)");
+    expect_support(n, types, "");
+    types[0] = vt(DType::kBool, {4, 6});
+    expect_support(n, types, "");
+    types[0] = vt(DType::kString, {4, 6});
+    expect_support(n, types, std::string("no GPU kernel for ") + op + " on string");
   }
   // Ranks: 8 for the strided copies, 4 for Tile (two copy dims per repeated dim).
   expect_support(make_node("Slice", {"x", "s", "e"}), {f32(Shape(9, 2)), i64({1}), i64({1})}, "Slice above rank 8");
@@ -65,17 +69,25 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversCastWhereClipAndBatchNorm) {
   expect_support(cast, {f32({3})}, "");
   set_int_attr(cast, "to", 1);
   expect_support(cast, {vt(DType::kFloat16, {3})}, "");
-  expect_support(cast, {i64({3})}, "no GPU kernel for Cast from int64");
+  expect_support(cast, {i64({3})}, "");
   set_int_attr(cast, "to", 7);
-  expect_support(cast, {f32({3})}, "no GPU kernel for Cast to int64: the GPU produces no integer or bool tensors");
+  expect_support(cast, {f32({3})}, "");
   set_int_attr(cast, "to", 9);
-  expect_support(cast, {f32({3})}, "Cast to bool: the GPU produces no integer");
+  expect_support(cast, {vt(DType::kUInt8, {3})}, "");
   set_int_attr(cast, "to", 11);
-  expect_support(cast, {f32({3})}, "no GPU kernel for Cast to float64 (float32, float16)");
+  expect_support(cast, {f32({3})}, "no GPU kernel for Cast from float32 to float64 (float32, float16, int64, int32, int8, uint8, bool)");
+  set_int_attr(cast, "to", 1);
+  expect_support(cast, {vt(DType::kBFloat16, {3})}, "no GPU kernel for Cast from bfloat16 to float32");
+  ir::Node cast_name = make_node("Cast", {"x"});  // opset 1 names the type
+  set_string_attr(cast_name, "to", "INT32");
+  expect_support(cast_name, {f32({3})}, "");
+  expect_support(make_node("CastLike", {"x", "like"}), {f32({3}), vt(DType::kInt8, {})}, "");
+  expect_support(make_node("CastLike", {"x", "like"}), {f32({3}), vt(DType::kString, {})}, "to string");
 
   const ir::Node where = make_node("Where", {"c", "x", "y"});
   expect_support(where, {vt(DType::kBool, {2, 1}), f32({3}), f32({2, 3})}, "");
-  expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), i64({2, 3})}, "no GPU kernel for Where on int64");
+  expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), i64({2, 3})}, "");
+  expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), f32({2, 3})}, "no GPU kernel for Where on int64 and float32");
   expect_support(where, {f32({2}), f32({2}), f32({2})}, "float32 condition (bool)");
 
   expect_support(make_node("Clip", {"x", "lo", "hi"}), {f32({5}), f32({}), f32({})}, "");
@@ -119,9 +131,52 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversReductionsResizeAndMoreUnaryOps) {
   ir::Node gelu = make_node("Gelu", {"x"});
   set_string_attr(gelu, "approximate", "tanh");
   expect_support(gelu, {f32({7})}, "");
-  // Comparisons produce bools: not on the GPU.
-  for (const char* op : {"Equal", "Less", "Greater"})
-    expect_support(make_node(op, {"a", "b"}), {f32({3}), f32({3})}, std::string("no GPU kernel for ") + op);
+  for (const char* op : {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Softsign", "Celu", "Mish",
+                         "ThresholdedRelu", "Shrink", "Affine", "Swish", "ScaledTanh"}) {
+    expect_support(make_node(op, {"x"}), {vt(DType::kFloat16, {7})}, "");
+    expect_support(make_node(op, {"x"}), {i64({7})}, "on int64");
+  }
+}
+
+TEST(HI_GPU_TEST_SUITE, KernelTableCoversComparisonsLogicAndIntegerArithmetic) {
+  for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"}) {
+    for (DType t : {DType::kFloat32, DType::kFloat16, DType::kInt64, DType::kInt32, DType::kInt8, DType::kUInt8})
+      expect_support(make_node(op, {"a", "b"}), {vt(t, {2, 3}), vt(t, {3})}, "");
+    expect_support(make_node(op, {"a", "b"}), {f32({3}), i64({3})}, std::string("no GPU kernel for ") + op + " on float32");
+    expect_support(make_node(op, {"a", "b"}), {vt(DType::kFloat64, {3}), vt(DType::kFloat64, {3})}, "on float64");
+  }
+  expect_support(make_node("Equal", {"a", "b"}), {vt(DType::kBool, {3}), vt(DType::kBool, {3})}, "");
+  expect_support(make_node("Less", {"a", "b"}), {vt(DType::kBool, {3}), vt(DType::kBool, {3})}, "on bool");
+  for (const char* op : {"And", "Or", "Xor"}) {
+    expect_support(make_node(op, {"a", "b"}), {vt(DType::kBool, {4, 1}), vt(DType::kBool, {5})}, "");
+    expect_support(make_node(op, {"a", "b"}), {i64({3}), i64({3})}, "on int64 (bool)");
+  }
+  expect_support(make_node("Not", {"x"}), {vt(DType::kBool, {3})}, "");
+  expect_support(make_node("Not", {"x"}), {f32({3})}, "Not on float32 (bool)");
+  expect_support(make_node("IsNaN", {"x"}), {vt(DType::kFloat16, {3})}, "");
+  expect_support(make_node("IsInf", {"x"}), {i64({3})}, "on int64");
+  expect_support(make_node("Shape", {"x"}), {f32({2, 3})}, "");
+  expect_support(make_node("Size", {"x"}), {vt(DType::kBool, {2, 3})}, "");
+  expect_support(make_node("Shape", {"x"}), {f32(Shape(17, 1))}, "Shape above rank 16");
+
+  for (const char* op : {"Add", "Sub", "Mul", "Max", "Min"}) {
+    expect_support(make_node(op, {"a", "b"}), {i64({2, 3}), i64({3})}, "");
+    expect_support(make_node(op, {"a", "b"}), {vt(DType::kInt32, {3}), vt(DType::kInt32, {3})}, "");
+    expect_support(make_node(op, {"a", "b"}), {vt(DType::kInt16, {3}), vt(DType::kInt16, {3})}, "(float32, float16, int32, int64)");
+  }
+  // An integer division by zero is an error the CPU reports; the GPU could not without waiting.
+  expect_support(make_node("Div", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Div on int64 (float32, float16)");
+  expect_support(make_node("Pow", {"a", "b"}), {f32({3}), i64({3})}, "no GPU kernel for Pow of float32 and int64");
+  for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
+    expect_support(make_node(op, {"a", "b", "c"}), {f32({2, 1}), f32({3}), f32({2, 3})}, "");
+    expect_support(make_node(op, {"a"}), {vt(DType::kFloat16, {4})}, "");
+  }
+  expect_support(make_node("Mean", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Mean on int64 (float32, float16)");
+  expect_support(make_node("PRelu", {"x", "slope"}), {f32({2, 3, 4}), f32({3, 1})}, "");
+  expect_support(make_node("GlobalMaxPool", {"x"}), {f32({2, 3, 4, 5})}, "");
+  expect_support(make_node("Dropout", {"x", "ratio"}), {f32({2, 3}), f32({})}, "");
+  expect_support(make_node("Dropout", {"x"}, {"y", "mask"}), {f32({2, 3})}, "Dropout's mask output");
+  expect_support(make_node("Dropout", {"x", "r", "t"}), {f32({2, 3}), f32({}), vt(DType::kBool, {})}, "training_mode");
 }
 
 // ---- Plans and index arithmetic on the host ---------------------------------------------------

@@ -213,9 +213,10 @@ TEST(Partition, AShapeAlsoUsedAsDataStaysOnTheGpuAndItsHostReaderStartsANewParti
   };
   EXPECT_FALSE(in_same_spec("shape", "reshape_back"));
   for (const runtime::PartitionSpec& spec : *gpu.specs)
-    for (const ir::Node& n : spec.nodes)
-      if (n.op_type == "Reshape")
-        EXPECT_TRUE(std::any_of(spec.inputs.begin(), spec.inputs.end(), [&](const ir::ValueInfo& v) { return v.name == n.inputs[1]; }));
+    for (const ir::Node& n : spec.nodes) {
+      if (n.op_type != "Reshape") continue;
+      EXPECT_TRUE(std::any_of(spec.inputs.begin(), spec.inputs.end(), [&](const ir::ValueInfo& v) { return v.name == n.inputs[1]; }));
+    }
   const TensorMap feeds = {{"x", random({3, 6}, 6)}};
   auto want = reference.value()->run(feeds);
   auto got = s.value()->run(feeds);
@@ -455,7 +456,9 @@ TEST(Partition, ZooModelsWithTheRealKernelTable) {
   encoder.heads = 4;
   encoder.sequence = 16;
   encoder.vocab = 100;
-  EXPECT_GE(placed_fraction_and_compare("bert", encoder), 0.85);  // the int64 mask path and Shape stay (37 of 43)
+  // 40 of 43: the attention mask's integer arithmetic runs on the GPU; the Shape -> Gather ->
+  // Unsqueeze chain that only feeds a Slice's bounds stays on the CPU.
+  EXPECT_GE(placed_fraction_and_compare("bert", encoder), 0.9);
   // Unoptimised, MobileNetV2 keeps its BatchNormalization and Clip nodes, which place too; the
   // Constant nodes (Clip's bounds: 70 of its 222 nodes) stay on the CPU.
   EXPECT_GE(placed_fraction_and_compare("mobilenetv2", image, 0), 0.65);

@@ -23,6 +23,20 @@ std::string float_only_reason(const ir::Node& node, const std::vector<ir::ValueT
   return "no GPU kernel for " + node.op_type + " on " + dtype_name(dtype_of(inputs, 0)) + " (float32, float16)";
 }
 
+bool is_movable(DType t) {
+  if (t == DType::kUndefined || t == DType::kString) return false;
+  const size_t size = dtype_size(t);
+  return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+std::string movable_reason(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
+  const DType t = dtype_of(inputs, 0);
+  if (is_movable(t)) return "";
+  if (t == DType::kUndefined && !inputs.empty() && inputs[0].kind != ir::ValueKind::kTensor)
+    return "no GPU kernel for " + node.op_type + " of a sequence or optional";
+  return "no GPU kernel for " + node.op_type + " on " + dtype_name(t);
+}
+
 std::string attr_string(const ir::Node& node, const char* name, const std::string& def) {
   const ir::Attribute* a = node.attr(name);
   return a && a->kind == ir::Attribute::Kind::kString ? a->s : def;

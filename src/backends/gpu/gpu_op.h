@@ -118,6 +118,11 @@ inline int64_t rank_of(const std::vector<ir::ValueType>& in, size_t i) { return 
 inline DType dtype_of(const std::vector<ir::ValueType>& in, size_t i) {
   return i < in.size() ? in[i].dtype : DType::kUndefined;
 }
+// Element types the data-movement kernels carry (they move bytes: 1, 2, 4 or 8 per element):
+// every numeric type and bool, not strings or complex128.
+bool is_movable(DType t);
+// "" when input 0's type is movable, else "no GPU kernel for <op> on <dtype>".
+std::string movable_reason(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
 // "no GPU kernel for <op> on <dtype of input 0> (float32, float16)".
 std::string float_only_reason(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
 std::string attr_string(const ir::Node& node, const char* name, const std::string& def);

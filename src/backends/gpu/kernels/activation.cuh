@@ -38,7 +38,24 @@ __device__ __forceinline__ float apply_unary(float x, float alpha, float beta) {
   else if constexpr (K == UnaryKind::kFloor) return floorf(x);
   else if constexpr (K == UnaryKind::kCeil) return ceilf(x);
   else if constexpr (K == UnaryKind::kRound) return rintf(x);  // the default rounding mode: halves to even
-  else return x > 0.f ? 1.f : x < 0.f ? -1.f : (x != x ? x : 0.f);  // kSign
+  else if constexpr (K == UnaryKind::kSign) return x > 0.f ? 1.f : x < 0.f ? -1.f : (x != x ? x : 0.f);
+  else if constexpr (K == UnaryKind::kTan) return tanf(x);
+  else if constexpr (K == UnaryKind::kAsin) return asinf(x);
+  else if constexpr (K == UnaryKind::kAcos) return acosf(x);
+  else if constexpr (K == UnaryKind::kAtan) return atanf(x);
+  else if constexpr (K == UnaryKind::kSinh) return sinhf(x);
+  else if constexpr (K == UnaryKind::kCosh) return coshf(x);
+  else if constexpr (K == UnaryKind::kAsinh) return asinhf(x);
+  else if constexpr (K == UnaryKind::kAcosh) return acoshf(x);
+  else if constexpr (K == UnaryKind::kAtanh) return atanhf(x);
+  else if constexpr (K == UnaryKind::kSoftsign) return x / (1.f + fabsf(x));
+  else if constexpr (K == UnaryKind::kCelu) return fmaxf(0.f, x) + fminf(0.f, alpha * expm1f(x / alpha));
+  else if constexpr (K == UnaryKind::kMish) return x * tanhf(x > 0.f ? x + log1pf(expf(-x)) : log1pf(expf(x)));
+  else if constexpr (K == UnaryKind::kThresholdedRelu) return x > alpha ? x : 0.f;
+  else if constexpr (K == UnaryKind::kShrink) return x < -alpha ? x + beta : x > alpha ? x - beta : 0.f;
+  else if constexpr (K == UnaryKind::kAffine) return alpha * x + beta;
+  else if constexpr (K == UnaryKind::kSwish) return x / (1.f + expf(-alpha * x));
+  else return alpha * tanhf(beta * x);  // kScaledTanh
 }
 
 // The same, with the kind chosen at run time.

@@ -14,11 +14,15 @@ namespace hi::gpu::HI_GPU_NS {
 // The one list of unary kinds; switches over them expand it (HI_UNARY_KINDS(X) calls X(kind)).
 // Gelu is exact: x * (1 + erf(x / sqrt 2)) / 2, GeluTanh its tanh approximation; Clip:
 // min(max(x, alpha), beta) with NaN kept (as the CPU op); HardSigmoid: max(0, min(1, alpha * x +
-// beta)); Elu: alpha; Selu: alpha, and gamma in beta; Round: halves to even; Sign: NaN kept.
+// beta)); Elu: alpha; Selu: alpha, and gamma in beta; Round: halves to even; Sign: NaN kept;
+// Celu, ThresholdedRelu, Swish: alpha; Shrink: lambd in alpha, bias in beta; Affine: alpha * x +
+// beta (Mean's 1/n too); ScaledTanh: alpha * tanh(beta * x).
 #define HI_UNARY_KINDS(X)                                                                                  \
   X(kRelu) X(kLeakyRelu) X(kSigmoid) X(kTanh) X(kExp) X(kLog) X(kSqrt) X(kReciprocal) X(kNeg) X(kAbs)     \
   X(kErf) X(kGelu) X(kClip) X(kHardSigmoid) X(kHardSwish) X(kSoftplus) X(kElu) X(kSelu) X(kGeluTanh)      \
-  X(kSin) X(kCos) X(kFloor) X(kCeil) X(kRound) X(kSign)
+  X(kSin) X(kCos) X(kFloor) X(kCeil) X(kRound) X(kSign) X(kTan) X(kAsin) X(kAcos) X(kAtan) X(kSinh)        \
+  X(kCosh) X(kAsinh) X(kAcosh) X(kAtanh) X(kSoftsign) X(kCelu) X(kMish) X(kThresholdedRelu) X(kShrink)     \
+  X(kAffine) X(kSwish) X(kScaledTanh)
 #define HI_UNARY_ENUMERATOR(K) K,
 enum class UnaryKind { HI_UNARY_KINDS(HI_UNARY_ENUMERATOR) };
 #undef HI_UNARY_ENUMERATOR
@@ -32,7 +36,8 @@ struct UnaryOp {
 // kInvalidArgument for n < 0 or null buffers, kUnsupported for another dtype.
 Status unary(const UnaryOp& op, DType dtype, const void* x, void* y, int64_t n, Stream stream);
 
-enum class BinaryKind { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
+// PRelu: a < 0 ? a * b : a (b the slope).
+enum class BinaryKind { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kPRelu };
 
 constexpr int kMaxBroadcastRank = 8;
 // The output's dims and each input's element strides over them (0 along a broadcast dim).
@@ -47,13 +52,17 @@ struct BroadcastIndex {
 // numpy broadcasting of two shapes. Errors (kInvalidArgument) name both shapes and the dim
 // that disagrees; rank above kMaxBroadcastRank is kUnsupported.
 Result<BroadcastIndex> make_broadcast_index(const Shape& a, const Shape& b);
+// The same over a given output shape that both broadcast to (a variadic op's running result).
+Result<BroadcastIndex> make_broadcast_index_to(const Shape& out, const Shape& a, const Shape& b);
 
-// y = a op b over `index` (y has index.numel elements); dtype kFloat32 or kFloat16.
+// y = a op b over `index` (y has index.numel elements); dtype kFloat32 or kFloat16, or for Add,
+// Sub, Mul, Max and Min also kInt32 and kInt64 (wrapping on overflow, as the CPU does). y may be
+// a (the same buffer, with a's shape equal to the output's): Sum and Mean accumulate in place.
 Status binary(BinaryKind kind, DType dtype, const void* a, const void* b, void* y, const BroadcastIndex& index,
               Stream stream);
 
 // Where (kernels/where.cu): y = cond ? x : y_else with numpy broadcasting of all three; cond is
-// bool (one byte), x and y_else elements of elem_size bytes (2 or 4: float16, float32).
+// bool (one byte), x and y_else elements of elem_size bytes (1, 2, 4 or 8).
 struct WhereIndex {
   int rank = 0;
   int64_t numel = 0;
@@ -66,9 +75,27 @@ Result<WhereIndex> make_where_index(const Shape& cond, const Shape& x, const Sha
 Status where(const WhereIndex& index, int elem_size, const void* cond, const void* x, const void* y_else, void* y,
              Stream stream);
 
-// Cast (kernels/cast.cu): y[i] = x[i] converted between kFloat32 and kFloat16 (either way or to
-// itself), rounding to nearest-even.
-Status cast_float(DType from, DType to, const void* x, void* y, int64_t n, Stream stream);
+// Cast (kernels/cast.cu): y[i] = x[i] converted as the CPU's Cast does (ops/convert.h), between
+// any two of float32, float16, int64, int32, int8, uint8 and bool (cast_supports).
+bool cast_supports(DType t);
+Status cast(DType from, DType to, const void* x, void* y, int64_t n, Stream stream);
+
+// Comparisons and logic with numpy broadcasting (kernels/compare.cu): y (bool) = a op b.
+// Comparisons take float32, float16, int64, int32, int8, uint8 or bool (Equal) operands of one
+// type, the logical ops bool; NaN compares unequal and unordered, as on the CPU.
+enum class CompareKind { kEqual, kLess, kGreater, kLessOrEqual, kGreaterOrEqual, kAnd, kOr, kXor };
+bool compare_supports(CompareKind kind, DType dtype);
+Status compare(CompareKind kind, DType dtype, const void* a, const void* b, bool* y, const BroadcastIndex& index,
+               Stream stream);
+
+// Tests of one element (kernels/compare.cu): y (bool) = Not(x) for bool x; IsNaN(x); IsInf(x),
+// counting +inf when detect_positive and -inf when detect_negative; x float32 or float16.
+enum class PredicateKind { kNot, kIsNaN, kIsInf };
+struct PredicateOp {
+  PredicateKind kind = PredicateKind::kNot;
+  bool detect_positive = true, detect_negative = true;
+};
+Status predicate(const PredicateOp& op, DType dtype, const void* x, bool* y, int64_t n, Stream stream);
 
 // BatchNormalization in inference mode (kernels/batch_norm.cu): x viewed as [outer, channels,
 // inner], y = (x - mean) / sqrt(var + epsilon) * scale + bias with the parameters of the element's

@@ -22,7 +22,26 @@ __global__ void fill_kernel(float* __restrict__ dst, int64_t n, float value) {
     dst[i] = value;
 }
 
+struct Values {
+  int64_t v[kMaxFillValues];
+};
+
+__global__ void fill_values_kernel(int64_t* __restrict__ dst, int n, Values values) {
+  const int i = static_cast<int>(threadIdx.x);
+  if (i < n) dst[i] = values.v[i];
+}
+
 }  // namespace
+
+Status fill_i64_values(int64_t* dst, const int64_t* values, int n, Stream stream) {
+  HI_RETURN_IF(n < 0 || n > kMaxFillValues, kInvalidArgument, "fill_i64_values: ", n, " values (0 to ", kMaxFillValues, ")");
+  if (n == 0) return Status::ok();
+  HI_RETURN_IF(dst == nullptr || values == nullptr, kInvalidArgument, "fill_i64_values: null buffer for ", n, " values");
+  Values v{};
+  for (int i = 0; i < n; ++i) v.v[i] = values[i];
+  fill_values_kernel<<<1, kMaxFillValues, 0, static_cast<cudaStream_t>(stream)>>>(dst, n, v);
+  return HI_GPU_CHECK(cudaGetLastError());
+}
 
 Status fill_f32(float* dst, int64_t n, float value, Stream stream) {
   HI_RETURN_IF(n < 0, kInvalidArgument, "fill_f32: element count must be >= 0, got ", n);

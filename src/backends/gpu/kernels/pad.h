@@ -1,5 +1,5 @@
 // Pad (kernels/pad.cu): every output element reads one input element, or is the constant, per
-// axis mode constant, reflect, edge or wrap; negative pads crop. The element is moved by size (2,
+// axis mode constant, reflect, edge or wrap; negative pads crop. The element is moved by size (1, 2,
 // 4 or 8 bytes), so the constant is given as the bit pattern of one element of the tensor's type.
 #pragma once
 
@@ -67,7 +67,7 @@ HI_HOST_DEVICE inline int64_t pad_source(const PadDesc& d, int64_t o) {
   return inside ? offset : -1;
 }
 
-// y = pad(x) for elements of elem_size bytes (2, 4 or 8); value_bits holds the constant's bytes
+// y = pad(x) for elements of elem_size bytes (1, 2, 4 or 8); value_bits holds the constant's bytes
 // (the low elem_size of them).
 Status pad(const PadDesc& d, int elem_size, const void* x, void* y, uint64_t value_bits, Stream stream);
 

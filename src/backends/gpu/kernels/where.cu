@@ -1,6 +1,6 @@
 // Where (see elementwise.h): one thread per output element, its three source offsets from the
-// output index decomposed over the output's dims (innermost first); elements move as 2- or
-// 4-byte words.
+// output index decomposed over the output's dims (innermost first); elements move as words of
+// their size (1, 2, 4 or 8 bytes).
 #include <algorithm>
 #include <string>
 
@@ -75,9 +75,11 @@ Status where(const WhereIndex& index, int elem_size, const void* cond, const voi
                "GPU Where: null buffer for ", index.numel, " elements");
   const auto s = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
+    case 1: launch<uint8_t>(index, cond, x, y_else, y, s); break;
     case 2: launch<uint16_t>(index, cond, x, y_else, y, s); break;
     case 4: launch<uint32_t>(index, cond, x, y_else, y, s); break;
-    default: return error(StatusCode::kUnsupported, "GPU Where: element size ", elem_size, " (2 or 4 bytes)");
+    case 8: launch<uint64_t>(index, cond, x, y_else, y, s); break;
+    default: return error(StatusCode::kUnsupported, "GPU Where: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   }
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -1,4 +1,7 @@
-// Binary arithmetic with numpy broadcasting (kernels/binary.cu).
+// Binary arithmetic with numpy broadcasting (kernels/binary.cu): Add, Sub, Mul, Div, Pow, PRelu
+// and the variadic Sum, Mean, Max, Min, which fold their inputs into the output in place, one
+// input per launch (Mean scales by 1/n at the end). Integers (int32, int64) for Add, Sub, Mul,
+// Max, Min, Sum; integer Div and Mod stay on the CPU, which reports a division by zero.
 #include <map>
 
 #include "backends/gpu/ops/ops.h"
@@ -7,37 +10,72 @@ namespace hi::gpu::HI_GPU_NS {
 namespace {
 
 const std::map<std::string, BinaryKind>& kinds() {
-  static const std::map<std::string, BinaryKind> t = {{"Add", BinaryKind::kAdd}, {"Sub", BinaryKind::kSub},
-                                                      {"Mul", BinaryKind::kMul}, {"Div", BinaryKind::kDiv},
-                                                      {"Pow", BinaryKind::kPow}, {"Max", BinaryKind::kMax},
-                                                      {"Min", BinaryKind::kMin}};
+  static const std::map<std::string, BinaryKind> t = {
+      {"Add", BinaryKind::kAdd}, {"Sub", BinaryKind::kSub}, {"Mul", BinaryKind::kMul}, {"Div", BinaryKind::kDiv},
+      {"Pow", BinaryKind::kPow}, {"Max", BinaryKind::kMax}, {"Min", BinaryKind::kMin}, {"PRelu", BinaryKind::kPRelu},
+      {"Sum", BinaryKind::kAdd}, {"Mean", BinaryKind::kAdd}};
   return t;
+}
+
+bool integer_kind(BinaryKind k) {
+  return k == BinaryKind::kAdd || k == BinaryKind::kSub || k == BinaryKind::kMul || k == BinaryKind::kMax ||
+         k == BinaryKind::kMin;
 }
 
 class Binary final : public GpuKernel {
  public:
-  explicit Binary(BinaryKind kind) : kind_(kind) {}
+  Binary(BinaryKind kind, bool mean) : kind_(kind), mean_(mean) {}
   Status launch(LaunchContext& ctx) const override {
-    const DeviceValue& a = ctx.input(0);
-    const DeviceValue& b = ctx.input(1);
-    HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index(a.shape, b.shape));
-    return binary(kind_, a.dtype, a.ptr, b.ptr, ctx.output(0).ptr, index, ctx.stream());
+    DeviceValue& y = ctx.output(0);
+    const size_t n = ctx.num_inputs();
+    if (n == 1) return copy_to(ctx.input(0), y, ctx.stream());
+    for (size_t i = 1; i < n; ++i) {
+      // The first launch reads input 0; later ones fold input i into y.
+      const DeviceValue& a = i == 1 ? ctx.input(0) : y;
+      const DeviceValue& b = ctx.input(i);
+      HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index_to(y.shape, a.shape, b.shape));
+      HI_RETURN_IF_ERROR(binary(kind_, a.dtype, a.ptr, b.ptr, y.ptr, index, ctx.stream()));
+    }
+    if (!mean_) return Status::ok();
+    const UnaryOp scale{UnaryKind::kAffine, 1.f / static_cast<float>(n), 0.f};
+    return unary(scale, y.dtype, y.ptr, y.ptr, shape_numel(y.shape), ctx.stream());
   }
 
  private:
+  // Sum or Mean of one input: y = x (x broadcasts to y's shape only trivially: they are equal).
+  static Status copy_to(const DeviceValue& x, DeviceValue& y, Stream stream) {
+    HI_RETURN_IF(x.shape != y.shape, kInternal, "GPU variadic op of one input: shape ", shape_to_string(x.shape),
+                 " against ", shape_to_string(y.shape));
+    return copy_async(y.ptr, x.ptr, static_cast<size_t>(shape_numel(y.shape)) * dtype_size(y.dtype), CopyKind::kDeviceToDevice,
+                      stream);
+  }
+
   BinaryKind kind_;
+  bool mean_;
 };
 
 }  // namespace
 
 std::string binary_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (node.inputs.size() != 2)
+  const bool variadic = node.op_type == "Sum" || node.op_type == "Mean" || node.op_type == "Max" || node.op_type == "Min";
+  if (!variadic && node.inputs.size() != 2)
     return "no GPU kernel for " + node.op_type + " with " + std::to_string(node.inputs.size()) + " inputs";
-  if (!is_float(dtype_of(inputs, 0)) || dtype_of(inputs, 1) != dtype_of(inputs, 0))
-    return float_only_reason(node, inputs);
+  const DType t = dtype_of(inputs, 0);
+  for (size_t i = 1; i < inputs.size(); ++i)
+    if (dtype_of(inputs, i) != t)
+      return "no GPU kernel for " + node.op_type + " of " + dtype_name(t) + " and " + dtype_name(dtype_of(inputs, i));
+  const BinaryKind k = kinds().at(node.op_type);
+  const bool integer = (t == DType::kInt32 || t == DType::kInt64) && integer_kind(k) && node.op_type != "Mean";
+  if (!is_float(t) && !integer)
+    return "no GPU kernel for " + node.op_type + " on " + dtype_name(t) +
+           (integer_kind(k) && node.op_type != "Mean" ? " (float32, float16, int32, int64)" : " (float32, float16)");
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (std::string r = rank_reason(node, inputs, i, kMaxBroadcastRank); !r.empty()) return r;
   return "";
 }
 
-std::unique_ptr<GpuKernel> make_binary(const ir::Node& node) { return std::make_unique<Binary>(kinds().at(node.op_type)); }
+std::unique_ptr<GpuKernel> make_binary(const ir::Node& node) {
+  return std::make_unique<Binary>(kinds().at(node.op_type), node.op_type == "Mean");
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

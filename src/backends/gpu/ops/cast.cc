@@ -1,23 +1,18 @@
-// Cast between float32 and float16 (kernels/cast.cu). Nothing else: the GPU produces no integer
-// (or bool) tensors, because the executor relies on every integer tensor a GPU step reads on the
-// host (shapes, indices, axes) being a partition input, which a Cast on the GPU would break.
+// Cast and CastLike (kernels/cast.cu) between float32, float16, int64, int32, int8, uint8 and
+// bool, with the CPU's conversions. Integer results are fine on the GPU: a node that reads one on
+// the host starts a new partition (runtime/partition.h).
+#include "backends/gpu/kernels/elementwise.h"
 #include "backends/gpu/ops/ops.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-// The target type: the ONNX code in 'to' (a type name before opset 6).
+// Cast's target: the ONNX code in 'to' (a type name before opset 6).
 DType target_of(const ir::Node& node) {
   const ir::Attribute* a = node.attr("to");
   if (!a) return DType::kUndefined;
-  if (a->kind == ir::Attribute::Kind::kString) {
-    if (a->s == "FLOAT") return DType::kFloat32;
-    if (a->s == "FLOAT16") return DType::kFloat16;
-    return DType::kUndefined;
-  }
+  if (a->kind == ir::Attribute::Kind::kString) return dtype_from_name(a->s);
   if (a->kind != ir::Attribute::Kind::kInt) return DType::kUndefined;
-  if (a->i == 1) return DType::kFloat32;  // TensorProto::FLOAT
-  if (a->i == 10) return DType::kFloat16;  // TensorProto::FLOAT16
   return a->i >= 0 && a->i <= 255 ? static_cast<DType>(a->i) : DType::kUndefined;
 }
 
@@ -26,27 +21,19 @@ class Cast final : public GpuKernel {
   Status launch(LaunchContext& ctx) const override {
     const DeviceValue& x = ctx.input(0);
     DeviceValue& y = ctx.output(0);
-    return cast_float(x.dtype, y.dtype, x.ptr, y.ptr, shape_numel(y.shape), ctx.stream());
+    return cast(x.dtype, y.dtype, x.ptr, y.ptr, shape_numel(y.shape), ctx.stream());
   }
 };
 
 }  // namespace
 
 std::string cast_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  const DType to = target_of(node);
-  if (to != DType::kFloat32 && to != DType::kFloat16) {
-    const std::string name = to == DType::kUndefined ? std::string("that type") : dtype_name(to);
-    const bool floating = to == DType::kFloat64 || to == DType::kBFloat16 || (to >= DType::kFloat8E4M3FN &&
-                                                                             to <= DType::kFloat8E5M2FNUZ) ||
-                          to == DType::kFloat4E2M1 || to == DType::kFloat8E8M0;
-    if (floating || to == DType::kUndefined || to == DType::kString || to == DType::kComplex64 || to == DType::kComplex128)
-      return "no GPU kernel for Cast to " + name + " (float32, float16)";
-    return "no GPU kernel for Cast to " + name +
-           ": the GPU produces no integer or bool tensors (the GPU executor reads shapes, indices and axes on the "
-           "host, from partition inputs)";
-  }
-  if (!is_float(dtype_of(inputs, 0)))
-    return "no GPU kernel for Cast from " + std::string(dtype_name(dtype_of(inputs, 0))) + " (float32, float16)";
+  const DType to = node.op_type == "CastLike" ? dtype_of(inputs, 1) : target_of(node);
+  const DType from = dtype_of(inputs, 0);
+  const auto name = [](DType t) { return t == DType::kUndefined ? std::string("an unknown type") : std::string(dtype_name(t)); };
+  if (!cast_supports(from) || !cast_supports(to))
+    return "no GPU kernel for " + node.op_type + " from " + name(from) + " to " + name(to) +
+           " (float32, float16, int64, int32, int8, uint8, bool)";
   return "";
 }
 

@@ -41,7 +41,7 @@ std::string concat_why_not(const ir::Node& node, const std::vector<ir::ValueType
   for (size_t i = 0; i < node.inputs.size(); ++i)
     if (dtype_of(inputs, i) != dtype_of(inputs, 0)) return "no GPU kernel for Concat of mixed dtypes";
   if (rank_of(inputs, 0) > kMaxCopyRank) return "no GPU kernel for Concat above rank 8";
-  return is_float(dtype_of(inputs, 0)) ? "" : float_only_reason(node, inputs);
+  return movable_reason(node, inputs);
 }
 
 std::unique_ptr<GpuKernel> make_concat(const ir::Node&) { return std::make_unique<Concat>(); }

@@ -20,7 +20,7 @@ class Expand final : public GpuKernel {
 }  // namespace
 
 std::string expand_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
   if (std::string r = rank_reason(node, inputs, 0, kMaxCopyRank); !r.empty()) return r;
   // The output's rank is the larger of the input's and the shape's length.
   const ir::ValueType* shape = inputs.size() > 1 ? &inputs[1] : nullptr;

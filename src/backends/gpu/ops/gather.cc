@@ -31,7 +31,7 @@ class Gather final : public GpuKernel {
 }  // namespace
 
 std::string gather_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
   return dtype_of(inputs, 1) == DType::kInt64 ? "" : "no GPU kernel for Gather with int32 indices";
 }
 

@@ -11,14 +11,17 @@ namespace hi::gpu::HI_GPU_NS {
   std::unique_ptr<GpuKernel> make_##name(const ir::Node& node);
 
 HI_GPU_OP(unary)           // unary.cc: Relu, Sigmoid, Exp, Sin, Round, ... (one kernel, a kind per op)
-HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, Max, Min
+HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, PRelu; Sum, Mean, Max, Min of any arity
+HI_GPU_OP(compare)         // compare.cc: Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor
+HI_GPU_OP(predicate)       // predicate.cc: Not, IsNaN, IsInf
+HI_GPU_OP(shape)           // shape.cc: Shape, Size
 HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax
 HI_GPU_OP(layer_norm)      // layer_norm.cc
 HI_GPU_OP(matmul)          // matmul.cc: MatMul, Gemm, FusedMatMul
 HI_GPU_OP(conv)            // conv.cc: Conv, FusedConv
 HI_GPU_OP(pool)            // pool.cc: MaxPool, AveragePool
-HI_GPU_OP(global_pool)     // pool.cc: GlobalAveragePool
-HI_GPU_OP(reshape)         // reshape.cc: Reshape, Flatten, Squeeze, Unsqueeze, Identity
+HI_GPU_OP(global_pool)     // pool.cc: GlobalAveragePool, GlobalMaxPool
+HI_GPU_OP(reshape)         // reshape.cc: Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout
 HI_GPU_OP(transpose)       // transpose.cc
 HI_GPU_OP(gather)          // gather.cc
 HI_GPU_OP(concat)          // concat.cc
@@ -28,7 +31,7 @@ HI_GPU_OP(expand)          // expand.cc
 HI_GPU_OP(split)           // split.cc
 HI_GPU_OP(tile)            // tile.cc
 HI_GPU_OP(pad)             // pad.cc: constant, reflect, edge, wrap
-HI_GPU_OP(cast)            // cast.cc: float32 <-> float16 only
+HI_GPU_OP(cast)            // cast.cc: Cast, CastLike
 HI_GPU_OP(where)           // where.cc
 HI_GPU_OP(clip)            // clip.cc
 HI_GPU_OP(batch_norm)      // batch_norm.cc: BatchNormalization, inference mode

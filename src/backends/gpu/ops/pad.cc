@@ -92,7 +92,8 @@ Status Pad::launch(LaunchContext& ctx) const {
 }  // namespace
 
 std::string pad_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
+  if (node.attr("pads") && !is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);  // Pad-2's float value
   PadMode mode;
   const std::string m = attr_string(node, "mode", "constant");
   if (!parse_mode(m, &mode)) return "no GPU kernel for Pad with mode " + m;

@@ -42,14 +42,19 @@ class Pool final : public GpuKernel {
   bool count_include_pad_ = false;
 };
 
-class GlobalAveragePool final : public GpuKernel {
+// GlobalAveragePool, GlobalMaxPool: one reduction per (n, c) plane.
+class GlobalPool final : public GpuKernel {
  public:
+  explicit GlobalPool(ReduceKind kind) : kind_(kind) {}
   Status launch(LaunchContext& ctx) const override {
     const Shape& x = ctx.input(0).shape;
     const int64_t planes = x[0] * x[1];
-    return reduce(ReduceKind::kMean, ctx.input(0).dtype, ctx.input(0).ptr, ctx.output(0).ptr, planes,
+    return reduce(kind_, ctx.input(0).dtype, ctx.input(0).ptr, ctx.output(0).ptr, planes,
                   shape_numel(x) / std::max<int64_t>(planes, 1), 1, ctx.stream());
   }
+
+ private:
+  ReduceKind kind_;
 };
 
 }  // namespace
@@ -69,10 +74,12 @@ std::unique_ptr<GpuKernel> make_pool(const ir::Node& node) {
 
 std::string global_pool_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
-  if (rank_of(inputs, 0) < 3) return "no GPU kernel for GlobalAveragePool below rank 3";
+  if (rank_of(inputs, 0) < 3) return "no GPU kernel for " + node.op_type + " below rank 3";
   return "";
 }
 
-std::unique_ptr<GpuKernel> make_global_pool(const ir::Node&) { return std::make_unique<GlobalAveragePool>(); }
+std::unique_ptr<GpuKernel> make_global_pool(const ir::Node& node) {
+  return std::make_unique<GlobalPool>(node.op_type == "GlobalMaxPool" ? ReduceKind::kMax : ReduceKind::kMean);
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -1,5 +1,5 @@
-// Reshape, Flatten, Squeeze, Unsqueeze and Identity: the output is the input's buffer under the
-// shape the op's inference gives; nothing runs on the device.
+// Reshape, Flatten, Squeeze, Unsqueeze, Identity and Dropout (at inference): the output is the
+// input's buffer under the shape the op's inference gives; nothing runs on the device.
 #include "backends/gpu/ops/ops.h"
 
 namespace hi::gpu::HI_GPU_NS {
@@ -8,18 +8,24 @@ namespace {
 class Alias final : public GpuKernel {
  public:
   bool aliases_input() const override { return true; }
-  bool reads_on_host(size_t input) const override { return input >= 1; }  // shape, axes
+  explicit Alias(bool dropout) : dropout_(dropout) {}
+  bool reads_on_host(size_t input) const override { return input >= 1 && !dropout_; }  // shape, axes
   Status launch(LaunchContext&) const override { return Status::ok(); }
+
+ private:
+  bool dropout_;  // Dropout's ratio input does not matter at inference
 };
 
 }  // namespace
 
-// Float tensors only: integer tensors in a graph are mostly shape arithmetic, which later nodes
-// (Reshape, Expand, Slice) read on the host.
 std::string reshape_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  return is_float(dtype_of(inputs, 0)) ? "" : float_only_reason(node, inputs);
+  if (node.op_type == "Dropout") {  // inference: the identity; a mask or a training_mode input is not
+    if (node.outputs.size() > 1 && !node.outputs[1].empty()) return "no GPU kernel for Dropout's mask output";
+    if (node.inputs.size() > 2 && !node.inputs[2].empty()) return "no GPU kernel for Dropout with a training_mode input";
+  }
+  return movable_reason(node, inputs);
 }
 
-std::unique_ptr<GpuKernel> make_reshape(const ir::Node&) { return std::make_unique<Alias>(); }
+std::unique_ptr<GpuKernel> make_reshape(const ir::Node& node) { return std::make_unique<Alias>(node.op_type == "Dropout"); }
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -45,7 +45,7 @@ class Slice final : public GpuKernel {
 }  // namespace
 
 std::string slice_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
   return rank_reason(node, inputs, 0, kMaxCopyRank);
 }
 

@@ -49,7 +49,7 @@ class Split final : public GpuKernel {
 }  // namespace
 
 std::string split_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
   if (has_unnamed_output(node)) return "no GPU kernel for Split with an unnamed output";
   return rank_reason(node, inputs, 0, kMaxCopyRank);
 }

@@ -25,7 +25,7 @@ class Tile final : public GpuKernel {
 
 // Rank 4 at most: each repeated dim takes two of the copy's 8.
 std::string tile_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
   if (node.inputs.size() != 2) return "no GPU kernel for Tile-1 (tiles and axis inputs)";
   return rank_reason(node, inputs, 0, kMaxCopyRank / 2);
 }

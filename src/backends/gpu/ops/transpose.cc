@@ -27,7 +27,7 @@ class Transpose final : public GpuKernel {
 }  // namespace
 
 std::string transpose_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
+  if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
   return rank_of(inputs, 0) > kMaxCopyRank ? "no GPU kernel for Transpose above rank 8" : "";
 }
 

@@ -16,7 +16,13 @@ const std::map<std::string, UnaryKind>& kinds() {
       {"HardSigmoid", UnaryKind::kHardSigmoid}, {"HardSwish", UnaryKind::kHardSwish},
       {"Softplus", UnaryKind::kSoftplus}, {"Elu", UnaryKind::kElu},             {"Selu", UnaryKind::kSelu},
       {"Sin", UnaryKind::kSin},           {"Cos", UnaryKind::kCos},             {"Floor", UnaryKind::kFloor},
-      {"Ceil", UnaryKind::kCeil},         {"Round", UnaryKind::kRound},         {"Sign", UnaryKind::kSign}};
+      {"Ceil", UnaryKind::kCeil},         {"Round", UnaryKind::kRound},         {"Sign", UnaryKind::kSign},
+      {"Tan", UnaryKind::kTan},           {"Asin", UnaryKind::kAsin},           {"Acos", UnaryKind::kAcos},
+      {"Atan", UnaryKind::kAtan},         {"Sinh", UnaryKind::kSinh},           {"Cosh", UnaryKind::kCosh},
+      {"Asinh", UnaryKind::kAsinh},       {"Acosh", UnaryKind::kAcosh},         {"Atanh", UnaryKind::kAtanh},
+      {"Softsign", UnaryKind::kSoftsign}, {"Celu", UnaryKind::kCelu},           {"Mish", UnaryKind::kMish},
+      {"ThresholdedRelu", UnaryKind::kThresholdedRelu}, {"Shrink", UnaryKind::kShrink},
+      {"Affine", UnaryKind::kAffine},     {"Swish", UnaryKind::kSwish},         {"ScaledTanh", UnaryKind::kScaledTanh}};
   return t;
 }
 
@@ -34,6 +40,21 @@ class Unary final : public GpuKernel {
       case UnaryKind::kHardSigmoid:
         op_.alpha = ctx.get_float("alpha", 0.2f);
         op_.beta = ctx.get_float("beta", 0.5f);
+        break;
+      case UnaryKind::kCelu:
+      case UnaryKind::kThresholdedRelu:
+      case UnaryKind::kSwish: op_.alpha = ctx.get_float("alpha", 1.f); break;
+      case UnaryKind::kShrink:
+        op_.alpha = ctx.get_float("lambd", 0.5f);
+        op_.beta = ctx.get_float("bias", 0.f);
+        break;
+      case UnaryKind::kAffine:
+        op_.alpha = ctx.get_float("alpha", 1.f);
+        op_.beta = ctx.get_float("beta", 0.f);
+        break;
+      case UnaryKind::kScaledTanh:
+        op_.alpha = ctx.get_float("alpha", 1.f);
+        op_.beta = ctx.get_float("beta", 1.f);
         break;
       default: break;
     }

@@ -23,9 +23,8 @@ std::string where_why_not(const ir::Node& node, const std::vector<ir::ValueType>
   if (dtype_of(inputs, 0) != DType::kBool)
     return "no GPU kernel for Where with a " + std::string(dtype_name(dtype_of(inputs, 0))) + " condition (bool)";
   const DType t = dtype_of(inputs, 1);
-  if (!is_float(t) || dtype_of(inputs, 2) != t)
-    return "no GPU kernel for Where on " + std::string(dtype_name(t)) + " and " + dtype_name(dtype_of(inputs, 2)) +
-           " (float32, float16)";
+  if (!is_movable(t) || dtype_of(inputs, 2) != t)
+    return "no GPU kernel for Where on " + std::string(dtype_name(t)) + " and " + dtype_name(dtype_of(inputs, 2));
   for (size_t i = 0; i < 3; ++i)
     if (std::string r = rank_reason(node, inputs, i, kMaxBroadcastRank); !r.empty()) return r;
   return "";
