@@ -9,10 +9,12 @@
 #include "backends/gpu/gpu_partition.h"
 #include "backends/gpu/kernels/copy.h"
 #include "backends/gpu/kernels/elementwise.h"
+#include "backends/gpu/kernels/convert.h"
 #include "backends/gpu/kernels/pad.h"
 #include "backends/gpu/kernels/reduce.h"
 #include "backends/gpu/kernels/resize.h"
 #include "gpu/kernel_harness.h"
+#include "ops/convert.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
@@ -180,6 +182,40 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversComparisonsLogicAndIntegerArithmetic) {
 }
 
 // ---- Plans and index arithmetic on the host ---------------------------------------------------
+
+// Cast's conversions without float16 (kernels/convert.h, the code the kernel runs) against the
+// CPU's, on the values where they are easiest to get wrong.
+template <typename D, typename S>
+void expect_same_conversions(const std::vector<S>& values, const char* what) {
+  for (S v : values) {
+    const D gpu = convert_plain<D>(v), cpu = hi::ops::convert_value<D>(v);
+    if constexpr (std::is_floating_point_v<D>) EXPECT_TRUE(gpu == cpu || (gpu != gpu && cpu != cpu)) << what << " " << +v;
+    else EXPECT_EQ(+gpu, +cpu) << what << " of " << +v;
+  }
+}
+
+TEST(HI_GPU_TEST_SUITE, CastConversionsMatchTheCpuOnTheHost) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> floats = {NAN, inf, -inf, 0.f, -0.f, 0.5f, -0.5f, 1.5f, -1.99f, 127.9f, 128.f, -129.f, 255.5f,
+                                     256.f, 2147483520.f, 2147483648.f, -2147483904.f, 9.3e18f, 9.2233720e18f, -9.3e18f, 1e30f};
+  expect_same_conversions<int8_t>(floats, "float -> int8");
+  expect_same_conversions<uint8_t>(floats, "float -> uint8");
+  expect_same_conversions<int32_t>(floats, "float -> int32");
+  expect_same_conversions<int64_t>(floats, "float -> int64");
+  expect_same_conversions<bool>(floats, "float -> bool");
+  const std::vector<int64_t> longs = {0, 1, -1, 127, 128, 255, 256, -129, 2147483647, 2147483648LL, -2147483649LL,
+                                      std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(), 16777217};
+  expect_same_conversions<int8_t>(longs, "int64 -> int8");
+  expect_same_conversions<uint8_t>(longs, "int64 -> uint8");
+  expect_same_conversions<int32_t>(longs, "int64 -> int32");
+  expect_same_conversions<bool>(longs, "int64 -> bool");
+  expect_same_conversions<float>(longs, "int64 -> float");
+  const std::vector<int8_t> bytes = {0, 1, -1, 127, -128};
+  expect_same_conversions<uint8_t>(bytes, "int8 -> uint8");
+  expect_same_conversions<int64_t>(bytes, "int8 -> int64");
+  expect_same_conversions<float>(std::vector<bool>{true, false}, "bool -> float");
+  expect_same_conversions<int32_t>(std::vector<bool>{true, false}, "bool -> int32");
+}
 
 // What strided_copy does, on the host.
 Tensor apply_copy(const StridedCopy& c, const Tensor& src, const Shape& out_shape) {

@@ -7,53 +7,14 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "gpu/gpu_skip.h"
 #include "gpu/kernel_harness.h"
+#include "gpu/session_check.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
-
-std::vector<int64_t> dims(const Shape& s) { return std::vector<int64_t>(s.begin(), s.end()); }
-
-// Runs the model on `devices`; with a GPU first, every node must be placed on it.
-TensorMap run_model(const ModelBuilder& b, const TensorMap& feeds, const std::vector<std::string>& devices, int runs) {
-  const std::string bytes = b.bytes();
-  SessionOptions o;
-  o.devices = devices;
-  o.optimization_level = 0;
-  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
-  EXPECT_TRUE(s.is_ok()) << s.status().to_string();
-  if (!s.is_ok()) return {};
-  if (devices.front() != "cpu") {
-    const PlacementReport& p = s.value()->placement();
-    EXPECT_EQ(p.count_on(HI_GPU_BACKEND ":0"), static_cast<int64_t>(p.nodes.size())) << p.table();
-  }
-  TensorMap last;
-  for (int r = 0; r < runs; ++r) {  // the first run captures a graph, the next replays it
-    auto out = s.value()->run(feeds);
-    EXPECT_TRUE(out.is_ok()) << out.status().to_string();
-    if (!out.is_ok()) return {};
-    if (r > 0) {
-      for (const auto& [name, t] : out.value())
-        EXPECT_EQ(std::memcmp(t.raw(), last.at(name).raw(), t.nbytes()), 0) << "replay differs for " << name;
-    }
-    last = std::move(out).value();
-  }
-  return last;
-}
-
-// The model on this GPU against the CPU, every output.
-void check(const ModelBuilder& b, const TensorMap& feeds, const std::string& what, double atol = 1e-6) {
-  const TensorMap want = run_model(b, feeds, {"cpu"}, 1);
-  const TensorMap got = run_model(b, feeds, {HI_GPU_BACKEND}, 2);
-  ASSERT_FALSE(want.empty()) << what;
-  for (const auto& [name, w] : want) {
-    auto it = got.find(name);
-    ASSERT_TRUE(it != got.end()) << what << ": no output " << name;
-    expect_close(w, it->second, what + " output " + name, atol);
-  }
-}
 
 const std::vector<DType>& float_types() {
   static const std::vector<DType> t = {DType::kFloat32, DType::kFloat16};
@@ -405,6 +366,78 @@ TEST(HI_GPU_TEST_SUITE, MoreUnaryKindsOnTheGpuMatchTheCpu) {
       }
       check(b, {{"x", x}}, std::string(op) + " " + dtype_name(dtype));
     }
+}
+
+// The unary kinds added with the integer ops, on inputs inside each function's domain.
+TEST(HI_GPU_TEST_SUITE, TrigonometryAndActivationKindsOnTheGpuMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    const char* op;
+    float lo, hi;  // input range
+  };
+  const Case cases[] = {{"Tan", -1.4f, 1.4f},   {"Asin", -1.f, 1.f},     {"Acos", -1.f, 1.f},       {"Atan", -9.f, 9.f},
+                        {"Sinh", -5.f, 5.f},    {"Cosh", -5.f, 5.f},     {"Asinh", -9.f, 9.f},      {"Acosh", 1.f, 9.f},
+                        {"Atanh", -0.99f, 0.99f}, {"Softsign", -9.f, 9.f}, {"Celu", -5.f, 5.f},     {"Mish", -9.f, 9.f},
+                        {"ThresholdedRelu", -3.f, 3.f}, {"Shrink", -3.f, 3.f}, {"Swish", -9.f, 9.f}};
+  uint32_t seed = 500;
+  for (const Case& c : cases)
+    for (DType dtype : float_types()) {
+      ModelBuilder b(24);
+      b.input("x", onnx_type(dtype), {777});
+      b.output("y", onnx_type(dtype));
+      auto& n = b.node(c.op, {"x"}, {"y"});
+      if (std::string(c.op) == "Celu" || std::string(c.op) == "ThresholdedRelu" || std::string(c.op) == "Swish")
+        ModelBuilder::set_float(n, "alpha", 0.7f);
+      if (std::string(c.op) == "Shrink") {
+        ModelBuilder::set_float(n, "lambd", 0.8f);
+        ModelBuilder::set_float(n, "bias", 0.3f);
+      }
+      Tensor x = Tensor::empty(dtype, {777});
+      std::mt19937 rng(seed++);
+      std::uniform_real_distribution<float> u(c.lo, c.hi);
+      for (int64_t i = 0; i < x.numel(); ++i) {
+        const float v = i == 0 ? c.lo : i == 1 ? c.hi : u(rng);
+        if (dtype == DType::kFloat16) x.data<Float16>()[i] = Float16(v);
+        else x.data<float>()[i] = v;
+      }
+      check(b, {{"x", x}}, std::string(c.op) + " " + dtype_name(dtype), 1e-5);
+    }
+}
+
+// Sum, Mean, Max and Min of one to four inputs that broadcast to the output only together; PRelu
+// with a per-channel slope; GlobalMaxPool; Dropout at inference.
+TEST(HI_GPU_TEST_SUITE, VariadicOpsPReluGlobalMaxPoolAndDropoutOnTheGpuMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<std::vector<Shape>> arities = {{{3, 5}}, {{3, 1}, {5}}, {{2, 1, 5}, {3, 1}, {1, 5}}, {{4}, {3, 4}, {2, 1, 1}, {1}}};
+  uint32_t seed = 600;
+  for (const char* op : {"Sum", "Mean", "Max", "Min"})
+    for (DType dtype : float_types())
+      for (const auto& shapes : arities) {
+        ModelBuilder b(13);
+        std::vector<std::string> in;
+        TensorMap feeds;
+        for (size_t i = 0; i < shapes.size(); ++i) {
+          in.push_back(str("x", i));
+          b.input(in.back(), onnx_type(dtype), dims(shapes[i]));
+          feeds[in.back()] = random_tensor(dtype, shapes[i], seed++, false);
+        }
+        b.output("y", onnx_type(dtype));
+        b.node(op, in, {"y"});
+        check(b, feeds, str(op, " of ", shapes.size(), " ", dtype_name(dtype)));
+      }
+  for (DType dtype : float_types()) {
+    ModelBuilder b(16);
+    b.input("x", onnx_type(dtype), {2, 3, 5, 7});
+    b.input("slope", onnx_type(dtype), {3, 1, 1});
+    b.output("y", onnx_type(dtype));
+    b.output("g", onnx_type(dtype));
+    b.output("d", onnx_type(dtype));
+    b.node("PRelu", {"x", "slope"}, {"y"});
+    b.node("GlobalMaxPool", {"x"}, {"g"});
+    b.node("Dropout", {"x"}, {"d"});
+    check(b, {{"x", random_tensor(dtype, {2, 3, 5, 7}, seed++, false)}, {"slope", random_tensor(dtype, {3, 1, 1}, seed++, false)}},
+          std::string("PRelu, GlobalMaxPool, Dropout ") + dtype_name(dtype));
+  }
 }
 
 // FusedAttention (the attention fusion pass's op) against the CPU op: key lengths below, at and

@@ -1,60 +1,28 @@
-// Cast (see elementwise.h): one element per thread, with the CPU's conversions (ops/convert.h):
-// float to integer truncates toward zero, saturates and maps NaN to 0; integer to integer wraps;
-// anything to bool is "!= 0"; to float16 rounds once to nearest-even. One kernel per (from, to).
+// Cast (see elementwise.h): one element per thread, with the CPU's conversions (kernels/convert.h
+// and, for float16, through float32, rounding once to nearest-even). One kernel per (from, to).
 // clang-format off
 #include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/elementwise.h"
 // clang-format on
 
-#include <limits>
 #include <type_traits>
+
+#include "backends/gpu/kernels/convert.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-template <typename T>
-inline constexpr bool kIsFloat = std::is_same_v<T, float> || std::is_same_v<T, __half>;
-
-// The integer range as host constants (numeric_limits' functions are host-only for nvcc).
-template <typename D>
-struct Range {
-  static constexpr D lo = std::numeric_limits<D>::lowest();
-  static constexpr D hi = std::numeric_limits<D>::max();
-};
-
-template <typename D>
-__device__ __forceinline__ D saturate_to_int(float v) {
-  if (v != v) return D(0);
-  const double t = trunc(static_cast<double>(v));
-  // lowest() and max() convert to double exactly, or (int64 max) rounded up to 2^63, itself out
-  // of range: so >= and <= are right.
-  if (t <= static_cast<double>(Range<D>::lo)) return Range<D>::lo;
-  if (t >= static_cast<double>(Range<D>::hi)) return Range<D>::hi;
-  return static_cast<D>(t);
-}
-
+// float16 goes through float32 (exact), then the plain conversions (kernels/convert.h).
 template <typename D, typename S>
 __device__ __forceinline__ D convert(S v) {
   if constexpr (std::is_same_v<D, S>) {
     return v;
-  } else if constexpr (kIsFloat<S>) {
-    const float f = load_f(&v, 0);
-    if constexpr (std::is_same_v<D, bool>) return f != 0.f;
-    else if constexpr (kIsFloat<D>) {
-      D out;
-      store_f(&out, 0, f);
-      return out;
-    } else {
-      return saturate_to_int<D>(f);
-    }
-  } else if constexpr (std::is_same_v<D, bool>) {
-    return v != S(0);
-  } else if constexpr (kIsFloat<D>) {
-    D out;
-    store_f(&out, 0, static_cast<float>(v));
-    return out;
+  } else if constexpr (std::is_same_v<S, __half>) {
+    return convert<D>(__half2float(v));
+  } else if constexpr (std::is_same_v<D, __half>) {
+    return __float2half_rn(convert_plain<float>(v));
   } else {
-    return static_cast<D>(v);  // integer (or bool) to integer: two's complement wrap
+    return convert_plain<D>(v);
   }
 }
 
