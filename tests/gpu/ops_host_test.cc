@@ -181,6 +181,32 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversComparisonsLogicAndIntegerArithmetic) {
   expect_support(make_node("Dropout", {"x", "r", "t"}), {f32({2, 3}), f32({}), vt(DType::kBool, {})}, "training_mode");
 }
 
+TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsAndTrilu) {
+  for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) {
+    ir::Node n = make_node(op, {"x"});
+    set_int_attr(n, "axis", 0);
+    expect_support(n, {vt(DType::kFloat16, {3, 4, 5})}, "");
+    expect_support(n, {i64({3})}, "on int64");
+  }
+  for (const char* op : {"LayerNormalization", "RMSNormalization"}) {
+    ir::Node n = make_node(op, {"x", "scale", "bias"});
+    set_int_attr(n, "axis", -2);
+    const ir::ValueType x = ir::ValueType::tensor(DType::kFloat32, {ir::Dim::named("batch"), ir::Dim::known(5), ir::Dim::known(6)});
+    expect_support(n, {x, f32({5, 6}), f32({5, 6})}, "");
+    expect_support(n, {x, f32({6}), f32({5, 6})}, "scale or bias broadcast within the normalised shape");
+    set_int_attr(n, "axis", 0);
+    expect_support(n, {x, f32({5, 6}), f32({5, 6})}, "over dims of unknown size");
+    expect_support(make_node(op, {"x", "scale"}, {"y", "mean"}), {f32({2, 3}), f32({3})}, "mean and inverse std outputs");
+  }
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    for (DType t : {DType::kFloat32, DType::kFloat16, DType::kInt64, DType::kInt32})
+      expect_support(make_node(op, {"x"}), {vt(t, {3, 4})}, "");
+    expect_support(make_node(op, {"x"}), {vt(DType::kUInt8, {3, 4})}, "on uint8 (float32, float16, int64, int32)");
+  }
+  expect_support(make_node("Trilu", {"x", "k"}), {vt(DType::kBool, {3, 4}), i64({})}, "");
+  expect_support(make_node("Trilu", {"x"}), {vt(DType::kString, {3, 4})}, "on string");
+}
+
 // ---- Plans and index arithmetic on the host ---------------------------------------------------
 
 // Cast's conversions without float16 (kernels/convert.h, the code the kernel runs) against the

@@ -440,6 +440,88 @@ TEST(HI_GPU_TEST_SUITE, VariadicOpsPReluGlobalMaxPoolAndDropoutOnTheGpuMatchTheC
   }
 }
 
+// Softmax, LogSoftmax and Hardmax along every axis, under opset 11 (the input as a matrix split at
+// the axis) and 13 (one dim); ties and a leading NaN for Hardmax.
+TEST(HI_GPU_TEST_SUITE, SoftmaxFamilyAlongAnyAxisMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Shape shape = {3, 5, 33, 2};
+  uint32_t seed = 800;
+  for (int64_t opset : {11, 13})
+    for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"})
+      for (int64_t axis = -4; axis < 4; ++axis)
+        for (DType dtype : float_types()) {
+          ModelBuilder b(opset);
+          b.input("x", onnx_type(dtype), dims(shape));
+          b.output("y", onnx_type(dtype));
+          ModelBuilder::set_int(b.node(op, {"x"}, {"y"}), "axis", axis);
+          Tensor x = random_tensor(dtype, shape, seed++, false);
+          if (std::string(op) == "Hardmax") {  // ties with element 0 along every axis, then a NaN first
+            const size_t es = dtype_size(dtype);
+            for (int64_t i = 1; i < 80; i += 3) std::memcpy(static_cast<char*>(x.raw()) + i * es, x.raw(), es);
+            if (dtype == DType::kFloat32) x.data<float>()[0] = NAN;
+          }
+          check(b, {{"x", x}}, str(op, "-", opset, " axis ", axis, " ", dtype_name(dtype)), 1e-6);
+        }
+}
+
+// LayerNormalization and RMSNormalization over one, two and all dims.
+TEST(HI_GPU_TEST_SUITE, NormalisationsOverTrailingDimsMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Shape shape = {2, 3, 7, 37};
+  uint32_t seed = 900;
+  for (const char* op : {"LayerNormalization", "RMSNormalization"})
+    for (int64_t axis : {-1, 2, 1, 0})
+      for (DType dtype : float_types()) {
+        Shape norm(shape.begin() + (axis < 0 ? axis + 4 : axis), shape.end());
+        ModelBuilder b(23);
+        b.input("x", onnx_type(dtype), dims(shape));
+        b.input("scale", onnx_type(dtype), dims(norm));
+        b.input("bias", onnx_type(dtype), dims(norm));
+        b.output("y", onnx_type(dtype));
+        std::vector<std::string> in = {"x", "scale"};
+        if (std::string(op) == "LayerNormalization") in.push_back("bias");
+        auto& n = b.node(op, in, {"y"});
+        ModelBuilder::set_int(n, "axis", axis);
+        ModelBuilder::set_float(n, "epsilon", 1e-3f);
+        check(b,
+              {{"x", random_tensor(dtype, shape, seed++, false)}, {"scale", random_tensor(dtype, norm, seed++, false)},
+               {"bias", random_tensor(dtype, norm, seed++, false)}},
+              str(op, " axis ", axis, " ", dtype_name(dtype)), 1e-5);
+      }
+}
+
+// ArgMax / ArgMin on every axis, keepdims on and off, first and last of ties; Trilu both ways
+// with k from -3 to 5 on a batch of non-square matrices.
+TEST(HI_GPU_TEST_SUITE, ArgReductionsAndTriluMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Shape shape = {4, 6, 9};
+  uint32_t seed = 1000;
+  for (const char* op : {"ArgMax", "ArgMin"})
+    for (int64_t axis = -3; axis < 3; ++axis)
+      for (int64_t keep = 0; keep < 2; ++keep)
+        for (int64_t last = 0; last < 2; ++last) {
+          ModelBuilder b(13);
+          b.input("x", onnx_type(DType::kFloat16), dims(shape));  // float16: many ties
+          b.output("y", onnx::TensorProto::INT64);
+          auto& n = b.node(op, {"x"}, {"y"});
+          ModelBuilder::set_int(n, "axis", axis);
+          ModelBuilder::set_int(n, "keepdims", keep);
+          ModelBuilder::set_int(n, "select_last_index", last);
+          Tensor x = random_tensor(DType::kFloat16, shape, seed++, false);
+          for (int64_t i = 0; i < x.numel(); ++i) x.data<Float16>()[i] = Float16(std::round(static_cast<float>(x.data<Float16>()[i])));
+          check(b, {{"x", x}}, str(op, " axis ", axis, " keepdims ", keep, " last ", last));
+        }
+  for (int64_t upper = 0; upper < 2; ++upper)
+    for (int64_t k = -3; k <= 5; ++k) {
+      ModelBuilder b(14);
+      b.input("x", onnx_type(DType::kFloat32), {2, 3, 5, 7});
+      b.output("y", onnx_type(DType::kFloat32));
+      b.initializer_i64("k", {}, {k});
+      ModelBuilder::set_int(b.node("Trilu", {"x", "k"}, {"y"}), "upper", upper);
+      check(b, {{"x", random_tensor(DType::kFloat32, {2, 3, 5, 7}, seed++, false)}}, str("Trilu upper ", upper, " k ", k));
+    }
+}
+
 // FusedAttention (the attention fusion pass's op) against the CPU op: key lengths below, at and
 // above the kernel's chunk of 256 keys, odd heads and head sizes, masks broadcast over heads and
 // queries, a fully masked row (NaN on both), and no keys at all (zeros on both).

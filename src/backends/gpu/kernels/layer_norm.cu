@@ -1,5 +1,6 @@
-// LayerNorm over rows (see rows.h): one block per row; mean, then the mean squared deviation,
-// then the normalised, scaled and shifted write, all in float32.
+// LayerNorm and RMSNormalization over rows (see rows.h): one block per row; the mean (not for
+// RMS), then the mean squared deviation, then the normalised, scaled and shifted write, all in
+// float32.
 // clang-format off
 #include "backends/gpu/kernels/row_reduce.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/rows.h"
@@ -9,12 +10,15 @@ namespace hi::gpu::HI_GPU_NS {
 namespace {
 
 template <typename T>
-__global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* y, int64_t cols, float epsilon) {
+__global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* y, int64_t cols, float epsilon, bool rms) {
   __shared__ float scratch[kRowBlock];
   const int64_t base = static_cast<int64_t>(blockIdx.x) * cols;
-  float s = 0.f;
-  for (int64_t c = threadIdx.x; c < cols; c += kRowBlock) s += load_f(x, base + c);
-  const float mean = block_reduce(s, scratch, SumOp{}) / static_cast<float>(cols);
+  float mean = 0.f;
+  if (!rms) {
+    float s = 0.f;
+    for (int64_t c = threadIdx.x; c < cols; c += kRowBlock) s += load_f(x, base + c);
+    mean = block_reduce(s, scratch, SumOp{}) / static_cast<float>(cols);
+  }
   float q = 0.f;
   for (int64_t c = threadIdx.x; c < cols; c += kRowBlock) {
     const float d = load_f(x, base + c) - mean;
@@ -31,24 +35,24 @@ __global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* 
 
 template <typename T>
 void launch(const void* x, const void* scale, const void* bias, void* y, int64_t rows, int64_t cols, float epsilon,
-            cudaStream_t s) {
+            bool rms, cudaStream_t s) {
   layer_norm_kernel<T><<<row_blocks(rows), kRowBlock, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(scale),
                                                              static_cast<const T*>(bias), static_cast<T*>(y), cols,
-                                                             epsilon);
+                                                             epsilon, rms);
 }
 
 }  // namespace
 
 Status layer_norm_rows(DType dtype, const void* x, const void* scale, const void* bias, void* y, int64_t rows,
-                       int64_t cols, float epsilon, Stream stream) {
+                       int64_t cols, float epsilon, Stream stream, bool rms) {
   HI_RETURN_IF(rows < 0 || cols < 0, kInvalidArgument, "GPU LayerNorm: rows and cols must be >= 0, got ", rows, " x ",
                cols);
   if (rows == 0 || cols == 0) return Status::ok();
   HI_RETURN_IF(rows > 0x7fffffff, kUnsupported, "GPU LayerNorm: ", rows, " rows is above the grid limit of 2^31 - 1");
   HI_RETURN_IF(x == nullptr || scale == nullptr || y == nullptr, kInvalidArgument, "GPU LayerNorm: null buffer");
   const auto s = static_cast<cudaStream_t>(stream);
-  if (dtype == DType::kFloat32) launch<float>(x, scale, bias, y, rows, cols, epsilon, s);
-  else if (dtype == DType::kFloat16) launch<__half>(x, scale, bias, y, rows, cols, epsilon, s);
+  if (dtype == DType::kFloat32) launch<float>(x, scale, bias, y, rows, cols, epsilon, rms, s);
+  else if (dtype == DType::kFloat16) launch<__half>(x, scale, bias, y, rows, cols, epsilon, rms, s);
   else return error(StatusCode::kUnsupported, "GPU LayerNorm: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -15,8 +15,10 @@ HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, PRelu; Sum, Me
 HI_GPU_OP(compare)         // compare.cc: Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor
 HI_GPU_OP(predicate)       // predicate.cc: Not, IsNaN, IsInf
 HI_GPU_OP(shape)           // shape.cc: Shape, Size
-HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax
-HI_GPU_OP(layer_norm)      // layer_norm.cc
+HI_GPU_OP(arg_reduce)      // arg_reduce.cc: ArgMax, ArgMin
+HI_GPU_OP(trilu)           // trilu.cc
+HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax, Hardmax
+HI_GPU_OP(layer_norm)      // layer_norm.cc: LayerNormalization, RMSNormalization
 HI_GPU_OP(matmul)          // matmul.cc: MatMul, Gemm, FusedMatMul
 HI_GPU_OP(conv)            // conv.cc: Conv, FusedConv
 HI_GPU_OP(pool)            // pool.cc: MaxPool, AveragePool

@@ -1,39 +1,46 @@
-// Softmax and LogSoftmax over the last axis (kernels/softmax.cu).
+// Softmax, LogSoftmax and Hardmax along any axis, with the opset's meaning of it (before 13 the
+// input is a matrix split at the axis; from 13 the rows run along that one dim: ops/softmax_util.h).
+// Rows of contiguous elements take the row kernel (a block per row); others one thread per line
+// (kernels/softmax.cu).
 #include "backends/gpu/kernels/rows.h"
 #include "backends/gpu/ops/ops.h"
+#include "ops/softmax_util.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
 class Softmax final : public GpuKernel {
  public:
-  explicit Softmax(bool log) : log_(log) {}
+  explicit Softmax(SoftmaxMode mode) : mode_(mode) {}
+  Status init(ops::InitContext& ctx) override {
+    axis_.parse(ctx);
+    return Status::ok();
+  }
   Status launch(LaunchContext& ctx) const override {
+    const DeviceValue& x = ctx.input(0);
     DeviceValue& y = ctx.output(0);
-    const int64_t cols = y.shape.empty() ? 1 : y.shape.back();
-    return softmax_rows(ctx.input(0).dtype, ctx.input(0).ptr, y.ptr, cols ? shape_numel(y.shape) / cols : 0, cols, log_,
-                        ctx.stream());
+    int64_t outer = 0, n = 0, inner = 0;
+    HI_RETURN_IF_ERROR(axis_.layout(x.shape, &outer, &n, &inner));
+    if (inner == 1 && mode_ != SoftmaxMode::kHardmax)
+      return softmax_rows(x.dtype, x.ptr, y.ptr, outer, n, mode_ == SoftmaxMode::kLogSoftmax, ctx.stream());
+    return softmax_axis(x.dtype, x.ptr, y.ptr, outer, n, inner, mode_, ctx.stream());
   }
 
  private:
-  bool log_;
+  SoftmaxMode mode_;
+  ops::SoftmaxAxis axis_;
 };
 
 }  // namespace
 
 std::string softmax_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
-  // Without the attribute the default depends on the opset (1 before 13, -1 from 13), which
-  // this query does not see: only rank 2, where both mean the last axis, is taken.
-  const int64_t r = rank_of(inputs, 0);
-  const int64_t axis = attr_int(node, "axis", -1);
-  const bool last = node.attr("axis") ? (axis == -1 || axis == r - 1) : r == 2;
-  if (!last) return "no GPU kernel for " + node.op_type + " over an axis other than the last";
-  return "";
+  return is_float(dtype_of(inputs, 0)) ? "" : float_only_reason(node, inputs);
 }
 
 std::unique_ptr<GpuKernel> make_softmax(const ir::Node& node) {
-  return std::make_unique<Softmax>(node.op_type == "LogSoftmax");
+  return std::make_unique<Softmax>(node.op_type == "Softmax"      ? SoftmaxMode::kSoftmax
+                                   : node.op_type == "LogSoftmax" ? SoftmaxMode::kLogSoftmax
+                                                                  : SoftmaxMode::kHardmax);
 }
 
 }  // namespace hi::gpu::HI_GPU_NS
