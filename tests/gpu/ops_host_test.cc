@@ -196,7 +196,10 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
     expect_support(n, {x, f32({6}), f32({5, 6})}, "scale or bias broadcast within the normalised shape");
     set_int_attr(n, "axis", 0);
     expect_support(n, {x, f32({5, 6}), f32({5, 6})}, "over dims of unknown size");
-    expect_support(make_node(op, {"x", "scale"}, {"y", "mean"}), {f32({2, 3}), f32({3})}, "mean and inverse std outputs");
+    expect_support(make_node(op, {"x", "scale"}, {"y", "mean", "inv_std"}), {f32({2, 3}), f32({3})}, "");
+    ir::Node stash = make_node(op, {"x", "scale"});
+    set_int_attr(stash, "stash_type", 10);
+    expect_support(stash, {f32({2, 3}), f32({3})}, "stash_type other than float32");
   }
   for (const char* op : {"ArgMax", "ArgMin"}) {
     for (DType t : {DType::kFloat32, DType::kFloat16, DType::kInt64, DType::kInt32})
@@ -205,6 +208,21 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   }
   expect_support(make_node("Trilu", {"x", "k"}), {vt(DType::kBool, {3, 4}), i64({})}, "");
   expect_support(make_node("Trilu", {"x"}), {vt(DType::kString, {3, 4})}, "on string");
+  ir::Node conv = make_node("Conv", {"x", "w"});
+  set_string_attr(conv, "auto_pad", "SAME_LOWER");
+  expect_support(conv, {f32({1, 2, 5, 5}), f32({3, 2, 3, 3})}, "");
+  for (const char* op : {"MaxPool", "AveragePool"}) {
+    ir::Node pool = make_node(op, {"x"});
+    set_string_attr(pool, "auto_pad", "SAME_UPPER");
+    expect_support(pool, {f32({1, 2, 5, 5})}, "");
+    expect_support(pool, {f32({1, 2, 5})}, "");
+    expect_support(pool, {f32({1, 2, 5, 5, 5})}, "other than 1-D and 2-D");
+  }
+  ir::Node mod = make_node("Mod", {"a", "b"});
+  expect_support(mod, {f32({3}), f32({3})}, "fmod=0");
+  set_int_attr(mod, "fmod", 1);
+  expect_support(mod, {vt(DType::kFloat16, {3}), vt(DType::kFloat16, {1})}, "");
+  expect_support(mod, {i64({3}), i64({3})}, "no GPU kernel for Mod on int64");
 }
 
 // ---- Plans and index arithmetic on the host ---------------------------------------------------

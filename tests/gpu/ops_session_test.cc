@@ -478,9 +478,13 @@ TEST(HI_GPU_TEST_SUITE, NormalisationsOverTrailingDimsMatchTheCpu) {
         b.input("scale", onnx_type(dtype), dims(norm));
         b.input("bias", onnx_type(dtype), dims(norm));
         b.output("y", onnx_type(dtype));
-        std::vector<std::string> in = {"x", "scale"};
-        if (std::string(op) == "LayerNormalization") in.push_back("bias");
-        auto& n = b.node(op, in, {"y"});
+        std::vector<std::string> in = {"x", "scale"}, out = {"y"};
+        if (std::string(op) == "LayerNormalization") {
+          in.push_back("bias");
+          out = {"y", "mean", "inv_std"};
+          b.output("mean", onnx::TensorProto::FLOAT).output("inv_std", onnx::TensorProto::FLOAT);
+        }
+        auto& n = b.node(op, in, out);
         ModelBuilder::set_int(n, "axis", axis);
         ModelBuilder::set_float(n, "epsilon", 1e-3f);
         check(b,
@@ -520,6 +524,56 @@ TEST(HI_GPU_TEST_SUITE, ArgReductionsAndTriluMatchTheCpu) {
       ModelBuilder::set_int(b.node("Trilu", {"x", "k"}, {"y"}), "upper", upper);
       check(b, {{"x", random_tensor(DType::kFloat32, {2, 3, 5, 7}, seed++, false)}}, str("Trilu upper ", upper, " k ", k));
     }
+}
+
+// Windows with auto_pad (SAME_UPPER, SAME_LOWER, VALID) for Conv and both poolings, odd sizes and
+// strides that leave the pads asymmetric; 1-D pooling with explicit pads and ceil_mode.
+TEST(HI_GPU_TEST_SUITE, AutoPadAndOneDimensionalPoolingMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  uint32_t seed = 1100;
+  for (const char* pad : {"SAME_UPPER", "SAME_LOWER", "VALID"})
+    for (int64_t stride : {1, 2, 3}) {
+      ModelBuilder b(19);
+      b.input("x", onnx_type(DType::kFloat32), {2, 3, 11, 8});
+      b.input("w", onnx_type(DType::kFloat32), {4, 3, 3, 2});
+      for (const char* out : {"c", "m", "a"}) b.output(out, onnx_type(DType::kFloat32));
+      auto& conv = b.node("Conv", {"x", "w"}, {"c"});
+      ModelBuilder::set_string(conv, "auto_pad", pad);
+      ModelBuilder::set_ints(conv, "strides", {stride, stride});
+      for (const char* op : {"MaxPool", "AveragePool"}) {
+        auto& pool = b.node(op, {"x"}, {op == std::string("MaxPool") ? "m" : "a"});
+        ModelBuilder::set_string(pool, "auto_pad", pad);
+        ModelBuilder::set_ints(pool, "kernel_shape", {3, 2});
+        ModelBuilder::set_ints(pool, "strides", {stride, stride});
+      }
+      check(b, {{"x", random_tensor(DType::kFloat32, {2, 3, 11, 8}, seed++, false)},
+                {"w", random_tensor(DType::kFloat32, {4, 3, 3, 2}, seed++, false)}},
+            str("auto_pad ", pad, " stride ", stride), 1e-5);
+    }
+  for (DType dtype : float_types())
+    for (int64_t ceil = 0; ceil < 2; ++ceil) {
+      ModelBuilder b(19);
+      b.input("x", onnx_type(dtype), {2, 5, 17});
+      b.output("m", onnx_type(dtype)).output("a", onnx_type(dtype));
+      for (const char* op : {"MaxPool", "AveragePool"}) {
+        auto& pool = b.node(op, {"x"}, {op == std::string("MaxPool") ? "m" : "a"});
+        ModelBuilder::set_ints(pool, "kernel_shape", {4});
+        ModelBuilder::set_ints(pool, "strides", {3});
+        ModelBuilder::set_ints(pool, "pads", {1, 2});
+        ModelBuilder::set_int(pool, "ceil_mode", ceil);
+        if (op == std::string("AveragePool")) ModelBuilder::set_int(pool, "count_include_pad", 1 - ceil);
+      }
+      check(b, {{"x", random_tensor(dtype, {2, 5, 17}, seed++, false)}}, str("1-D pooling ", dtype_name(dtype), " ceil ", ceil));
+    }
+  for (DType dtype : float_types()) {
+    ModelBuilder b(13);
+    b.input("a", onnx_type(dtype), {3, 1, 7});
+    b.input("b", onnx_type(dtype), {5, 7});
+    b.output("y", onnx_type(dtype));
+    ModelBuilder::set_int(b.node("Mod", {"a", "b"}, {"y"}), "fmod", 1);
+    check(b, {{"a", random_tensor(dtype, {3, 1, 7}, seed++, false)}, {"b", random_tensor(dtype, {5, 7}, seed++, true)}},
+          str("Mod fmod=1 ", dtype_name(dtype)));
+  }
 }
 
 // FusedAttention (the attention fusion pass's op) against the CPU op: key lengths below, at and

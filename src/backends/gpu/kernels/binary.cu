@@ -22,6 +22,7 @@ __device__ __forceinline__ float apply(float a, float b) {
   else if constexpr (K == BinaryKind::kMax) return (a != a || b != b) ? a + b : fmaxf(a, b);
   else if constexpr (K == BinaryKind::kMin) return (a != a || b != b) ? a + b : fminf(a, b);
   else if constexpr (K == BinaryKind::kPRelu) return a < 0.f ? a * b : a;
+  else if constexpr (K == BinaryKind::kFmod) return fmodf(a, b);
   else return powf(a, b);
 }
 
@@ -76,7 +77,7 @@ void dispatch_float(BinaryKind kind, const void* a, const void* b, void* y, cons
 #define HI_BINARY_CASE(K) \
   case BinaryKind::K: launch<BinaryKind::K, T>(a, b, y, index, s); break;
     HI_BINARY_CASE(kAdd) HI_BINARY_CASE(kSub) HI_BINARY_CASE(kMul) HI_BINARY_CASE(kDiv)
-    HI_BINARY_CASE(kMax) HI_BINARY_CASE(kMin) HI_BINARY_CASE(kPow) HI_BINARY_CASE(kPRelu)
+    HI_BINARY_CASE(kMax) HI_BINARY_CASE(kMin) HI_BINARY_CASE(kPow) HI_BINARY_CASE(kPRelu) HI_BINARY_CASE(kFmod)
 #undef HI_BINARY_CASE
   }
 }

@@ -36,8 +36,8 @@ struct UnaryOp {
 // kInvalidArgument for n < 0 or null buffers, kUnsupported for another dtype.
 Status unary(const UnaryOp& op, DType dtype, const void* x, void* y, int64_t n, Stream stream);
 
-// PRelu: a < 0 ? a * b : a (b the slope).
-enum class BinaryKind { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kPRelu };
+// PRelu: a < 0 ? a * b : a (b the slope); Fmod: C's fmod (Mod with fmod=1), the sign of a.
+enum class BinaryKind { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow, kPRelu, kFmod };
 
 constexpr int kMaxBroadcastRank = 8;
 // The output's dims and each input's element strides over them (0 along a broadcast dim).

@@ -24,7 +24,12 @@ Status softmax_axis(DType dtype, const void* x, void* y, int64_t outer, int64_t 
 // bias have `cols` elements of the same dtype. Variance is the mean squared deviation (two
 // passes over the row, not E[x^2] - E[x]^2, which cancels badly). With rms (RMSNormalization)
 // the mean is taken as 0: y = x / sqrt(mean(x^2) + epsilon) * scale (+ bias).
+// mean and inv_std (float32, `rows` each, either may be null) receive each row's statistics.
+struct RowStats {
+  float* mean = nullptr;
+  float* inv_std = nullptr;
+};
 Status layer_norm_rows(DType dtype, const void* x, const void* scale, const void* bias, void* y, int64_t rows,
-                       int64_t cols, float epsilon, Stream stream, bool rms = false);
+                       int64_t cols, float epsilon, Stream stream, bool rms = false, RowStats stats = {});
 
 }  // namespace hi::gpu::HI_GPU_NS

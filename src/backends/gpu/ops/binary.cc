@@ -1,5 +1,5 @@
-// Binary arithmetic with numpy broadcasting (kernels/binary.cu): Add, Sub, Mul, Div, Pow, PRelu
-// and the variadic Sum, Mean, Max, Min, which fold their inputs into the output in place, one
+// Binary arithmetic with numpy broadcasting (kernels/binary.cu): Add, Sub, Mul, Div, Pow, PRelu,
+// Mod with fmod=1, and the variadic Sum, Mean, Max, Min, which fold their inputs into the output in place, one
 // input per launch (Mean scales by 1/n at the end). Integers (int32, int64) for Add, Sub, Mul,
 // Max, Min, Sum; integer Div and Mod stay on the CPU, which reports a division by zero.
 #include <map>
@@ -13,7 +13,7 @@ const std::map<std::string, BinaryKind>& kinds() {
   static const std::map<std::string, BinaryKind> t = {
       {"Add", BinaryKind::kAdd}, {"Sub", BinaryKind::kSub}, {"Mul", BinaryKind::kMul}, {"Div", BinaryKind::kDiv},
       {"Pow", BinaryKind::kPow}, {"Max", BinaryKind::kMax}, {"Min", BinaryKind::kMin}, {"PRelu", BinaryKind::kPRelu},
-      {"Sum", BinaryKind::kAdd}, {"Mean", BinaryKind::kAdd}};
+      {"Sum", BinaryKind::kAdd}, {"Mean", BinaryKind::kAdd}, {"Mod", BinaryKind::kFmod}};
   return t;
 }
 
@@ -64,6 +64,8 @@ std::string binary_why_not(const ir::Node& node, const std::vector<ir::ValueType
   for (size_t i = 1; i < inputs.size(); ++i)
     if (dtype_of(inputs, i) != t)
       return "no GPU kernel for " + node.op_type + " of " + dtype_name(t) + " and " + dtype_name(dtype_of(inputs, i));
+  if (node.op_type == "Mod" && attr_int(node, "fmod", 0) != 1)
+    return "no GPU kernel for Mod with fmod=0 (integers: a division by zero is an error the CPU reports)";
   const BinaryKind k = kinds().at(node.op_type);
   const bool integer = (t == DType::kInt32 || t == DType::kInt64) && integer_kind(k) && node.op_type != "Mean";
   if (!is_float(t) && !integer)

@@ -89,7 +89,6 @@ std::string conv_why_not(const ir::Node& node, const std::vector<ir::ValueType>&
   if (!is_float(dtype_of(inputs, 0)) || dtype_of(inputs, 1) != dtype_of(inputs, 0))
     return float_only_reason(node, inputs);
   if (rank_of(inputs, 1) != 4) return "no GPU kernel for " + op + " other than 2-D";
-  if (attr_string(node, "auto_pad", "NOTSET") != "NOTSET") return "no GPU kernel for " + op + " with auto_pad";
   if (op == "FusedConv") {
     if (attr_int(node, "channels_last", 0) != 0) return "no GPU kernel for channels-last FusedConv (a CPU layout)";
     return activation_why_not(node);

@@ -1,5 +1,5 @@
-// LayerNormalization and RMSNormalization over the dims from `axis` on (kernels/layer_norm.cu:
-// one row per position before the axis). Scale and bias must hold the whole normalised shape (no
+// LayerNormalization (with its optional Mean and InvStdDev outputs) and RMSNormalization over the
+// dims from `axis` on (kernels/layer_norm.cu: one row per position before the axis). Scale and bias must hold the whole normalised shape (no
 // broadcasting within a row), which the support check proves from the static shapes.
 #include "backends/gpu/kernels/rows.h"
 #include "backends/gpu/ops/ops.h"
@@ -25,8 +25,15 @@ class LayerNorm final : public GpuKernel {
     for (size_t i = 1; i < 3; ++i)
       HI_RETURN_IF(ctx.has_input(i) && shape_numel(ctx.input(i).shape) != cols, kInvalidArgument, ctx.node().op_type, ": input ",
                    i, " has ", shape_numel(ctx.input(i).shape), " elements, the normalised shape ", cols);
+    RowStats stats;  // LayerNormalization's optional Mean and InvStdDev outputs, float32 (stash_type 1)
+    for (size_t o = 1; o < 3; ++o) {
+      if (!ctx.has_output(o)) continue;
+      HI_RETURN_IF(ctx.output(o).dtype != DType::kFloat32, kUnsupported, ctx.node().op_type, ": output ", o, " is ",
+                   dtype_name(ctx.output(o).dtype), "; the GPU kernel writes float32 statistics");
+      (o == 1 ? stats.mean : stats.inv_std) = static_cast<float*>(ctx.output(o).ptr);
+    }
     return layer_norm_rows(x.dtype, x.ptr, ctx.input(1).ptr, ctx.has_input(2) ? ctx.input(2).ptr : nullptr, y.ptr,
-                           cols ? shape_numel(y.shape) / cols : 0, cols, epsilon_, ctx.stream(), rms_);
+                           cols ? shape_numel(y.shape) / cols : 0, cols, epsilon_, ctx.stream(), rms_, stats);
   }
 
  private:
@@ -41,8 +48,7 @@ std::string layer_norm_why_not(const ir::Node& node, const std::vector<ir::Value
   const DType t0 = dtype_of(inputs, 0);
   if (!is_float(t0) || dtype_of(inputs, 1) != t0 || (inputs.size() > 2 && !node.inputs[2].empty() && dtype_of(inputs, 2) != t0))
     return float_only_reason(node, inputs);
-  for (size_t i = 1; i < node.outputs.size(); ++i)
-    if (!node.outputs[i].empty()) return "no GPU kernel for " + node.op_type + "'s mean and inverse std outputs";
+  if (attr_int(node, "stash_type", 1) != 1) return "no GPU kernel for " + node.op_type + " with a stash_type other than float32";
   // The normalised dims must be known, and scale and bias must hold all of them.
   const int64_t r = rank_of(inputs, 0);
   if (r < 1) return "no GPU kernel for " + node.op_type + " of unknown rank";

@@ -34,6 +34,7 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY("", "Pow", binary),          HI_ENTRY("", "Max", binary),
       HI_ENTRY("", "Min", binary),          HI_ENTRY("", "PRelu", binary),
       HI_ENTRY("", "Sum", binary),          HI_ENTRY("", "Mean", binary),
+      HI_ENTRY("", "Mod", binary),
       HI_ENTRY("", "Equal", compare),       HI_ENTRY("", "Less", compare),
       HI_ENTRY("", "Greater", compare),     HI_ENTRY("", "LessOrEqual", compare),
       HI_ENTRY("", "GreaterOrEqual", compare), HI_ENTRY("", "And", compare),

@@ -11,7 +11,7 @@ namespace hi::gpu::HI_GPU_NS {
   std::unique_ptr<GpuKernel> make_##name(const ir::Node& node);
 
 HI_GPU_OP(unary)           // unary.cc: Relu, Sigmoid, Exp, Sin, Round, ... (one kernel, a kind per op)
-HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, PRelu; Sum, Mean, Max, Min of any arity
+HI_GPU_OP(binary)          // binary.cc: Add, Sub, Mul, Div, Pow, PRelu, Mod; Sum, Mean, Max, Min of any arity
 HI_GPU_OP(compare)         // compare.cc: Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor
 HI_GPU_OP(predicate)       // predicate.cc: Not, IsNaN, IsInf
 HI_GPU_OP(shape)           // shape.cc: Shape, Size

@@ -1,5 +1,5 @@
-// MaxPool and AveragePool, 2-D NCHW (kernels/pool2d.cu), and GlobalAveragePool as a mean over
-// each channel's plane (kernels/reduce.cu).
+// MaxPool and AveragePool, 1-D and 2-D (kernels/pool2d.cu; explicit pads or auto_pad), and
+// GlobalAveragePool / GlobalMaxPool as a reduction over each channel's plane (kernels/reduce.cu).
 #include <algorithm>
 
 #include "backends/gpu/kernels/pool.h"
@@ -19,16 +19,26 @@ class Pool final : public GpuKernel {
     return Status::ok();
   }
   Status launch(LaunchContext& ctx) const override {
-    const Shape& x = ctx.input(0).shape;
+    // 1-D pooling is 2-D pooling of a [N, C, 1, W] view with a window of height 1.
+    const bool one_d = ctx.input(0).shape.size() == 3;
+    const Shape x = one_d ? Shape{ctx.input(0).shape[0], ctx.input(0).shape[1], 1, ctx.input(0).shape[2]} : ctx.input(0).shape;
     DeviceValue& y = ctx.output(0);
-    HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(window_, x, nullptr));
+    ops::WindowParams params = window_;
+    if (one_d) {
+      HI_RETURN_IF_ERROR(params.resolve_rank(1));
+      params.kernel.insert(params.kernel.begin(), 1);
+      params.strides.insert(params.strides.begin(), 1);
+      params.dilations.insert(params.dilations.begin(), 1);
+      params.pads = {0, params.pads[0], 0, params.pads[1]};
+    }
+    HI_ASSIGN_OR_RETURN(const Window2d win, resolve_window(params, x, nullptr));
     Pool2dDesc d;
     d.batch = x[0];
     d.channels = x[1];
     d.in_h = x[2];
     d.in_w = x[3];
-    d.out_h = y.shape[2];
-    d.out_w = y.shape[3];
+    d.out_h = one_d ? 1 : y.shape[2];
+    d.out_w = y.shape.back();
     set_window(d, win);
     d.pad_bottom = win.pads[2];
     d.pad_right = win.pads[3];
@@ -62,9 +72,8 @@ class GlobalPool final : public GpuKernel {
 std::string pool_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   const std::string& op = node.op_type;
   if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
-  if (rank_of(inputs, 0) != 4) return "no GPU kernel for " + op + " other than 2-D";
+  if (rank_of(inputs, 0) != 4 && rank_of(inputs, 0) != 3) return "no GPU kernel for " + op + " other than 1-D and 2-D";
   if (node.outputs.size() > 1 && !node.outputs[1].empty()) return "no GPU kernel for MaxPool's indices";
-  if (attr_string(node, "auto_pad", "NOTSET") != "NOTSET") return "no GPU kernel for " + op + " with auto_pad";
   return "";
 }
 
