@@ -218,6 +218,14 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
     expect_support(pool, {f32({1, 2, 5})}, "");
     expect_support(pool, {f32({1, 2, 5, 5, 5})}, "other than 1-D and 2-D");
   }
+  const std::vector<ir::ValueType> qkv = {f32({2, 4, 5, 8}), f32({2, 2, 7, 8}), f32({2, 2, 7, 6})};
+  expect_support(make_node("Attention", {"q", "k", "v"}), qkv, "");
+  expect_support(make_node("Attention", {"q", "k", "v", "m"}), {qkv[0], qkv[1], qkv[2], vt(DType::kBool, {5, 7})}, "");
+  expect_support(make_node("Attention", {"q", "k", "v", "", "pk", "pv"}), {qkv[0], qkv[1], qkv[2], {}, f32({2, 2, 3, 8}),
+                 f32({2, 2, 3, 6})}, "KV cache");
+  expect_support(make_node("Attention", {"q", "k", "v"}, {"y", "present_k"}), qkv, "present_key");
+  expect_support(make_node("Attention", {"q", "k", "v"}), {vt(DType::kFloat16, {2, 4, 5, 8}), qkv[1], qkv[2]}, "on float16");
+  expect_support(make_node("Attention", {"q", "k", "v"}), {f32({2, 5, 32}), qkv[1], qkv[2]}, "all 3-D or all 4-D");
   ir::Node mod = make_node("Mod", {"a", "b"});
   expect_support(mod, {f32({3}), f32({3})}, "fmod=0");
   set_int_attr(mod, "fmod", 1);

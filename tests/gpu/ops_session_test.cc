@@ -576,6 +576,67 @@ TEST(HI_GPU_TEST_SUITE, AutoPadAndOneDimensionalPoolingMatchTheCpu) {
   }
 }
 
+// ONNX Attention: 4-D and 3-D, grouped-query heads, float and bool masks (one shorter than the
+// keys, one masking a whole row), is_causal with fewer queries than keys, softcap, a scale, and
+// opset 25's sliding window.
+TEST(HI_GPU_TEST_SUITE, OnnxAttentionOnTheGpuMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  struct Case {
+    bool packed;  // 3-D
+    int64_t b, hq, hkv, sq, skv, d, dv;
+    DType mask_type;  // kUndefined: no mask
+    Shape mask;
+    bool causal;
+    float softcap, scale;  // scale 0: the default
+    int64_t left, right;   // window (opset 25); -1: none
+  };
+  const std::vector<Case> cases = {
+      {false, 2, 4, 4, 5, 7, 8, 8, DType::kUndefined, {}, false, 0.f, 0.f, -1, -1},
+      {false, 1, 6, 2, 9, 300, 16, 12, DType::kFloat32, {1, 1, 9, 300}, false, 0.f, 0.f, -1, -1},
+      {false, 2, 4, 1, 3, 11, 5, 7, DType::kBool, {2, 4, 3, 8}, false, 0.f, 0.3f, -1, -1},  // short mask
+      {true, 2, 3, 3, 6, 6, 4, 4, DType::kUndefined, {}, true, 0.f, 0.f, -1, -1},
+      {true, 1, 4, 2, 5, 9, 8, 6, DType::kFloat32, {5, 9}, true, 2.5f, 0.f, -1, -1},
+      {false, 1, 2, 2, 7, 7, 4, 4, DType::kBool, {7, 7}, false, 0.f, 0.f, 2, 1}};
+  uint32_t seed = 1200;
+  for (const Case& c : cases) {
+    ModelBuilder b(25);
+    const Shape q = c.packed ? Shape{c.b, c.sq, c.hq * c.d} : Shape{c.b, c.hq, c.sq, c.d};
+    const Shape k = c.packed ? Shape{c.b, c.skv, c.hkv * c.d} : Shape{c.b, c.hkv, c.skv, c.d};
+    const Shape v = c.packed ? Shape{c.b, c.skv, c.hkv * c.dv} : Shape{c.b, c.hkv, c.skv, c.dv};
+    b.input("q", onnx::TensorProto::FLOAT, dims(q));
+    b.input("k", onnx::TensorProto::FLOAT, dims(k));
+    b.input("v", onnx::TensorProto::FLOAT, dims(v));
+    TensorMap feeds = {{"q", random_tensor(DType::kFloat32, q, seed++, false)},
+                       {"k", random_tensor(DType::kFloat32, k, seed++, false)},
+                       {"v", random_tensor(DType::kFloat32, v, seed++, false)}};
+    std::vector<std::string> in = {"q", "k", "v"};
+    if (c.mask_type != DType::kUndefined) {
+      b.input("mask", static_cast<int32_t>(c.mask_type), dims(c.mask));
+      in.push_back("mask");
+      Tensor m = Tensor::zeros(c.mask_type, c.mask);
+      for (int64_t i = 0; i < m.numel(); ++i) {
+        const bool keep = (i * 7) % 5 != 0 && i >= c.mask.back();  // the first row: all masked
+        if (c.mask_type == DType::kBool) m.data<bool>()[i] = keep;
+        else m.data<float>()[i] = keep ? 0.25f * static_cast<float>(i % 3) : -std::numeric_limits<float>::infinity();
+      }
+      feeds["mask"] = m;
+    }
+    b.output("y", onnx::TensorProto::FLOAT);
+    auto& n = b.node("Attention", in, {"y"});
+    ModelBuilder::set_int(n, "is_causal", c.causal ? 1 : 0);
+    if (c.packed) {
+      ModelBuilder::set_int(n, "q_num_heads", c.hq);
+      ModelBuilder::set_int(n, "kv_num_heads", c.hkv);
+    }
+    if (c.softcap > 0) ModelBuilder::set_float(n, "softcap", c.softcap);
+    if (c.scale > 0) ModelBuilder::set_float(n, "scale", c.scale);
+    if (c.left >= 0) ModelBuilder::set_int(n, "left_window_size", c.left);
+    if (c.right >= 0) ModelBuilder::set_int(n, "right_window_size", c.right);
+    check(b, feeds, str("Attention ", c.packed ? "3-D" : "4-D", " b", c.b, " hq", c.hq, " hkv", c.hkv, " sq", c.sq, " skv", c.skv),
+          1e-5);
+  }
+}
+
 // FusedAttention (the attention fusion pass's op) against the CPU op: key lengths below, at and
 // above the kernel's chunk of 256 keys, odd heads and head sizes, masks broadcast over heads and
 // queries, a fully masked row (NaN on both), and no keys at all (zeros on both).

@@ -12,19 +12,48 @@ namespace {
 
 constexpr int kAccumulators = static_cast<int>(kMaxAttentionValueSize / kRowBlock);
 
-__global__ void attention_kernel(AttentionDesc d, const float* q, const float* k, const float* v, const float* mask,
+// Element offset of row s of head h in batch b, for a tensor of `heads` heads of `size` elements.
+__device__ __forceinline__ int64_t row_offset(const AttentionDesc& d, int64_t b, int64_t h, int64_t s, int64_t seq,
+                                              int64_t heads, int64_t size) {
+  return d.heads_first ? ((b * heads + h) * seq + s) * size : ((b * seq + s) * heads + h) * size;
+}
+
+// The bias key j adds to query i's score: the mask, then the causal and window limits (-inf).
+__device__ __forceinline__ float key_bias(const AttentionDesc& d, const void* mask, int64_t mask_row, int64_t i, int64_t j) {
+  float x = 0.f;
+  if (mask) {
+    const int64_t len = d.mask_len < 0 ? d.kv_len : d.mask_len;
+    if (j >= len) return -INFINITY;
+    const int64_t at = mask_row + j * d.mask_strides[3];
+    if (d.mask_is_bool) {
+      if (!static_cast<const bool*>(mask)[at]) return -INFINITY;
+    } else {
+      x = static_cast<const float*>(mask)[at];
+    }
+  }
+  const int64_t diff = i - j;  // how far key j lies before query i
+  if ((d.causal && diff < 0) || (d.left_window >= 0 && diff > d.left_window) || (d.right_window >= 0 && -diff > d.right_window))
+    return -INFINITY;
+  return x;
+}
+
+__global__ void attention_kernel(AttentionDesc d, const float* q, const float* k, const float* v, const void* mask,
                                  float* y) {
   extern __shared__ float shared[];
   float* qrow = shared;                // head_size floats
   float* p = shared + d.head_size;     // kRowBlock floats: the chunk's scores, then exp(score - m)
   __shared__ float scratch[kRowBlock];
   const int64_t i = blockIdx.x, h = blockIdx.y, b = blockIdx.z;
-  const int64_t row_stride = d.heads * d.head_size, v_row_stride = d.heads * d.value_size;
-  const float* qh = q + ((b * d.q_len + i) * d.heads + h) * d.head_size;
-  const float* kh = k + (b * d.kv_len * d.heads + h) * d.head_size;
-  const float* vh = v + (b * d.kv_len * d.heads + h) * d.value_size;
+  const int64_t kv_heads = d.kv_heads > 0 ? d.kv_heads : d.heads;
+  const int64_t kvh = h / (d.heads / kv_heads);
+  // Consecutive keys (and values) lie a row apart: one head's row, or all heads' rows.
+  const int64_t row_stride = d.heads_first ? d.head_size : kv_heads * d.head_size;
+  const int64_t v_row_stride = d.heads_first ? d.value_size : kv_heads * d.value_size;
+  const float* qh = q + row_offset(d, b, h, i, d.q_len, d.heads, d.head_size);
+  const float* kh = k + row_offset(d, b, kvh, 0, d.kv_len, kv_heads, d.head_size);
+  const float* vh = v + row_offset(d, b, kvh, 0, d.kv_len, kv_heads, d.value_size);
   for (int64_t c = threadIdx.x; c < d.head_size; c += kRowBlock) qrow[c] = qh[c] * d.scale;
-  const float* mrow = mask ? mask + b * d.mask_strides[0] + h * d.mask_strides[1] + i * d.mask_strides[2] : nullptr;
+  const int64_t mask_row = b * d.mask_strides[0] + h * d.mask_strides[1] + i * d.mask_strides[2];
   float m = -INFINITY, l = 0.f;
   float acc[kAccumulators];
   for (int a = 0; a < kAccumulators; ++a) acc[a] = 0.f;
@@ -36,11 +65,12 @@ __global__ void attention_kernel(AttentionDesc d, const float* q, const float* k
       const float* kr = kh + j * row_stride;
       s = 0.f;
       for (int64_t c = 0; c < d.head_size; ++c) s += qrow[c] * kr[c];
-      if (mrow) s += mrow[j * d.mask_strides[3]];
+      if (d.softcap > 0.f) s = d.softcap * tanhf(s / d.softcap);
+      s += key_bias(d, mask, mask_row, i, j);
     }
     const float chunk_max = block_reduce(s, scratch, MaxOp{});
     const float m_new = fmaxf(m, chunk_max);
-    // A row masked to -inf so far keeps everything at zero (the CPU op then gives NaN: 0 / 0).
+    // A row masked to -inf so far keeps everything at zero (0 / 0 at the end, unless zeroed).
     const float e = (j < d.kv_len && m_new != -INFINITY) ? expf(s - m_new) : 0.f;
     const float factor = m_new == -INFINITY ? 1.f : expf(m - m_new);
     p[threadIdx.x] = e;
@@ -56,16 +86,16 @@ __global__ void attention_kernel(AttentionDesc d, const float* q, const float* k
     }
     __syncthreads();  // p is rewritten by the next chunk
   }
-  float* yr = y + ((b * d.q_len + i) * d.heads + h) * d.value_size;
+  float* yr = y + row_offset(d, b, h, i, d.q_len, d.heads, d.value_size);
   for (int a = 0; a < kAccumulators; ++a) {
     const int64_t col = threadIdx.x + static_cast<int64_t>(a) * kRowBlock;
-    if (col < d.value_size) yr[col] = acc[a] / l;
+    if (col < d.value_size) yr[col] = l == 0.f && d.masked_rows_zero ? 0.f : acc[a] / l;
   }
 }
 
 }  // namespace
 
-Status attention(const AttentionDesc& d, const float* q, const float* k, const float* v, const float* mask, float* y,
+Status attention(const AttentionDesc& d, const float* q, const float* k, const float* v, const void* mask, float* y,
                  Stream stream) {
   HI_RETURN_IF(d.batch < 0 || d.heads < 0 || d.q_len < 0 || d.kv_len < 0 || d.head_size < 0 || d.value_size < 0,
                kInvalidArgument, "GPU attention: negative size");
@@ -76,6 +106,9 @@ Status attention(const AttentionDesc& d, const float* q, const float* k, const f
   HI_RETURN_IF(d.q_len > 0x7fffffff || d.heads > 65535 || d.batch > 65535, kUnsupported,
                "GPU attention: grid of ", d.q_len, " x ", d.heads, " x ", d.batch, " is above the launch limits");
   if (d.batch == 0 || d.heads == 0 || d.q_len == 0 || d.value_size == 0) return Status::ok();
+  const int64_t kv_heads = d.kv_heads > 0 ? d.kv_heads : d.heads;
+  HI_RETURN_IF(kv_heads <= 0 || d.heads % kv_heads != 0, kInvalidArgument, "GPU attention: ", d.heads,
+               " query heads are not a multiple of ", kv_heads, " key/value heads");
   HI_RETURN_IF(!y, kInvalidArgument, "GPU attention: null output");
   const auto s = static_cast<cudaStream_t>(stream);
   if (d.kv_len == 0)  // no keys: zeros, as the CPU op gives

@@ -3,9 +3,8 @@
 // broadcast to the scores [B, H, Sq, Skv].
 #include <algorithm>
 
-#include "backends/gpu/kernels/attention.h"
+#include "backends/gpu/ops/attention_mask.h"
 #include "backends/gpu/ops/ops.h"
-#include "ops/shape_util.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
@@ -34,19 +33,10 @@ class FusedAttention final : public GpuKernel {
                      v[1] != d.kv_len,
                  kInvalidArgument, "Q ", shape_to_string(q), ", K ", shape_to_string(k), " and V ", shape_to_string(v),
                  " do not agree on batch, heads, head size and key length");
-    const float* mask = nullptr;
+    const void* mask = nullptr;
     if (ctx.has_input(3)) {
-      const Shape& m = ctx.input(3).shape;
-      const Shape scores = {d.batch, d.heads, d.q_len, d.kv_len};
-      auto b = ops::broadcast_shapes(m, scores);
-      HI_RETURN_IF(!b.is_ok() || b.value() != scores || m.size() > 4, kInvalidArgument, "mask ", shape_to_string(m),
-                   " does not broadcast to the scores ", shape_to_string(scores));
-      int64_t stride = 1;
-      for (int64_t i = static_cast<int64_t>(m.size()) - 1, dim = 3; i >= 0; --i, --dim) {
-        d.mask_strides[dim] = m[static_cast<size_t>(i)] == 1 ? 0 : stride;
-        stride *= m[static_cast<size_t>(i)];
-      }
-      mask = static_cast<const float*>(ctx.input(3).ptr);
+      HI_RETURN_IF_ERROR(set_mask_strides(ctx.input(3).shape, {d.batch, d.heads, d.q_len, d.kv_len}, &d));
+      mask = ctx.input(3).ptr;
     }
     return attention(d, static_cast<const float*>(ctx.input(0).ptr), static_cast<const float*>(ctx.input(1).ptr),
                      static_cast<const float*>(ctx.input(2).ptr), mask, static_cast<float*>(ctx.output(0).ptr),

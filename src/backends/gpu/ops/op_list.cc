@@ -51,6 +51,7 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY(kInternalDomain, "FusedMatMul", matmul),
       HI_ENTRY("", "Conv", conv),           HI_ENTRY(kInternalDomain, "FusedConv", conv),
       HI_ENTRY(kInternalDomain, "FusedAttention", fused_attention),
+      HI_ENTRY("", "Attention", attention),
       HI_ENTRY("", "MaxPool", pool),        HI_ENTRY("", "AveragePool", pool),
       HI_ENTRY("", "GlobalAveragePool", global_pool), HI_ENTRY("", "GlobalMaxPool", global_pool),
       HI_ENTRY("", "Reshape", reshape),     HI_ENTRY("", "Flatten", reshape),

@@ -28,6 +28,7 @@ HI_GPU_OP(transpose)       // transpose.cc
 HI_GPU_OP(gather)          // gather.cc
 HI_GPU_OP(concat)          // concat.cc
 HI_GPU_OP(fused_attention)  // fused_attention.cc: com.hipinfer.FusedAttention
+HI_GPU_OP(attention)       // attention.cc: ONNX Attention (no KV cache)
 HI_GPU_OP(slice)           // slice.cc
 HI_GPU_OP(expand)          // expand.cc
 HI_GPU_OP(split)           // split.cc
