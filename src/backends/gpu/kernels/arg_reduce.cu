@@ -5,16 +5,8 @@
 #include "backends/gpu/kernels/index_ops.h"
 // clang-format on
 
-#include <type_traits>
-
 namespace hi::gpu::HI_GPU_NS {
 namespace {
-
-template <typename T>
-__device__ __forceinline__ auto value(const T* p, int64_t i) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(p[i]);
-  else return p[i];
-}
 
 template <typename T>
 __global__ void arg_reduce_kernel(const T* __restrict__ x, int64_t* __restrict__ y, int64_t lines, int64_t n, int64_t inner,
@@ -22,10 +14,10 @@ __global__ void arg_reduce_kernel(const T* __restrict__ x, int64_t* __restrict__
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t line = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; line < lines; line += stride) {
     const int64_t base = (line / inner) * n * inner + line % inner;
-    auto best = value(x, base);
+    auto best = load_value(x, base);
     int64_t arg = 0;
     for (int64_t k = 1; k < n; ++k) {
-      const auto v = value(x, base + k * inner);
+      const auto v = load_value(x, base + k * inner);
       if ((max ? v > best : v < best) || (last && v == best)) {
         best = v;
         arg = k;

@@ -49,18 +49,8 @@ template <BinaryKind K, typename T>
 __global__ void binary_kernel(const T* a, const T* __restrict__ b, T* y, BroadcastIndex index) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < index.numel; i += stride) {
-    int64_t ai = i, bi = i;
-    if (!index.same_shape) {
-      ai = 0;
-      bi = 0;
-      int64_t rest = i;
-      for (int d = index.rank - 1; d >= 0; --d) {
-        const int64_t coord = rest % index.dims[d];
-        rest /= index.dims[d];
-        ai += coord * index.a_strides[d];
-        bi += coord * index.b_strides[d];
-      }
-    }
+    int64_t ai, bi;
+    broadcast_offsets(index, i, &ai, &bi);
     apply_at<K>(a, b, y, i, ai, bi);
   }
 }

@@ -1,8 +1,6 @@
 // Comparisons, logic and one-element tests (see elementwise.h): bool results, one element per
-// thread; broadcast offsets as in the binary kernels (the output index decomposed over the output
-// dims, innermost first). Comparisons of float16 go through float32, which is exact.
-#include <type_traits>
-
+// thread; broadcast offsets as in the binary kernels. Comparisons of float16 go through float32,
+// which is exact.
 // clang-format off
 #include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/elementwise.h"
@@ -10,12 +8,6 @@
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
-
-template <typename T>
-__device__ __forceinline__ auto value(const T* p, int64_t i) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(p[i]);
-  else return p[i];
-}
 
 template <CompareKind K, typename V>
 __device__ __forceinline__ bool apply(V a, V b) {
@@ -33,19 +25,9 @@ template <CompareKind K, typename T>
 __global__ void compare_kernel(const T* __restrict__ a, const T* __restrict__ b, bool* __restrict__ y, BroadcastIndex index) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < index.numel; i += stride) {
-    int64_t ai = i, bi = i;
-    if (!index.same_shape) {
-      ai = 0;
-      bi = 0;
-      int64_t rest = i;
-      for (int d = index.rank - 1; d >= 0; --d) {
-        const int64_t coord = rest % index.dims[d];
-        rest /= index.dims[d];
-        ai += coord * index.a_strides[d];
-        bi += coord * index.b_strides[d];
-      }
-    }
-    y[i] = apply<K>(value(a, ai), value(b, bi));
+    int64_t ai, bi;
+    broadcast_offsets(index, i, &ai, &bi);
+    y[i] = apply<K>(load_value(a, ai), load_value(b, bi));
   }
 }
 

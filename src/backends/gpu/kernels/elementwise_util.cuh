@@ -1,11 +1,14 @@
 // Shared by the elementwise kernels: float32 / float16 loads and stores (compute is always in
-// float32) and the 1-D launch shape.
+// float32), typed loads, broadcast offsets and the 1-D launch shape.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
+#include <type_traits>
+
 #include "backends/gpu/common.cuh"
+#include "backends/gpu/kernels/elementwise.h"
 
 namespace hi::gpu::HI_GPU_NS {
 
@@ -13,6 +16,32 @@ __device__ __forceinline__ float load_f(const float* p, int64_t i) { return p[i]
 __device__ __forceinline__ float load_f(const __half* p, int64_t i) { return __half2float(p[i]); }
 __device__ __forceinline__ void store_f(float* p, int64_t i, float v) { p[i] = v; }
 __device__ __forceinline__ void store_f(__half* p, int64_t i, float v) { p[i] = __float2half_rn(v); }
+
+// Element i of any type, float16 widened to float32 (exact), others as they are: for kernels that
+// compare values (comparisons, ArgMax) rather than compute with them.
+template <typename T>
+__device__ __forceinline__ auto load_value(const T* p, int64_t i) {
+  if constexpr (std::is_same_v<T, __half>) return __half2float(p[i]);
+  else return p[i];
+}
+
+// The offsets into a and b of output element i under numpy broadcasting (the output index
+// decomposed over the output's dims, innermost first).
+__device__ __forceinline__ void broadcast_offsets(const BroadcastIndex& index, int64_t i, int64_t* ai, int64_t* bi) {
+  if (index.same_shape) {
+    *ai = *bi = i;
+    return;
+  }
+  int64_t a = 0, b = 0, rest = i;
+  for (int d = index.rank - 1; d >= 0; --d) {
+    const int64_t coord = rest % index.dims[d];
+    rest /= index.dims[d];
+    a += coord * index.a_strides[d];
+    b += coord * index.b_strides[d];
+  }
+  *ai = a;
+  *bi = b;
+}
 
 // A grid-stride loop of 256-thread blocks (whole warps at warp size 32 and 64), the grid capped
 // so any element count fits in gridDim.x.
