@@ -43,7 +43,8 @@ from ._memory import (
     reset_peak_memory_stats,
     set_memory_limit,
 )
-from ._providers import ProviderFallbackWarning, get_all_providers, get_available_providers, get_device
+from ._providers import (NodeFallbackWarning, ProviderFallbackWarning, get_all_providers, get_available_providers,
+                         get_device)
 from ._session import (
     ExecutionMode,
     GraphOptimizationLevel,
@@ -68,6 +69,7 @@ __all__ = [
     # sessions (onnxruntime's API)
     "InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "GraphOptimizationLevel", "ExecutionMode",
     "get_available_providers", "get_all_providers", "get_device", "ProviderFallbackWarning",
+    "NodeFallbackWarning",
     # tensors
     "Tensor", "from_dlpack",
     # devices and memory

@@ -1,10 +1,12 @@
 """Execution providers: the names onnxruntime users pass, and hipinfer's own device names, mapped
 to the devices hipinfer can run on.
 
-Today hipinfer runs models on the CPU only: the GPU device layer exists (hipinfer.devices() lists
-GPUs), but the GPU kernels do not yet. A GPU provider therefore falls back to the CPU with a
-ProviderFallbackWarning that says why, as onnxruntime does when its GPU provider cannot load, and
-InferenceSession.get_providers() names what is really used.
+A GPU provider runs the session on the first GPU of its backend (CUDA or HIP) when this build has
+that backend and the machine such a GPU; the CPU is always listed after it, as onnxruntime does,
+and runs the nodes the GPU has no kernel for (each one reported: InferenceSession.get_placement()).
+A GPU provider that cannot be used falls back to the next entry and finally to the CPU with a
+ProviderFallbackWarning that says why, and InferenceSession.get_providers() names what is really
+used. No provider list (None or []) means the best device: a usable GPU, else the CPU, quietly.
 """
 from __future__ import annotations
 
@@ -28,9 +30,8 @@ ORT_PROVIDERS: Dict[str, str] = {
 # hipinfer's own names (case-insensitive), each optionally ":N" for a device index.
 HIPINFER_DEVICE_KINDS = ("cpu", "cuda", "hip", "gpu")
 
-# Whether compiled GPU kernels exist. False until the GPU backend lands: then a GPU provider
-# runs on its device and get_available_providers() lists it. The one switch to flip.
-GPU_KERNELS_BUILT = False
+# The provider name get_providers() reports for a GPU of each backend.
+GPU_PROVIDER = {"cuda": "CUDAExecutionProvider", "hip": "ROCMExecutionProvider"}
 
 ProviderSpec = Union[str, Tuple[str, Dict[str, Any]]]
 
@@ -39,14 +40,20 @@ class ProviderFallbackWarning(RuntimeWarning):
     """A provider that was asked for cannot be used; the session runs on another (the CPU)."""
 
 
+class NodeFallbackWarning(RuntimeWarning):
+    """Some nodes of a GPU session run on the CPU (no GPU kernel for them); the message says how
+    many and why, InferenceSession.get_placement() lists each."""
+
+
 @dataclass
 class Placement:
     """Where a session runs, and how the user's provider list was read."""
 
-    device: str = "cpu"  # "cpu" today; "cuda:0", "hip:1" with the GPU backend
+    device: str = "cpu"  # "cpu", or the GPU: "cuda:0", "hip:0"
     providers: List[str] = field(default_factory=lambda: [CPU_PROVIDER])  # get_providers()
     provider_options: Dict[str, Dict[str, str]] = field(default_factory=lambda: {CPU_PROVIDER: {}})
     fallbacks: List[str] = field(default_factory=list)  # one sentence per provider not used
+    devices: List[str] = field(default_factory=lambda: ["cpu"])  # the C++ session's device list
 
 
 def get_all_providers() -> List[str]:
@@ -55,15 +62,26 @@ def get_all_providers() -> List[str]:
     return list(ORT_PROVIDERS)
 
 
+def _usable_gpus() -> List[Dict[str, Any]]:
+    """The GPUs a session can run on: those of a backend this build compiled, first per backend."""
+    info = _C.query_gpus()
+    built = {b["name"] for b in info["backends"]}
+    first: Dict[str, Dict[str, Any]] = {}
+    for d in info["devices"]:
+        if d["backend"] in built and d["backend"] not in first:
+            first[d["backend"]] = d
+    return list(first.values())
+
+
 def get_available_providers() -> List[str]:
-    """The providers that can run models in this build on this machine, in priority order:
-    ["CPUExecutionProvider"] until the GPU backend exists."""
-    return [CPU_PROVIDER]
+    """The providers that can run models in this build on this machine, in priority order: the
+    GPU providers whose backend has a GPU here, then "CPUExecutionProvider"."""
+    return [GPU_PROVIDER[d["backend"]] for d in _usable_gpus() if d["backend"] in GPU_PROVIDER] + [CPU_PROVIDER]
 
 
 def get_device() -> str:
     """ "CPU" or "GPU", as onnxruntime.get_device(): the device models run on by default."""
-    return "CPU"
+    return "GPU" if _usable_gpus() else "CPU"
 
 
 def _parse_name(name: str) -> Tuple[str, Optional[int]]:
@@ -79,18 +97,30 @@ def _parse_name(name: str) -> Tuple[str, Optional[int]]:
     raise ValueError(name)
 
 
+def _usable_gpu(kind: str, index: Optional[int]) -> Optional[Dict[str, Any]]:
+    """The GPU a provider of this kind and index runs on, or None."""
+    for d in _usable_gpus():
+        if (kind == "gpu" or d["backend"] == kind) and (index is None or d["index"] == index):
+            return d
+    return None
+
+
 def _gpu_unusable_reason(kind: str, index: Optional[int]) -> str:
     """Why the GPU a provider asks for cannot run this session, in one sentence."""
     info = _C.query_gpus()
     matching = [d for d in info["devices"]
                 if (kind == "gpu" or d["backend"] == kind) and (index is None or d["index"] == index)]
+    backends = {b["name"]: b for b in info["backends"]}
     if matching:
         d = matching[0]
-        return (f"hipinfer found {d['backend']}:{d['index']} ({d['name']}, {d['arch']}) but has no GPU kernels "
-                "yet (the GPU backend is not built)")
+        found = f"hipinfer found {d['backend']}:{d['index']} ({d['name']}, {d['arch']}), but "
+        if d["backend"] not in backends:
+            built = ", ".join(backends) or "none"
+            return found + f"this build has no {d['backend']} backend (GPU backends built: {built})"
+        return found + (f"a session runs on the first GPU of a backend only; choosing another by index is not "
+                        "supported yet")
     vendor = {"cuda": "NVIDIA (CUDA) ", "hip": "AMD (HIP) "}.get(kind, "")
     where = f" {index}" if index is not None else ""
-    backends = {b["name"]: b for b in info["backends"]}
     if kind != "gpu" and kind not in backends:
         built = ", ".join(backends) or "none"
         detail = f"this build has no {kind} backend; GPU backends built: {built}"
@@ -100,7 +130,7 @@ def _gpu_unusable_reason(kind: str, index: Optional[int]) -> str:
         detail = backends[kind]["no_gpu_reason"] or "no device was found"
     else:
         detail = info["no_gpu_reason"] or "no GPU was found"
-    return f"no {vendor}GPU{where} is usable ({detail}), and hipinfer has no GPU kernels yet"
+    return f"no {vendor}GPU{where} is usable ({detail})"
 
 
 def _normalize(providers: Optional[Sequence[ProviderSpec]],
@@ -134,10 +164,16 @@ def resolve(providers: Optional[Sequence[ProviderSpec]],
 
     Unknown names are skipped with a warning (as onnxruntime does); a GPU provider that cannot
     run falls back to the next entry and finally to the CPU, with a ProviderFallbackWarning that
-    says why. None or an empty list means the default: the CPU today.
+    says why. None or an empty list means the best device: a usable GPU, else the CPU.
     """
     placement = Placement()
-    for name, options in _normalize(providers, provider_options):
+    specs = _normalize(providers, provider_options)
+    if not specs:
+        gpus = _usable_gpus()
+        if gpus:
+            _use_gpu(placement, gpus[0], GPU_PROVIDER.get(gpus[0]["backend"], "gpu"), {})
+        return placement
+    for name, options in specs:
         try:
             kind, index = _parse_name(name)
         except ValueError:
@@ -154,10 +190,21 @@ def resolve(providers: Optional[Sequence[ProviderSpec]],
                 index = int(options["device_id"])
             except (TypeError, ValueError):
                 raise ValueError(f"{name}: device_id must be an integer, got {options['device_id']!r}") from None
-        if not GPU_KERNELS_BUILT:
-            message = f"{name} was requested, but {_gpu_unusable_reason(kind, index)}: using {CPU_PROVIDER}"
-            placement.fallbacks.append(message)
-            if warn:
-                warnings.warn(message, ProviderFallbackWarning, stacklevel=stacklevel + 1)
-            continue
+        gpu = _usable_gpu(kind, index)
+        if gpu is not None:
+            reported = name if name in ORT_PROVIDERS else GPU_PROVIDER.get(gpu["backend"], name)
+            _use_gpu(placement, gpu, reported, options)
+            break
+        message = f"{name} was requested, but {_gpu_unusable_reason(kind, index)}: using {CPU_PROVIDER}"
+        placement.fallbacks.append(message)
+        if warn:
+            warnings.warn(message, ProviderFallbackWarning, stacklevel=stacklevel + 1)
     return placement
+
+
+def _use_gpu(placement: Placement, gpu: Dict[str, Any], provider: str, options: Dict[str, Any]) -> None:
+    """Runs the session on `gpu`, the CPU after it for the nodes the GPU has no kernel for."""
+    placement.device = f"{gpu['backend']}:{gpu['index']}"
+    placement.devices = [gpu["backend"], "cpu"]
+    placement.providers = [provider, CPU_PROVIDER]
+    placement.provider_options = {provider: {str(k): str(v) for k, v in options.items()}, CPU_PROVIDER: {}}

@@ -249,8 +249,10 @@ class InferenceSession:
     `path_or_bytes` is a model file or its bytes. `providers` is the priority list onnxruntime
     users pass (CPUExecutionProvider, CUDAExecutionProvider, ROCMExecutionProvider,
     MIGraphXExecutionProvider, TensorrtExecutionProvider, or (name, options) tuples) or hipinfer's
-    own device names ("cpu", "cuda", "cuda:1", "hip", "gpu"). hipinfer runs on the CPU only for
-    now: a GPU provider falls back to it with a ProviderFallbackWarning saying why, and
+    own device names ("cpu", "cuda", "cuda:0", "hip", "gpu"). A GPU provider runs the session on
+    that GPU, the CPU taking the nodes the GPU has no kernel for (NodeFallbackWarning, and
+    get_placement() lists each); one that cannot be used falls back to the next entry and finally
+    to the CPU with a ProviderFallbackWarning saying why. No provider list means the best device.
     get_providers() names what is really used.
 
     Loading fails with hipinfer.InvalidModel, Unsupported (every unsupported op named in one
@@ -272,18 +274,42 @@ class InferenceSession:
         if warn:
             for note in options._ineffective():
                 warnings.warn(note, UserWarning, stacklevel=2)
-        level = _hipinfer_level(options.graph_optimization_level)
-        threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
         if isinstance(path_or_bytes, (str, os.PathLike)):
             self._model_path: Optional[str] = os.fspath(path_or_bytes)
-            self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision())
+            self._model_bytes: Optional[bytes] = None
         elif isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
             self._model_path = None
-            self._sess = _C.Session.load_bytes(bytes(path_or_bytes), level, threads, limit, self._cpu_precision())
+            self._model_bytes = bytes(path_or_bytes)
         else:
             raise TypeError(f"Unable to load from type '{type(path_or_bytes)}'")
+        self._load(warn, stacklevel=3)
         self._inputs = [NodeArg(i) for i in self._sess.inputs()]
         self._outputs = [NodeArg(o) for o in self._sess.outputs()]
+
+    def _load(self, warn: bool, stacklevel: int) -> None:
+        """Compiles the model for the placement's devices. Nodes the GPU has no kernel for run on
+        the CPU, each reported (get_placement()) and summed up in one warning per reason; a GPU
+        session where nothing landed on the GPU reports the CPU in get_providers()."""
+        options = self._options
+        level = _hipinfer_level(options.graph_optimization_level)
+        threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
+        devices = list(self._placement.devices)
+        if self._model_path is not None:
+            self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision(), devices)
+        else:
+            self._sess = _C.Session.load_bytes(self._model_bytes, level, threads, limit, self._cpu_precision(), devices)
+        if devices == ["cpu"]:
+            return
+        report = self._sess.placement()
+        if warn:
+            for note in report["warnings"]:
+                warnings.warn(note, _providers.NodeFallbackWarning, stacklevel=stacklevel + 1)
+        if not any(n["device"] == self._placement.device for n in report["nodes"]):
+            reason = "no node of the model landed there (get_placement() says why)"
+            self._placement.fallbacks.append(f"{self._placement.providers[0]}: {reason}")
+            self._placement.device = "cpu"
+            self._placement.providers = [_providers.CPU_PROVIDER]
+            self._placement.provider_options = {_providers.CPU_PROVIDER: {}}
 
     def _cpu_precision(self) -> str:
         """The precision the C++ session gets: bf16 as asked, anything else float32."""
@@ -306,9 +332,15 @@ class InferenceSession:
     # ---- where it runs ----
 
     def get_providers(self) -> List[str]:
-        """The providers this session really uses, in onnxruntime's names: ["CPUExecutionProvider"]
-        until the GPU backend exists."""
+        """The providers this session really uses, in onnxruntime's names, in priority order: a GPU
+        provider first when the session runs on a GPU, then "CPUExecutionProvider"."""
         return list(self._placement.providers)
+
+    def get_placement(self) -> Dict[str, Any]:
+        """Where each node runs (hipinfer's addition; `hipinfer run --explain` prints the same):
+        {"devices", "nodes": [{"node", "op", "device", "reason"}], "fallbacks", "summary", "table",
+        "warnings"}. A node's reason says why it is not on the first device."""
+        return self._sess.placement()
 
     def get_provider_options(self) -> Dict[str, Dict[str, str]]:
         """{provider: {option: value}} for the providers used, values as strings (as onnxruntime)."""
@@ -316,9 +348,12 @@ class InferenceSession:
 
     def set_providers(self, providers: Optional[Sequence[_providers.ProviderSpec]] = None,
                       provider_options: Optional[Sequence[Dict[str, Any]]] = None) -> None:
-        """Chooses the providers again (the loaded model is kept: it runs on the CPU either way)."""
-        self._placement = _providers.resolve(providers, provider_options,
-                                             warn=self._options.log_severity_level < 3, stacklevel=2)
+        """Chooses the providers again; the model is compiled again when the devices change."""
+        warn = self._options.log_severity_level < 3
+        previous = list(self._placement.devices)
+        self._placement = _providers.resolve(providers, provider_options, warn=warn, stacklevel=2)
+        if self._placement.devices != previous:
+            self._load(warn, stacklevel=2)
 
     def disable_fallback(self) -> None:
         """Accepted for onnxruntime compatibility; hipinfer never moves a failed run to another provider."""
@@ -332,7 +367,8 @@ class InferenceSession:
 
     @property
     def device(self) -> str:
-        """The device the session runs on: "cpu" (hipinfer's addition to the onnxruntime API)."""
+        """The device the session runs on: "cpu", "cuda:0" or "hip:0" (hipinfer's addition to the
+        onnxruntime API; with a GPU, nodes it has no kernel for still run on the CPU)."""
         return self._placement.device
 
     # ---- running ----

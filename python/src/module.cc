@@ -383,7 +383,8 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
 
 // ---- Sessions ----------------------------------------------------------------------------------
 
-hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit, const std::string& precision) {
+hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit, const std::string& precision,
+                                const std::vector<std::string>& devices, bool gpu_graphs) {
   if (optimization_level < 0 || optimization_level > 3)
     throw_status(invalid("graph optimisation level must be 0..3, got " + std::to_string(optimization_level)));
   if (threads < 0) throw_status(invalid("threads must be >= 0, got " + std::to_string(threads)));
@@ -393,16 +394,18 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
   o.threads = threads;
   o.memory_limit = memory_limit;
   o.precision = precision;  // "fp32" or "bf16"; the session rejects anything else by name
-  // The Python layer reads the provider list itself (hipinfer/_providers.py) and warns there for
-  // each provider it cannot use; until GPU kernels exist it resolves to the CPU, so the session
-  // is told exactly that (and does not initialise the GPU runtimes just to fall back).
-  o.devices = {"cpu"};
+  // The Python layer reads the provider list (hipinfer/_providers.py), warns there for each
+  // provider it cannot use, and passes the devices it chose ("cuda", "cpu"); the session places
+  // each node on the first of them with a kernel and reports every fallback (placement()).
+  o.devices = devices;
+  o.gpu_graphs = gpu_graphs;
   return o;
 }
 
 std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization_level, int threads,
-                                       int64_t memory_limit, const std::string& precision) {
-  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision);
+                                       int64_t memory_limit, const std::string& precision,
+                                       const std::vector<std::string>& devices, bool gpu_graphs) {
+  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs);
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
@@ -412,14 +415,38 @@ std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization
 }
 
 std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, int threads, int64_t memory_limit,
-                                        const std::string& precision) {
-  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision);
+                                        const std::string& precision, const std::vector<std::string>& devices,
+                                        bool gpu_graphs) {
+  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs);
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;  // `data` is immutable and held by the caller's frame
     session = hi::Session::create_from_bytes(data.c_str(), data.size(), options);
   }
   return value_or_throw(std::move(session));
+}
+
+// Where each node runs: {"devices", "nodes": [{"node", "op", "device", "reason"}], "fallbacks",
+// "summary", "table", "warnings"} (hipinfer run --explain prints the table).
+nb::dict placement_dict(const hi::Session& s) {
+  const hi::PlacementReport& p = s.placement();
+  nb::list nodes;
+  for (const hi::NodePlacement& n : p.nodes) {
+    nb::dict e;
+    e["node"] = n.node;
+    e["op"] = n.op_type;
+    e["device"] = n.device;
+    e["reason"] = n.reason;
+    nodes.append(e);
+  }
+  nb::dict d;
+  d["devices"] = p.devices;
+  d["nodes"] = nodes;
+  d["fallbacks"] = p.fallbacks;
+  d["summary"] = p.summary();
+  d["table"] = p.table();
+  d["warnings"] = s.warnings();
+  return d;
 }
 
 // Runs with the GIL released. Returns the outputs in the order asked for (all outputs, in model
@@ -621,9 +648,11 @@ NB_MODULE(_hipinfer, m) {
 
   nb::class_<hi::Session>(m, "Session", "A loaded, validated model (hi::Session). Use hipinfer.InferenceSession.")
       .def_static("load", &load_path, "path"_a, "optimization_level"_a = 3, "threads"_a = 0, "memory_limit"_a = 0,
-                  "precision"_a = "fp32")
+                  "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"}, "gpu_graphs"_a = true)
       .def_static("load_bytes", &load_bytes, "data"_a, "optimization_level"_a = 3, "threads"_a = 0,
-                  "memory_limit"_a = 0, "precision"_a = "fp32")
+                  "memory_limit"_a = 0, "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"},
+                  "gpu_graphs"_a = true)
+      .def("placement", &placement_dict, "Where each node runs and why each fallback happened.")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })
       .def("run", &run_session, "inputs"_a, "output_names"_a = std::vector<std::string>{},
