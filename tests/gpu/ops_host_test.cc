@@ -226,6 +226,14 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   expect_support(make_node("Attention", {"q", "k", "v"}, {"y", "present_k"}), qkv, "present_key");
   expect_support(make_node("Attention", {"q", "k", "v"}), {vt(DType::kFloat16, {2, 4, 5, 8}), qkv[1], qkv[2]}, "on float16");
   expect_support(make_node("Attention", {"q", "k", "v"}), {f32({2, 5, 32}), qkv[1], qkv[2]}, "all 3-D or all 4-D");
+  for (const char* op : {"CumSum", "CumProd"}) {
+    expect_support(make_node(op, {"x", "axis"}), {vt(DType::kFloat16, {3, 4}), i64({})}, "");
+    expect_support(make_node(op, {"x", "axis"}), {vt(DType::kUInt8, {3, 4}), i64({})}, "on uint8");
+  }
+  for (const char* op : {"DepthToSpace", "SpaceToDepth"}) {
+    expect_support(make_node(op, {"x"}), {vt(DType::kInt64, {1, 8, 2, 2})}, "");
+    expect_support(make_node(op, {"x"}), {f32({8, 2, 2})}, "other than 4-D");
+  }
   ir::Node mod = make_node("Mod", {"a", "b"});
   expect_support(mod, {f32({3}), f32({3})}, "fmod=0");
   set_int_attr(mod, "fmod", 1);

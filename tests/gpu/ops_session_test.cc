@@ -576,6 +576,49 @@ TEST(HI_GPU_TEST_SUITE, AutoPadAndOneDimensionalPoolingMatchTheCpu) {
   }
 }
 
+// CumSum / CumProd along every axis with exclusive and reverse (float32, int64 that wraps), and
+// DepthToSpace (both modes) / SpaceToDepth round trips on odd sizes.
+TEST(HI_GPU_TEST_SUITE, CumulativeAndBlockShufflesMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Shape shape = {3, 37, 5};
+  uint32_t seed = 1300;
+  for (const char* op : {"CumSum", "CumProd"})
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kInt64})
+      for (int64_t axis = -3; axis < 3; ++axis)
+        for (int64_t flags = 0; flags < 4; ++flags) {
+          ModelBuilder b(14);
+          b.input("x", dtype == DType::kInt64 ? onnx::TensorProto::INT64 : onnx_type(dtype), dims(shape));
+          b.output("y", dtype == DType::kInt64 ? onnx::TensorProto::INT64 : onnx_type(dtype));
+          b.initializer_i64("axis", {}, {axis});
+          auto& n = b.node(op, {"x", "axis"}, {"y"});
+          ModelBuilder::set_int(n, "exclusive", flags & 1);
+          ModelBuilder::set_int(n, "reverse", flags >> 1);
+          Tensor x = random_tensor(dtype == DType::kInt64 ? DType::kFloat32 : dtype, shape, seed++, false);
+          if (dtype == DType::kInt64) {
+            Tensor xi = Tensor::empty(DType::kInt64, shape);
+            for (int64_t i = 0; i < x.numel(); ++i) xi.data<int64_t>()[i] = static_cast<int64_t>(x.data<float>()[i] * 1e6f);
+            x = xi;
+          } else if (std::string(op) == "CumProd") {  // factors near 1, so 37 of them stay in range
+            for (int64_t i = 0; i < x.numel(); ++i) {
+              const float v = 1.f + 0.05f * static_cast<float>(x.as_double(i));
+              if (dtype == DType::kFloat16) x.data<Float16>()[i] = Float16(v);
+              else x.data<float>()[i] = v;
+            }
+          }
+          check(b, {{"x", x}}, str(op, " ", dtype_name(dtype), " axis ", axis, " flags ", flags), 1e-5);
+        }
+  for (const char* mode : {"DCR", "CRD"}) {
+    ModelBuilder b(13);
+    b.input("x", onnx_type(DType::kFloat32), {2, 18, 5, 7});
+    b.output("y", onnx_type(DType::kFloat32)).output("back", onnx_type(DType::kFloat32));
+    auto& d2s = b.node("DepthToSpace", {"x"}, {"y"});
+    ModelBuilder::set_int(d2s, "blocksize", 3);
+    ModelBuilder::set_string(d2s, "mode", mode);
+    ModelBuilder::set_int(b.node("SpaceToDepth", {"y"}, {"back"}), "blocksize", 3);
+    check(b, {{"x", random_tensor(DType::kFloat32, {2, 18, 5, 7}, seed++, false)}}, str("DepthToSpace ", mode));
+  }
+}
+
 // ONNX Attention: 4-D and 3-D, grouped-query heads, float and bool masks (one shorter than the
 // keys, one masking a whole row), is_causal with fewer queries than keys, softcap, a scale, and
 // opset 25's sliding window.

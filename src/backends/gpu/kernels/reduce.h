@@ -39,4 +39,14 @@ struct ReducePlan {
 Result<ReducePlan> plan_reduce(const Shape& x, const std::vector<bool>& mask);
 Status reduce(ReduceKind kind, DType dtype, const void* x, void* y, const ReducePlan& plan, Stream stream);
 
+// Running sums and products along the middle axis of [outer, n, inner] (kernels/cumulative.cu):
+// CumSum / CumProd with exclusive and reverse; float32, float16 (accumulated in double, as the
+// CPU op), int64, int32 (wrapping). y may not be x.
+struct CumulativeOp {
+  bool product = false, exclusive = false, reverse = false;
+};
+bool cumulative_supports(DType t);
+Status cumulative(const CumulativeOp& op, DType dtype, const void* x, void* y, int64_t outer, int64_t n, int64_t inner,
+                  Stream stream);
+
 }  // namespace hi::gpu::HI_GPU_NS

@@ -44,6 +44,8 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY("", "Shape", shape),         HI_ENTRY("", "Size", shape),
       HI_ENTRY("", "ArgMax", arg_reduce),   HI_ENTRY("", "ArgMin", arg_reduce),
       HI_ENTRY("", "Trilu", trilu),
+      HI_ENTRY("", "CumSum", cumulative),   HI_ENTRY("", "CumProd", cumulative),
+      HI_ENTRY("", "DepthToSpace", depth_to_space), HI_ENTRY("", "SpaceToDepth", depth_to_space),
       HI_ENTRY("", "Softmax", softmax),     HI_ENTRY("", "LogSoftmax", softmax),
       HI_ENTRY("", "Hardmax", softmax),
       HI_ENTRY("", "LayerNormalization", layer_norm), HI_ENTRY("", "RMSNormalization", layer_norm),

@@ -17,6 +17,8 @@ HI_GPU_OP(predicate)       // predicate.cc: Not, IsNaN, IsInf
 HI_GPU_OP(shape)           // shape.cc: Shape, Size
 HI_GPU_OP(arg_reduce)      // arg_reduce.cc: ArgMax, ArgMin
 HI_GPU_OP(trilu)           // trilu.cc
+HI_GPU_OP(cumulative)      // cumulative.cc: CumSum, CumProd
+HI_GPU_OP(depth_to_space)  // depth_to_space.cc: DepthToSpace, SpaceToDepth
 HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax, Hardmax
 HI_GPU_OP(layer_norm)      // layer_norm.cc: LayerNormalization, RMSNormalization
 HI_GPU_OP(matmul)          // matmul.cc: MatMul, Gemm, FusedMatMul
