@@ -234,6 +234,12 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
     expect_support(make_node(op, {"x"}), {vt(DType::kInt64, {1, 8, 2, 2})}, "");
     expect_support(make_node(op, {"x"}), {f32({8, 2, 2})}, "other than 4-D");
   }
+  expect_support(make_node("GatherElements", {"x", "i"}), {vt(DType::kBool, {3, 4}), i64({3, 2})}, "");
+  expect_support(make_node("GatherElements", {"x", "i"}), {f32({3, 4}), vt(DType::kInt32, {3, 2})}, "int32 indices (int64)");
+  expect_support(make_node("ScatterND", {"x", "i", "u"}), {f32({4, 5}), i64({2, 1}), f32({2, 5})}, "");
+  ir::Node add = make_node("ScatterElements", {"x", "i", "u"});
+  set_string_attr(add, "reduction", "add");
+  expect_support(add, {f32({4, 5}), i64({2, 5}), f32({2, 5})}, "ScatterElements with reduction add");
   ir::Node mod = make_node("Mod", {"a", "b"});
   expect_support(mod, {f32({3}), f32({3})}, "fmod=0");
   set_int_attr(mod, "fmod", 1);

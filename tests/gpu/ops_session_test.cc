@@ -619,6 +619,56 @@ TEST(HI_GPU_TEST_SUITE, CumulativeAndBlockShufflesMatchTheCpu) {
   }
 }
 
+// GatherElements on every axis with negative indices; ScatterElements and ScatterND with distinct
+// indices (duplicates are undefined), a KV-cache-style ScatterND that writes whole rows.
+TEST(HI_GPU_TEST_SUITE, GatherElementsAndScattersMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Shape data = {4, 6, 5};
+  uint32_t seed = 1400;
+  for (int64_t axis = -3; axis < 3; ++axis) {
+    const int64_t a = axis < 0 ? axis + 3 : axis;
+    Shape idx = {3, 4, 5};
+    idx[static_cast<size_t>(a)] = 2;
+    Tensor gi = Tensor::empty(DType::kInt64, idx), si = Tensor::empty(DType::kInt64, idx);
+    for (int64_t e = 0; e < gi.numel(); ++e) {
+      const int64_t dim = data[static_cast<size_t>(a)];
+      gi.data<int64_t>()[e] = (e * 7 % (2 * dim)) - dim;  // [-dim, dim)
+    }
+    // Distinct targets per position: along the axis, the two updates go to slots 1 and -1.
+    int64_t inner = 1;
+    for (size_t d = static_cast<size_t>(a) + 1; d < idx.size(); ++d) inner *= idx[d];
+    for (int64_t e = 0; e < si.numel(); ++e) si.data<int64_t>()[e] = (e / inner) % 2 == 0 ? 1 : -1;
+    ModelBuilder b(18);
+    b.input("x", onnx_type(DType::kFloat32), dims(data));
+    b.input("gi", onnx::TensorProto::INT64, dims(idx));
+    b.input("si", onnx::TensorProto::INT64, dims(idx));
+    b.input("u", onnx_type(DType::kFloat32), dims(idx));
+    b.output("g", onnx_type(DType::kFloat32)).output("s", onnx_type(DType::kFloat32));
+    ModelBuilder::set_int(b.node("GatherElements", {"x", "gi"}, {"g"}), "axis", axis);
+    ModelBuilder::set_int(b.node("ScatterElements", {"x", "si", "u"}, {"s"}), "axis", axis);
+    check(b, {{"x", random_tensor(DType::kFloat32, data, seed++, false)}, {"gi", gi}, {"si", si},
+              {"u", random_tensor(DType::kFloat32, idx, seed++, false)}},
+          str("GatherElements / ScatterElements axis ", axis));
+  }
+  for (const Shape& ishape : std::vector<Shape>{{2, 1}, {3, 2}, {2, 3}}) {  // k = 1, 2, 3
+    const int64_t k = ishape.back();
+    Tensor idx = Tensor::empty(DType::kInt64, ishape);
+    for (int64_t t = 0; t < ishape[0]; ++t)
+      for (int64_t j = 0; j < k; ++j) idx.data<int64_t>()[t * k + j] = t == 1 ? -1 - j % 2 : t + j % 2;
+    Shape upd = {ishape[0]};
+    for (size_t d = static_cast<size_t>(k); d < data.size(); ++d) upd.push_back(data[d]);
+    ModelBuilder b(16);
+    b.input("x", onnx::TensorProto::INT64, dims(data));
+    b.input("i", onnx::TensorProto::INT64, dims(ishape));
+    b.input("u", onnx::TensorProto::INT64, dims(upd));
+    b.output("y", onnx::TensorProto::INT64);
+    b.node("ScatterND", {"x", "i", "u"}, {"y"});
+    Tensor x = Tensor::zeros(DType::kInt64, data), u = Tensor::empty(DType::kInt64, upd);
+    for (int64_t e = 0; e < u.numel(); ++e) u.data<int64_t>()[e] = 1000 + e;
+    check(b, {{"x", x}, {"i", idx}, {"u", u}}, str("ScatterND k=", k));
+  }
+}
+
 // ONNX Attention: 4-D and 3-D, grouped-query heads, float and bool masks (one shorter than the
 // keys, one masking a whole row), is_causal with fewer queries than keys, softcap, a scale, and
 // opset 25's sliding window.

@@ -59,4 +59,33 @@ Status strided_copy(const StridedCopy& copy, int elem_size, const void* src, voi
 Status gather(int elem_size, const void* data, const int64_t* indices, void* y, int64_t outer, int64_t axis_dim,
               int64_t inner, int64_t n_indices, int* bad_index, Stream stream);
 
+// GatherElements / ScatterElements (kernels/scatter_gather.cu): the indices tensor (rank <=
+// kMaxCopyRank, `dims`) addresses data (strides `data_strides`) at the same coordinates except
+// along `axis`, where its value is the coordinate (negative counting from axis_dim's end).
+struct ElementsIndex {
+  int rank = 0, axis = 0;
+  int64_t axis_dim = 0;
+  int64_t dims[kMaxCopyRank] = {};
+  int64_t data_strides[kMaxCopyRank] = {};
+};
+// y (the indices' shape) = data at each index's position; an index out of range gives zero.
+Status gather_elements(int elem_size, const void* data, const int64_t* indices, void* y, const ElementsIndex& index,
+                       int64_t n, Stream stream);
+// y (already a copy of data) at each index's position = the update of the same coordinates; an
+// index out of range writes nothing. Duplicate indices: one of the updates wins (the spec leaves
+// it undefined; the CPU op takes the last).
+Status scatter_elements(int elem_size, const int64_t* indices, const void* updates, void* y, const ElementsIndex& index,
+                        int64_t n, Stream stream);
+
+// ScatterND without reduction: indices [..., k] address slices of `slice` elements in data (dims
+// and strides of its first k dims); y, already a copy of data, receives each update slice.
+struct ScatterNdIndex {
+  int k = 0;
+  int64_t slice = 1;
+  int64_t data_dims[kMaxCopyRank] = {};
+  int64_t data_strides[kMaxCopyRank] = {};
+};
+Status scatter_nd(int elem_size, const int64_t* indices, const void* updates, void* y, const ScatterNdIndex& index,
+                  int64_t n, Stream stream);
+
 }  // namespace hi::gpu::HI_GPU_NS

@@ -46,6 +46,8 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY("", "Trilu", trilu),
       HI_ENTRY("", "CumSum", cumulative),   HI_ENTRY("", "CumProd", cumulative),
       HI_ENTRY("", "DepthToSpace", depth_to_space), HI_ENTRY("", "SpaceToDepth", depth_to_space),
+      HI_ENTRY("", "GatherElements", scatter_gather), HI_ENTRY("", "ScatterElements", scatter_gather),
+      HI_ENTRY("", "ScatterND", scatter_gather),
       HI_ENTRY("", "Softmax", softmax),     HI_ENTRY("", "LogSoftmax", softmax),
       HI_ENTRY("", "Hardmax", softmax),
       HI_ENTRY("", "LayerNormalization", layer_norm), HI_ENTRY("", "RMSNormalization", layer_norm),
