@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "hipinfer/session.h"
 #include "onnx/model_reader.h"
 #include "runtime/executor.h"
 #include "runtime/placement.h"
@@ -75,6 +76,9 @@ Tolerance tolerance_for(const std::string& test) {
 struct Outcome {
   std::string status;  // pass, fail, unsupported, error, crash, timeout
   std::string reason;
+  // With --device: the nodes the session placed off the CPU, of all; -1 when the test ran on the
+  // executor alone (no --device, or inputs or outputs that are not tensors).
+  int64_t off_cpu = -1, nodes = 0;
 };
 
 struct TestCase {
@@ -149,7 +153,55 @@ std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, 
   return "";
 }
 
-Outcome run_test(const fs::path& dir) {
+// With --device: the test through a Session placed on those devices (as a user's session is,
+// unoptimised so the node under test stays itself), when every input and output is a tensor.
+std::optional<Outcome> run_on_devices(const fs::path& dir, const std::vector<std::string>& devices,
+                                      const std::vector<fs::path>& sets) {
+  using namespace hi;
+  SessionOptions o;
+  o.devices = devices;
+  o.optimization_level = 0;
+  auto session = Session::create((dir / "model.onnx").string(), o);
+  if (!session.is_ok()) return std::nullopt;  // the executor path reports it
+  const Session& s = *session.value();
+  for (const auto* infos : {&s.inputs(), &s.outputs()})
+    for (const TensorInfo& i : *infos)
+      if (i.kind != "tensor") return std::nullopt;
+  Outcome outcome{"pass", "", 0, static_cast<int64_t>(s.placement().nodes.size())};
+  outcome.off_cpu = outcome.nodes - s.placement().count_on("cpu");
+  for (const auto& set : sets) {
+    TensorMap feeds;
+    for (size_t i = 0; i < s.inputs().size(); ++i) {
+      const fs::path pb = set / ("input_" + std::to_string(i) + ".pb");
+      if (!fs::exists(pb)) continue;
+      auto v = onnx_reader::read_value_file(pb.string(), ir::ValueType::tensor_unknown_shape(s.inputs()[i].dtype));
+      if (!v.is_ok() || v.value().kind != ops::Value::Kind::kTensor) return std::nullopt;
+      feeds[s.inputs()[i].name] = std::move(v).value().tensor;
+    }
+    auto out = session.value()->run(feeds);
+    if (!out.is_ok()) {
+      outcome.status = out.status().code() == StatusCode::kUnsupported ? "unsupported" : "error";
+      outcome.reason = out.status().message();
+      return outcome;
+    }
+    for (size_t i = 0; i < s.outputs().size(); ++i) {
+      const fs::path pb = set / ("output_" + std::to_string(i) + ".pb");
+      if (!fs::exists(pb)) continue;
+      const std::string& name = s.outputs()[i].name;
+      auto exp = onnx_reader::read_value_file(pb.string(), ir::ValueType::tensor_unknown_shape(s.outputs()[i].dtype));
+      if (!exp.is_ok() || !out.value().count(name)) return std::nullopt;
+      const std::string diff = compare(out.value().at(name), exp.value().tensor, name, tolerance_for(dir.filename().string()));
+      if (!diff.empty()) {
+        outcome.status = "fail";
+        outcome.reason = diff;
+        return outcome;
+      }
+    }
+  }
+  return outcome;
+}
+
+Outcome run_test(const fs::path& dir, const std::vector<std::string>& devices) {
   using namespace hi;
   auto model = onnx_reader::read_model_file((dir / "model.onnx").string());
   if (!model.is_ok())
@@ -161,6 +213,8 @@ Outcome run_test(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
   std::sort(sets.begin(), sets.end());
+  if (!devices.empty())
+    if (std::optional<Outcome> o = run_on_devices(dir, devices, sets)) return *o;
   const auto& inputs = ex.value()->graph_inputs();
   const auto& outputs = ex.value()->graph_outputs();
   for (const auto& set : sets) {
@@ -191,14 +245,14 @@ Outcome run_test(const fs::path& dir) {
 }
 
 // Runs a test in a child process with a timeout; the child reports through a pipe.
-Outcome run_isolated(const fs::path& dir, int timeout_s) {
+Outcome run_isolated(const fs::path& dir, int timeout_s, const std::vector<std::string>& devices) {
   int fds[2];
   if (pipe(fds) != 0) return {"error", "pipe failed"};
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    Outcome o = run_test(dir);
-    const std::string msg = o.status + "\n" + o.reason;
+    Outcome o = run_test(dir, devices);
+    const std::string msg = o.status + "\n" + std::to_string(o.off_cpu) + " " + std::to_string(o.nodes) + "\n" + o.reason;
     (void)!write(fds[1], msg.data(), msg.size());
     close(fds[1]);
     _exit(0);
@@ -225,9 +279,11 @@ Outcome run_isolated(const fs::path& dir, int timeout_s) {
   while ((n = read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
   close(fds[0]);
   if (WIFSIGNALED(status)) return {"crash", hi::str("killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")")};
-  const auto nl = msg.find('\n');
-  if (nl == std::string::npos) return {"crash", hi::str("exited ", WEXITSTATUS(status), " without a result")};
-  return {msg.substr(0, nl), msg.substr(nl + 1)};
+  const auto nl = msg.find('\n'), nl2 = nl == std::string::npos ? nl : msg.find('\n', nl + 1);
+  if (nl2 == std::string::npos) return {"crash", hi::str("exited ", WEXITSTATUS(status), " without a result")};
+  Outcome o{msg.substr(0, nl), msg.substr(nl2 + 1)};
+  std::istringstream(msg.substr(nl + 1, nl2 - nl - 1)) >> o.off_cpu >> o.nodes;
+  return o;
 }
 
 // The op a test exercises: the single node's op, or the op of the non-expanded sibling.
@@ -394,7 +450,10 @@ void write_report(const std::string& path, const std::vector<TestCase>& tests, c
 int usage() {
   std::fprintf(stderr,
                "usage: hipinfer-conformance [--data DIR] [--baseline FILE] [--report FILE] [--filter TEXT]\n"
-               "                            [--jobs N] [--timeout SECONDS] [--min-pass N] [--verbose]\n\n"
+               "                            [--jobs N] [--timeout SECONDS] [--min-pass N] [--verbose]\n"
+               "                            [--device LIST]\n\n"
+               "--device gpu,cpu runs each test whose inputs and outputs are tensors through a session placed on\n"
+               "those devices (unoptimised), and reports the tests that ran nodes off the CPU.\n"
                "Runs the ONNX backend test data. DIR defaults to $HI_ONNX_TEST_DATA. Exit 1 when any test\n"
                "crashes or times out, or fewer than --min-pass node tests pass.\n");
   return 2;
@@ -408,6 +467,7 @@ int main(int argc, char** argv) {
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int timeout_s = 60, min_pass = 0;
   bool verbose = false;
+  std::vector<std::string> devices;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto val = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -419,6 +479,11 @@ int main(int argc, char** argv) {
     else if (a == "--timeout") timeout_s = std::max(1, std::atoi(val().c_str()));
     else if (a == "--min-pass") min_pass = std::atoi(val().c_str());
     else if (a == "--verbose") verbose = true;
+    else if (a == "--device") {
+      std::stringstream list(val());
+      for (std::string d; std::getline(list, d, ',');) devices.push_back(d);
+      if (devices.empty()) return usage();
+    }
     else return usage();
   }
   if (data.empty() || !fs::exists(fs::path(data) / "node")) {
@@ -443,7 +508,7 @@ int main(int argc, char** argv) {
   std::vector<std::thread> workers;
   for (int w = 0; w < jobs; ++w)
     workers.emplace_back([&] {
-      for (size_t i; (i = next++) < tests.size();) tests[i].outcome = run_isolated(tests[i].dir, timeout_s);
+      for (size_t i; (i = next++) < tests.size();) tests[i].outcome = run_isolated(tests[i].dir, timeout_s, devices);
     });
   for (auto& w : workers) w.join();
 
@@ -476,6 +541,21 @@ int main(int argc, char** argv) {
               counts["pass"], counts["fail"], counts["unsupported"], counts["error"], crashes, tests.size());
   std::printf("node tests passed: %d; of the %d that ONNX Runtime 1.30 passes, hipinfer does not pass %d\n", node_pass, ort_pass,
               ort_pass_we_fail);
+  if (!devices.empty()) {
+    int ran = 0, passed = 0, sessions = 0;
+    for (const auto& t : tests) {
+      sessions += t.outcome.off_cpu >= 0;
+      if (t.outcome.off_cpu <= 0) continue;
+      ++ran;
+      passed += t.outcome.status == "pass";
+      if (t.outcome.status != "pass")
+        std::printf("off-cpu %-11s %s/%s (%lld of %lld nodes off the CPU): %s\n", t.outcome.status.c_str(), t.folder.c_str(),
+                    t.name.c_str(), static_cast<long long>(t.outcome.off_cpu), static_cast<long long>(t.outcome.nodes),
+                    one_line(t.outcome.reason, 200).c_str());
+    }
+    std::printf("--device: %d tests ran through a session on those devices (the rest: the executor); %d ran nodes off "
+                "the CPU, and %d of those passed\n", sessions, ran, passed);
+  }
   if (const GpuCoverage c = gpu_coverage_of(tests); c.total > 0)
     std::printf("GPU kernels cover %d of %d one-node tests (%zu ops; per op in the report)\n", c.covered, c.total, c.per_op.size());
   if (crashes) return 1;
