@@ -240,6 +240,11 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   ir::Node add = make_node("ScatterElements", {"x", "i", "u"});
   set_string_attr(add, "reduction", "add");
   expect_support(add, {f32({4, 5}), i64({2, 5}), f32({2, 5})}, "ScatterElements with reduction add");
+  expect_support(make_node("MatMul", {"a", "b"}), {f32({7}), f32({2, 7, 3})}, "");
+  expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 5, 7}), f32({7})}, "");
+  expect_support(make_node("Gemm", {"a", "b"}), {f32({7}), f32({7, 3})}, "Gemm of rank-1 operands");
+  expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 1, 5, 7}), f32({1, 3, 7, 4})}, "broadcasting batch dims");
+  expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 3, 5, 7}), f32({1, 1, 7, 4})}, "");
   ir::Node mod = make_node("Mod", {"a", "b"});
   expect_support(mod, {f32({3}), f32({3})}, "fmod=0");
   set_int_attr(mod, "fmod", 1);

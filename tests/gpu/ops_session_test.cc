@@ -669,6 +669,23 @@ TEST(HI_GPU_TEST_SUITE, GatherElementsAndScattersMatchTheCpu) {
   }
 }
 
+// MatMul with rank-1 operands (numpy's promotion) on either side, and with a batch of ones.
+TEST(HI_GPU_TEST_SUITE, MatMulOfVectorsAndBroadcastBatchesMatchesTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<std::pair<Shape, Shape>> cases = {{{37}, {37}}, {{37}, {37, 5}}, {{6, 37}, {37}}, {{37}, {2, 37, 5}},
+                                                      {{2, 3, 37}, {37}}, {{2, 3, 4, 37}, {1, 1, 37, 5}}};
+  uint32_t seed = 1500;
+  for (const auto& [sa, sb] : cases) {
+    ModelBuilder b(13);
+    b.input("a", onnx_type(DType::kFloat32), dims(sa));
+    b.input("b", onnx_type(DType::kFloat32), dims(sb));
+    b.output("y", onnx_type(DType::kFloat32));
+    b.node("MatMul", {"a", "b"}, {"y"});
+    check(b, {{"a", random_tensor(DType::kFloat32, sa, seed++, false)}, {"b", random_tensor(DType::kFloat32, sb, seed++, false)}},
+          str("MatMul ", shape_to_string(sa), " x ", shape_to_string(sb)), 1e-5);
+  }
+}
+
 // ONNX Attention: 4-D and 3-D, grouped-query heads, float and bool masks (one shorter than the
 // keys, one masking a whole row), is_causal with fewer queries than keys, softcap, a scale, and
 // opset 25's sliding window.

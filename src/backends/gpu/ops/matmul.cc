@@ -35,8 +35,11 @@ class MatMul final : public GpuKernel {
 };
 
 Status MatMul::launch(LaunchContext& ctx) const {
-  const Shape& a = ctx.input(0).shape;
-  const Shape& b = ctx.input(1).shape;
+  // MatMul's rank-1 operands as numpy promotes them: a [k] is [1, k], b [k] is [k, 1]. Dropping
+  // those dims from the result leaves its layout as it is.
+  Shape a = ctx.input(0).shape, b = ctx.input(1).shape;
+  if (a.size() == 1) a.insert(a.begin(), 1);
+  if (b.size() == 1) b.push_back(1);
   DeviceValue& y = ctx.output(0);
   const DType dt = ctx.input(0).dtype;
   MatMulDesc d;
@@ -101,8 +104,24 @@ std::string matmul_why_not(const ir::Node& node, const std::vector<ir::ValueType
   if (!is_float(dtype_of(inputs, 0)) || dtype_of(inputs, 1) != dtype_of(inputs, 0))
     return float_only_reason(node, inputs);
   const int64_t ra = rank_of(inputs, 0), rb = rank_of(inputs, 1);
-  if (ra < 2 || rb < 2) return "no GPU kernel for " + op + " of rank-1 or unknown-rank operands";
+  if (ra < 0 || rb < 0) return "no GPU kernel for " + op + " of unknown-rank operands";
+  if ((ra < 2 || rb < 2) && (op != "MatMul" || ra < 1 || rb < 1))
+    return "no GPU kernel for " + op + " of rank-" + std::to_string(std::min(ra, rb)) + " operands";
   if (ra > 2 && rb > 2 && ra != rb) return "no GPU kernel for " + op + " broadcasting batches of different ranks";
+  // Batches: equal, or one side without any (all ones); checked here where the dims are known.
+  if (ra > 2 && rb > 2) {
+    bool equal = true, ones_a = true, ones_b = true, known = true;
+    for (int64_t d = 0; d < ra - 2; ++d) {
+      const ir::Dim& x = (*inputs[0].shape)[static_cast<size_t>(d)];
+      const ir::Dim& y = (*inputs[1].shape)[static_cast<size_t>(d)];
+      known = known && x.is_known() && y.is_known();
+      equal = equal && x == y;
+      ones_a = ones_a && x.is_known() && x.value == 1;
+      ones_b = ones_b && y.is_known() && y.value == 1;
+    }
+    if (known && !equal && !ones_a && !ones_b)
+      return "no GPU kernel for " + op + " broadcasting batch dims against each other (only one side's batch may be 1s)";
+  }
   if (op == "FusedMatMul") return activation_why_not(node);
   return "";
 }
