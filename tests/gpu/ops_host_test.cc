@@ -245,6 +245,14 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   expect_support(make_node("Gemm", {"a", "b"}), {f32({7}), f32({7, 3})}, "Gemm of rank-1 operands");
   expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 1, 5, 7}), f32({1, 3, 7, 4})}, "broadcasting batch dims");
   expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 3, 5, 7}), f32({1, 1, 7, 4})}, "");
+  expect_support(make_node("QuantizeLinear", {"x", "s", "z"}), {vt(DType::kFloat16, {2, 3}), f32({3}), vt(DType::kInt8, {3})}, "");
+  expect_support(make_node("QuantizeLinear", {"x", "s"}), {f32({2, 3}), f32({})}, "");
+  expect_support(make_node("QuantizeLinear", {"x", "s", "z"}), {f32({2, 3}), f32({}), vt(DType::kInt16, {})}, "to int16");
+  expect_support(make_node("DequantizeLinear", {"x", "s", "z"}), {vt(DType::kUInt8, {2, 3}), f32({}), vt(DType::kUInt8, {})}, "");
+  expect_support(make_node("DequantizeLinear", {"x", "s"}), {vt(DType::kInt8, {2, 3}), vt(DType::kFloat16, {})}, "float16 scale");
+  ir::Node blocked = make_node("DequantizeLinear", {"x", "s"});
+  set_int_attr(blocked, "block_size", 2);
+  expect_support(blocked, {vt(DType::kInt8, {2, 4}), f32({2, 2})}, "blocked DequantizeLinear");
   ir::Node mod = make_node("Mod", {"a", "b"});
   expect_support(mod, {f32({3}), f32({3})}, "fmod=0");
   set_int_attr(mod, "fmod", 1);

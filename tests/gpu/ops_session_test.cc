@@ -686,6 +686,44 @@ TEST(HI_GPU_TEST_SUITE, MatMulOfVectorsAndBroadcastBatchesMatchesTheCpu) {
   }
 }
 
+// QuantizeLinear -> DequantizeLinear, per tensor and per axis, int8 and uint8, with values at the
+// rounding ties, beyond the range, NaN and infinities.
+TEST(HI_GPU_TEST_SUITE, QuantizeAndDequantizeMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  const Shape shape = {2, 3, 7};
+  uint32_t seed = 1600;
+  for (int32_t q : {onnx::TensorProto::INT8, onnx::TensorProto::UINT8})
+    for (int64_t axis : {-1, 0, 1, 2})  // -1: per tensor
+      for (DType dtype : float_types()) {
+        const Shape sshape = axis < 0 ? Shape{} : Shape{shape[static_cast<size_t>(axis)]};
+        ModelBuilder b(21);
+        b.input("x", onnx_type(dtype), dims(shape));
+        b.input("s", onnx::TensorProto::FLOAT, dims(sshape));
+        b.input("z", q, dims(sshape));
+        b.output("y", q).output("back", onnx::TensorProto::FLOAT);
+        auto& qn = b.node("QuantizeLinear", {"x", "s", "z"}, {"y"});
+        auto& dn = b.node("DequantizeLinear", {"y", "s", "z"}, {"back"});
+        if (axis >= 0) {
+          ModelBuilder::set_int(qn, "axis", axis);
+          ModelBuilder::set_int(dn, "axis", axis);
+        }
+        Tensor x = random_tensor(dtype, shape, seed++, false);
+        Tensor s = Tensor::empty(DType::kFloat32, sshape), z = Tensor::empty(static_cast<DType>(q), sshape);
+        for (int64_t i = 0; i < s.numel(); ++i) {
+          s.data<float>()[i] = 0.01f * static_cast<float>(i + 1);
+          if (q == onnx::TensorProto::INT8) z.data<int8_t>()[i] = static_cast<int8_t>(i - 1);
+          else z.data<uint8_t>()[i] = static_cast<uint8_t>(120 + i);
+        }
+        const float specials[] = {0.005f, 0.015f, -0.025f, 100.f, -100.f, NAN, INFINITY, -INFINITY};  // ties, range
+        for (size_t i = 0; i < std::size(specials); ++i) {
+          if (dtype == DType::kFloat16) x.data<Float16>()[i] = Float16(specials[i]);
+          else x.data<float>()[i] = specials[i];
+        }
+        check(b, {{"x", x}, {"s", s}, {"z", z}}, str("Q/DQ ", dtype_name(static_cast<DType>(q)), " axis ", axis, " ",
+                                                    dtype_name(dtype)));
+      }
+}
+
 // ONNX Attention: 4-D and 3-D, grouped-query heads, float and bool masks (one shorter than the
 // keys, one masking a whole row), is_causal with fewer queries than keys, softcap, a scale, and
 // opset 25's sliding window.

@@ -97,6 +97,20 @@ struct PredicateOp {
 };
 Status predicate(const PredicateOp& op, DType dtype, const void* x, bool* y, int64_t n, Stream stream);
 
+// QuantizeLinear / DequantizeLinear (kernels/quantize.cu) per tensor or per axis: x viewed as
+// [outer, channels, inner] with a float32 scale (and an optional zero point of the quantized
+// type) per channel. Quantize: y = saturate(round_half_even(x / scale) + zp), x float32 or
+// float16, y int8 or uint8; NaN gives the zero point. Dequantize: y (float32) = (x - zp) * scale,
+// x int8, uint8 or int32.
+struct QuantDesc {
+  int64_t channels = 1, inner = 1;
+};
+bool quantized_type(DType t);  // int8, uint8
+Status quantize_linear(DType x_type, DType y_type, const void* x, const float* scale, const void* zero_point, void* y,
+                       const QuantDesc& d, int64_t n, Stream stream);
+Status dequantize_linear(DType x_type, const void* x, const float* scale, const void* zero_point, float* y,
+                         const QuantDesc& d, int64_t n, Stream stream);
+
 // BatchNormalization in inference mode (kernels/batch_norm.cu): x viewed as [outer, channels,
 // inner], y = (x - mean) / sqrt(var + epsilon) * scale + bias with the parameters of the element's
 // channel (spatial), or of its (channel, inner) position (spatial = false: parameters

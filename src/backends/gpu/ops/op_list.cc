@@ -48,6 +48,7 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY("", "DepthToSpace", depth_to_space), HI_ENTRY("", "SpaceToDepth", depth_to_space),
       HI_ENTRY("", "GatherElements", scatter_gather), HI_ENTRY("", "ScatterElements", scatter_gather),
       HI_ENTRY("", "ScatterND", scatter_gather),
+      HI_ENTRY("", "QuantizeLinear", quantize), HI_ENTRY("", "DequantizeLinear", quantize),
       HI_ENTRY("", "Softmax", softmax),     HI_ENTRY("", "LogSoftmax", softmax),
       HI_ENTRY("", "Hardmax", softmax),
       HI_ENTRY("", "LayerNormalization", layer_norm), HI_ENTRY("", "RMSNormalization", layer_norm),

@@ -20,6 +20,7 @@ HI_GPU_OP(trilu)           // trilu.cc
 HI_GPU_OP(cumulative)      // cumulative.cc: CumSum, CumProd
 HI_GPU_OP(depth_to_space)  // depth_to_space.cc: DepthToSpace, SpaceToDepth
 HI_GPU_OP(scatter_gather)  // scatter_gather.cc: GatherElements, ScatterElements, ScatterND
+HI_GPU_OP(quantize)        // quantize.cc: QuantizeLinear, DequantizeLinear
 HI_GPU_OP(softmax)         // softmax.cc: Softmax, LogSoftmax, Hardmax
 HI_GPU_OP(layer_norm)      // layer_norm.cc: LayerNormalization, RMSNormalization
 HI_GPU_OP(matmul)          // matmul.cc: MatMul, Gemm, FusedMatMul
