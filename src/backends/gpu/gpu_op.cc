@@ -61,6 +61,20 @@ bool has_unnamed_output(const ir::Node& node) {
   return false;
 }
 
+Result<AxisView> axis_view(const ir::Node& node, const Shape& shape, int64_t axis) {
+  const auto rank = static_cast<int64_t>(shape.size());
+  const int64_t a = axis < 0 ? axis + rank : axis;
+  HI_RETURN_IF(a < 0 || a >= rank, kInvalidArgument, node.op_type, ": axis ", axis, " is out of range for ",
+               shape_to_string(shape));
+  AxisView v;
+  v.n = shape[static_cast<size_t>(a)];
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d < a) v.outer *= shape[static_cast<size_t>(d)];
+    if (d > a) v.inner *= shape[static_cast<size_t>(d)];
+  }
+  return v;
+}
+
 namespace {
 Result<const Tensor*> host_tensor(const LaunchContext& ctx, size_t i) {
   const Tensor* t = ctx.host_input(i);

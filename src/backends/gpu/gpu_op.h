@@ -135,6 +135,13 @@ std::string rank_reason(const ir::Node& node, const std::vector<ir::ValueType>& 
 // True when some output of the node is unnamed (an output the graph does not use).
 bool has_unnamed_output(const ir::Node& node);
 
+// A shape split at one axis: [outer, n, inner], the kernels' view for ops along an axis.
+struct AxisView {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+// `axis` may count from the end; kInvalidArgument naming the op and shape when out of range.
+Result<AxisView> axis_view(const ir::Node& node, const Shape& shape, int64_t axis);
+
 // ---- Helpers for kernels that read inputs on the host (GpuKernel::reads_on_host) --------------
 
 // Input i's values on the host as integers (Slice's starts, Expand's shape) or as doubles (Clip's

@@ -15,17 +15,9 @@ class ArgReduce final : public GpuKernel {
   }
   Status launch(LaunchContext& ctx) const override {
     const DeviceValue& x = ctx.input(0);
-    const auto rank = static_cast<int64_t>(x.shape.size());
-    const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
-    HI_RETURN_IF(axis < 0 || axis >= rank, kInvalidArgument, ctx.node().op_type, ": axis ", axis_, " is out of range for ",
-                 shape_to_string(x.shape));
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d < axis) outer *= x.shape[static_cast<size_t>(d)];
-      if (d > axis) inner *= x.shape[static_cast<size_t>(d)];
-    }
-    return arg_reduce(x.dtype, x.ptr, static_cast<int64_t*>(ctx.output(0).ptr), outer, x.shape[static_cast<size_t>(axis)], inner,
-                      max_, select_last_, ctx.stream());
+    HI_ASSIGN_OR_RETURN(const AxisView v, axis_view(ctx.node(), x.shape, axis_));
+    return arg_reduce(x.dtype, x.ptr, static_cast<int64_t*>(ctx.output(0).ptr), v.outer, v.n, v.inner, max_, select_last_,
+                      ctx.stream());
   }
 
  private:

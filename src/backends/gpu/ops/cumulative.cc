@@ -18,17 +18,9 @@ class Cumulative final : public GpuKernel {
   Status launch(LaunchContext& ctx) const override {
     const DeviceValue& x = ctx.input(0);
     HI_ASSIGN_OR_RETURN(const std::vector<int64_t> axes, host_ints(ctx, 1));
-    const auto rank = static_cast<int64_t>(x.shape.size());
     HI_RETURN_IF(axes.size() != 1, kInvalidArgument, ctx.node().op_type, ": axis must be one value, got ", axes.size());
-    const int64_t axis = axes[0] < 0 ? axes[0] + rank : axes[0];
-    HI_RETURN_IF(axis < 0 || axis >= rank, kInvalidArgument, ctx.node().op_type, ": axis ", axes[0], " is out of range for ",
-                 shape_to_string(x.shape));
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d < axis) outer *= x.shape[static_cast<size_t>(d)];
-      if (d > axis) inner *= x.shape[static_cast<size_t>(d)];
-    }
-    return cumulative(op_, x.dtype, x.ptr, ctx.output(0).ptr, outer, x.shape[static_cast<size_t>(axis)], inner, ctx.stream());
+    HI_ASSIGN_OR_RETURN(const AxisView v, axis_view(ctx.node(), x.shape, axes[0]));
+    return cumulative(op_, x.dtype, x.ptr, ctx.output(0).ptr, v.outer, v.n, v.inner, ctx.stream());
   }
 
  private:

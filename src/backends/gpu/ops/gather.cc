@@ -15,13 +15,9 @@ class Gather final : public GpuKernel {
   Status launch(LaunchContext& ctx) const override {
     const DeviceValue& data = ctx.input(0);
     const Shape& x = data.shape;
-    const int64_t axis = axis_ < 0 ? axis_ + static_cast<int64_t>(x.size()) : axis_;
-    int64_t outer = 1, inner = 1;
-    for (int64_t k = 0; k < axis; ++k) outer *= x[static_cast<size_t>(k)];
-    for (size_t k = static_cast<size_t>(axis) + 1; k < x.size(); ++k) inner *= x[k];
+    HI_ASSIGN_OR_RETURN(const AxisView v, axis_view(ctx.node(), x, axis_));
     return gather(static_cast<int>(dtype_size(data.dtype)), data.ptr, static_cast<const int64_t*>(ctx.input(1).ptr),
-                  ctx.output(0).ptr, outer, x[static_cast<size_t>(axis)], inner, shape_numel(ctx.input(1).shape),
-                  nullptr, ctx.stream());
+                  ctx.output(0).ptr, v.outer, v.n, v.inner, shape_numel(ctx.input(1).shape), nullptr, ctx.stream());
   }
 
  private:

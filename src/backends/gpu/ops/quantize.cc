@@ -19,17 +19,12 @@ class Quantize final : public GpuKernel {
     DeviceValue& y = ctx.output(0);
     QuantDesc d;
     const int64_t n = shape_numel(x.shape);
-    if (shape_numel(scale.shape) != 1 || !scale.shape.empty()) {  // per axis: a 1-D scale along `axis`
-      const auto rank = static_cast<int64_t>(x.shape.size());
-      const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
-      HI_RETURN_IF(axis < 0 || axis >= rank || scale.shape.size() > 1 ||
-                       (shape_numel(scale.shape) != x.shape[static_cast<size_t>(axis)] && shape_numel(scale.shape) != 1),
-                   kInvalidArgument, ctx.node().op_type, ": scale ", shape_to_string(scale.shape), " does not fit axis ",
-                   axis_, " of ", shape_to_string(x.shape));
-      if (shape_numel(scale.shape) != 1) {
-        d.channels = x.shape[static_cast<size_t>(axis)];
-        for (size_t k = static_cast<size_t>(axis) + 1; k < x.shape.size(); ++k) d.inner *= x.shape[k];
-      }
+    if (shape_numel(scale.shape) != 1) {  // per axis: a 1-D scale along `axis`
+      HI_ASSIGN_OR_RETURN(const AxisView v, axis_view(ctx.node(), x.shape, axis_));
+      HI_RETURN_IF(scale.shape.size() != 1 || scale.shape[0] != v.n, kInvalidArgument, ctx.node().op_type, ": scale ",
+                   shape_to_string(scale.shape), " does not fit axis ", axis_, " of ", shape_to_string(x.shape));
+      d.channels = v.n;
+      d.inner = v.inner;
     }
     const void* zp = ctx.has_input(2) ? ctx.input(2).ptr : nullptr;
     const auto* s = static_cast<const float*>(scale.ptr);
