@@ -38,13 +38,7 @@ class ShapeOp final : public Op {
   }
 
  private:
-  // [start, end) clamped into [0, rank], as the spec says.
-  std::pair<int64_t, int64_t> range(int64_t rank) const {
-    auto clamp = [rank](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
-    const int64_t b = clamp(start_);
-    const int64_t e = end_ ? clamp(*end_) : rank;
-    return {b, std::max(b, e)};
-  }
+  std::pair<int64_t, int64_t> range(int64_t rank) const { return shape_op_range(rank, start_, end_); }
   int64_t start_ = 0;
   std::optional<int64_t> end_;
 };

@@ -1,6 +1,8 @@
 // Broadcasting and axis helpers shared by ops.
 #include "ops/shape_util.h"
 
+#include <algorithm>
+
 namespace hi::ops {
 
 Result<Shape> broadcast_shapes(const Shape& a, const Shape& b) {
@@ -102,6 +104,13 @@ std::vector<ir::Dim> known_dims(const Shape& shape) {
   std::vector<ir::Dim> d;
   for (int64_t v : shape) d.push_back(ir::Dim::known(v));
   return d;
+}
+
+std::pair<int64_t, int64_t> shape_op_range(int64_t rank, int64_t start, std::optional<int64_t> end) {
+  auto clamp = [rank](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
+  const int64_t b = clamp(start);
+  const int64_t e = end ? clamp(*end) : rank;
+  return {b, std::max(b, e)};
 }
 
 }  // namespace hi::ops

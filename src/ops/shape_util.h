@@ -1,6 +1,8 @@
 // Shape helpers shared by ops: broadcasting, axis normalisation, symbolic dims.
 #pragma once
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "hipinfer/status.h"
@@ -43,5 +45,9 @@ std::vector<int64_t> int_list(const Tensor& t);
 
 // "float32[batch, 3]" style dims from a concrete shape.
 std::vector<ir::Dim> known_dims(const Shape& shape);
+
+// Shape's dims [start, end) (opset 15; end absent: the rank), clamped into [0, rank] as the spec
+// says, and never reversed. The CPU op and the GPU kernel both read their range here.
+std::pair<int64_t, int64_t> shape_op_range(int64_t rank, int64_t start, std::optional<int64_t> end);
 
 }  // namespace hi::ops

@@ -2,11 +2,11 @@
 // host at launch, written by a kernel that carries them as parameters (kernels/fill.h). Where
 // their integers only feed a shape read on the host, placement keeps them on the CPU instead
 // (runtime/placement.h); this kernel serves a shape that is also data.
-#include <algorithm>
 #include <optional>
 
 #include "backends/gpu/kernels/fill.h"
 #include "backends/gpu/ops/ops.h"
+#include "ops/shape_util.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
@@ -26,9 +26,8 @@ class ShapeOf final : public GpuKernel {
     if (size_) {
       values.push_back(shape_numel(x));
     } else {
-      const auto rank = static_cast<int64_t>(x.size());
-      auto clamp = [rank](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
-      for (int64_t d = clamp(start_); d < (end_ ? clamp(*end_) : rank); ++d) values.push_back(x[static_cast<size_t>(d)]);
+      const auto [b, e] = ops::shape_op_range(static_cast<int64_t>(x.size()), start_, end_);
+      values.assign(x.begin() + b, x.begin() + e);
     }
     HI_RETURN_IF_ERROR(check_output_shape(ctx.node(), size_ ? Shape{} : Shape{static_cast<int64_t>(values.size())}, y.shape));
     return fill_i64_values(static_cast<int64_t*>(y.ptr), values.data(), static_cast<int>(values.size()), ctx.stream());
