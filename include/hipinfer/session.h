@@ -16,6 +16,10 @@ struct SessionOptions {
   // Graph optimisation level: 0 none, 1 basic (constant folding, dead nodes), 2 extended,
   // 3 all (default), as in ONNX Runtime.
   int optimization_level = 3;
+  // Graph passes to skip by name (as `hipinfer inspect` and the pass report name them, e.g.
+  // "fuse_inverted_residual"), to find out whether a pass changes a model's results or speed.
+  // An unknown name makes create() fail, listing the passes.
+  std::vector<std::string> disabled_passes;
   // Intra-op threads; 0 = the physical cores.
   int threads = 0;
   // Largest single host tensor allocation (bytes); 0 = the machine's physical memory. The limit

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <functional>
+#include <iterator>
 
 #include "cpu/kernels.h"
 #include "passes/pass_util.h"
@@ -35,24 +37,41 @@ int drop_unused_initializers(ir::Graph& g) {
 
 }  // namespace
 
+// Every pass, in the order they run.
+const char* const kPassNames[] = {"eliminate_identity", "fold_conv_batchnorm", "fuse_conv",
+                                  "fuse_attention",     "fuse_matmul",         "fuse_gemm",
+                                  "to_channels_last",   "fuse_inverted_residual"};
+
 Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& types, PassReport* report) {
   PassReport local;
   PassReport& r = report ? *report : local;
   if (options.precision != "fp32" && options.precision != "bf16")
     return error(StatusCode::kInvalidArgument, "precision must be fp32 or bf16, got '", options.precision, "'");
+  for (const std::string& name : options.disabled) {
+    if (std::find(std::begin(kPassNames), std::end(kPassNames), name) != std::end(kPassNames)) continue;
+    std::string known;
+    for (const char* p : kPassNames) known += std::string(known.empty() ? "" : ", ") + p;
+    return error(StatusCode::kInvalidArgument, "no graph pass is named '", name, "' (the passes: ", known, ")");
+  }
+  // Runs one pass unless it is disabled, adding its rewrites to the report.
+  auto pass = [&](const char* name, auto&& run) {
+    if (!options.disabled.count(name)) r[name] += run();
+  };
   if (options.level >= 1) {
-    r["eliminate_identity"] += eliminate_identity(model);
-    r["fold_conv_batchnorm"] += fold_conv_batchnorm(model, types);
+    pass("eliminate_identity", [&] { return eliminate_identity(model); });
+    pass("fold_conv_batchnorm", [&] { return fold_conv_batchnorm(model, types); });
   }
-  if (options.level >= 2 || options.precision == "bf16") {
-    r["fuse_conv"] += fuse_conv(model, types, options.precision);
-  }
+  if (options.level >= 2 || options.precision == "bf16") pass("fuse_conv", [&] { return fuse_conv(model, types, options.precision); });
   if (options.level >= 2) {
-    r["fuse_attention"] += fuse_attention(model, types);
-    r["fuse_matmul"] += fuse_matmul(model, types);
+    pass("fuse_attention", [&] { return fuse_attention(model, types); });
+    pass("fuse_matmul", [&] { return fuse_matmul(model, types); });
+    pass("fuse_gemm", [&] { return fuse_gemm(model, types); });
   }
   // The channels-last layout is for the fast convolutions; the reference ones are channels-first.
-  if (options.level >= 3 && options.channels_last && cpu::fast_kernels_available()) r["to_channels_last"] += to_channels_last(model, types);
+  if (options.level >= 3 && options.channels_last && cpu::fast_kernels_available()) {
+    pass("to_channels_last", [&] { return to_channels_last(model, types); });
+    pass("fuse_inverted_residual", [&] { return fuse_inverted_residual(model); });
+  }
   r["drop_unused_initializers"] += drop_unused_initializers(model.graph);
   return Status::ok();
 }

@@ -59,7 +59,9 @@ int eliminate_identity(ir::Model& m);
 int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types);
 int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int fuse_matmul(ir::Model& m, const TypeOracle& types);
+int fuse_gemm(ir::Model& m, const TypeOracle& types);
 int to_channels_last(ir::Model& m, const TypeOracle& types);
+int fuse_inverted_residual(ir::Model& m);
 int fuse_attention(ir::Model& m, const TypeOracle& types);
 
 }  // namespace hi::passes

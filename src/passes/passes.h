@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 #include "hipinfer/status.h"
@@ -22,6 +23,8 @@ struct PassOptions {
   // The channels-last layout (level 3) suits the CPU kernels; a session whose first device is a
   // GPU turns it off, since the GPU kernels read NCHW.
   bool channels_last = true;
+  // Passes not to run, by name; optimize() refuses names that are not passes.
+  std::set<std::string> disabled;
 };
 
 // What the passes did, pass name -> rewrites, for `hipinfer inspect` and the tests.

@@ -196,6 +196,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     po.level = options.optimization_level;
     po.precision = options.precision;
     po.channels_last = devices.front().name.empty() || devices.front().name == "cpu";
+    po.disabled.insert(options.disabled_passes.begin(), options.disabled_passes.end());
     const ops::Executor& t = *typed.value();
     HI_RETURN_IF_ERROR(passes::optimize(impl->model, po, [&](const std::string& name) { return t.value_type(name); },
                                         &impl->passes)

@@ -47,6 +47,7 @@ struct BenchOptions {
   std::string json, plot;
   std::vector<std::string> compare;
   std::vector<std::string> devices;  // empty: the session's default
+  std::vector<std::string> disabled_passes;
   bool gpu_graphs = true;
   bool profile = false;
   bool quiet = false;
@@ -102,6 +103,7 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   }
   o.quiet = args.has("--quiet");
   if (args.has("--device")) o.devices = split_commas(args.get("--device"));
+  if (args.has("--disable-pass")) o.disabled_passes = split_commas(args.get("--disable-pass"));
   o.gpu_graphs = !args.has("--no-graph");
   o.profile = args.has("--profile");
   const char* env_python = std::getenv("HI_PYTHON");
@@ -280,6 +282,7 @@ const CommandSpec* cmd_bench_spec() {
        {"--threads", "", "N", "intra-op threads, for hipinfer and the peers (default: physical cores)"},
        {"--precision", "", "P", "fp32 (default) or bf16"},
        {"--opt-level", "", "N", "hipinfer's graph optimisation level 0-3 (default 3)"},
+       {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--warmup", "", "N", "untimed runs first, per engine (default 10)"},
        {"--runs", "", "N", "timed runs per engine"},
        {"--time", "", "SECONDS", "time budget per engine (time inside the runs)"},
@@ -315,6 +318,7 @@ int cmd_bench(const Args& args) {
   SessionOptions options;
   options.threads = o.threads;
   options.optimization_level = o.opt_level;
+  options.disabled_passes = o.disabled_passes;
   options.precision = o.precision;
   if (!o.devices.empty()) options.devices = o.devices;
   options.gpu_graphs = o.gpu_graphs;

@@ -84,6 +84,7 @@ const CommandSpec* cmd_run_spec() {
        {"--repeat", "", "N", "run N times and report the last run (default 1; 3 exercises GPU graph replay)"},
        {"--threads", "", "N", "intra-op threads (default: physical cores)"},
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
+       {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
        {"--device", "", "LIST", "devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
        {"--explain", "", "", "print where each node runs and, for every fallback, why"},
@@ -119,6 +120,7 @@ int cmd_run(const Args& args) {
   options.threads = static_cast<int>(threads.value());
   options.optimization_level = static_cast<int>(level.value());
   if (args.has("--device")) options.devices = split_commas(args.get("--device"));
+  if (args.has("--disable-pass")) options.disabled_passes = split_commas(args.get("--disable-pass"));
   options.gpu_graphs = !args.has("--no-graph");
   const auto t0 = std::chrono::steady_clock::now();
   auto session = Session::create(path, options);

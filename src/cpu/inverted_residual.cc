@@ -1,0 +1,351 @@
+// The fused inverted residual block (see inverted_residual.h). Layout of the work:
+//   - the output rows of each image are cut into strips sized so that a strip's expanded rows
+//     fit in about a third of a core's L2; (image, strip) pairs are shared out among the threads;
+//   - per strip: the expansion writes the input rows the strip needs into the thread's buffer E
+//     ([rows, W, hidden] with hidden padded to 16), the depthwise convolution turns them into the
+//     strip's rows in buffer D ([rows, OW, hidden]), and the projection writes Y from D;
+//   - both pointwise convolutions are register-tiled products over weights packed once into
+//     16-channel vectors ([vector][k][16]): a tile is up to 12 pixels x 4 vectors of accumulators.
+#include "cpu/inverted_residual.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "cpu/threading.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HI_HAVE_AVX512_KERNEL 1
+#define HI_AVX512 __attribute__((target("avx512f")))
+#endif
+
+namespace hi::cpu {
+
+bool inverted_residual_activation_supported(const Activation& act) {
+  return act.kind == Activation::Kind::kNone || act.kind == Activation::Kind::kRelu || act.kind == Activation::Kind::kClip;
+}
+
+#ifndef HI_HAVE_AVX512_KERNEL
+
+bool inverted_residual_available() { return false; }
+std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry&,
+                                                                      const InvertedResidualWeights&) {
+  return nullptr;
+}
+
+#else
+
+bool inverted_residual_available() { return __builtin_cpu_supports("avx512f"); }
+
+namespace {
+
+constexpr int64_t kLanes = 16;
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+struct VectorActivation {
+  Activation::Kind kind = Activation::Kind::kNone;
+  float lo = 0, hi = 0;
+};
+
+// The maskz forms with every lane set: GCC 12 warns about the plain forms' undefined passthrough.
+HI_AVX512 inline __m512 activate(__m512 v, const VectorActivation& a) {
+  constexpr __mmask16 all = 0xFFFF;
+  if (a.kind == Activation::Kind::kRelu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
+  if (a.kind == Activation::Kind::kClip)
+    return _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, v, _mm512_set1_ps(a.lo)), _mm512_set1_ps(a.hi));
+  return v;
+}
+
+// Pointwise weights [n][k] packed as [n / 16][k_padded][16], zeros past n and k; bias padded to
+// whole vectors.
+struct PackedPointwise {
+  std::vector<float> w, bias;
+  int64_t k = 0, vectors = 0;
+  void pack(const float* weights, const float* b, int64_t n, int64_t k_real, int64_t k_padded) {
+    k = k_padded;
+    vectors = round_up(n, kLanes) / kLanes;
+    w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
+    bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
+    for (int64_t o = 0; o < n; ++o) {
+      for (int64_t i = 0; i < k_real; ++i) w[static_cast<size_t>(((o / kLanes) * k + i) * kLanes + o % kLanes)] = weights[o * k_real + i];
+      if (b) bias[static_cast<size_t>(o)] = b[o];
+    }
+  }
+};
+
+struct TileArgs {
+  const float* a;  // rows of k floats, lda apart
+  int64_t lda;
+  const float* w;  // the tile's first weight vector; the next one w_stride floats on
+  int64_t w_stride, k;
+  const float* bias;
+  float* c;
+  int64_t ldc;
+  const float* z;  // residual rows (or null), ldz apart
+  int64_t ldz;
+  __mmask16 last_mask;  // lanes written in the tile's last vector
+  VectorActivation act;
+};
+
+// C[M, NV * 16] = act(A[M, k] W[k, NV * 16] + bias (+ Z)), accumulators in registers.
+template <int M, int NV>
+HI_AVX512 void pointwise_tile(const TileArgs& t) {
+  __m512 acc[M][NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) {
+    const __m512 b = _mm512_loadu_ps(t.bias + j * kLanes);
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i) acc[i][j] = b;
+  }
+  for (int64_t kk = 0; kk < t.k; ++kk) {
+    __m512 wv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) wv[j] = _mm512_loadu_ps(t.w + j * t.w_stride + kk * kLanes);
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i) {
+      const __m512 av = _mm512_set1_ps(t.a[i * t.lda + kk]);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, wv[j], acc[i][j]);
+    }
+  }
+#pragma GCC unroll 12
+  for (int i = 0; i < M; ++i) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const __mmask16 mask = j == NV - 1 ? t.last_mask : __mmask16(0xFFFF);
+      __m512 v = acc[i][j];
+      if (t.z) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, t.z + i * t.ldz + j * kLanes));
+      _mm512_mask_storeu_ps(t.c + i * t.ldc + j * kLanes, mask, activate(v, t.act));
+    }
+  }
+}
+
+using TileFn = void (*)(const TileArgs&);
+// Rows per tile for NV vectors: M * NV accumulators plus NV weights within the 32 registers.
+constexpr int kTileRows[5] = {0, 12, 12, 8, 6};
+
+template <int NV, int... R>
+constexpr std::array<TileFn, sizeof...(R)> tile_row(std::integer_sequence<int, R...>) {
+  return {&pointwise_tile<R + 1, NV>...};
+}
+const std::array<TileFn, 12> kTiles1 = tile_row<1>(std::make_integer_sequence<int, 12>());
+const std::array<TileFn, 12> kTiles2 = tile_row<2>(std::make_integer_sequence<int, 12>());
+const std::array<TileFn, 8> kTiles3 = tile_row<3>(std::make_integer_sequence<int, 8>());
+const std::array<TileFn, 6> kTiles4 = tile_row<4>(std::make_integer_sequence<int, 6>());
+
+TileFn tile_fn(int nv, int rows) {
+  switch (nv) {
+    case 1: return kTiles1[static_cast<size_t>(rows - 1)];
+    case 2: return kTiles2[static_cast<size_t>(rows - 1)];
+    case 3: return kTiles3[static_cast<size_t>(rows - 1)];
+    default: return kTiles4[static_cast<size_t>(rows - 1)];
+  }
+}
+
+// C[m, n] = act(A[m, k] W + bias (+ Z)) for n output channels (C's rows ldc apart).
+void pointwise(const float* a, int64_t lda, int64_t m, const PackedPointwise& w, int64_t n, float* c, int64_t ldc,
+               const float* z, int64_t ldz, const VectorActivation& act) {
+  const int64_t vectors = round_up(n, kLanes) / kLanes;
+  for (int64_t v0 = 0; v0 < vectors;) {
+    const int64_t left = vectors - v0;
+    const int nv = static_cast<int>(left <= 4 ? left : left == 5 ? 3 : 4);  // 5 -> 3 + 2, never a lone vector
+    const int64_t lanes_left = n - (v0 + nv - 1) * kLanes;
+    TileArgs t{};
+    t.lda = lda;
+    t.w = w.w.data() + v0 * w.k * kLanes;
+    t.w_stride = w.k * kLanes;
+    t.k = w.k;
+    t.bias = w.bias.data() + v0 * kLanes;
+    t.ldc = ldc;
+    t.ldz = ldz;
+    t.last_mask = lanes_left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << lanes_left) - 1);
+    t.act = act;
+    const int rows = kTileRows[nv];
+    for (int64_t r0 = 0; r0 < m; r0 += rows) {
+      t.a = a + r0 * lda;
+      t.c = c + r0 * ldc + v0 * kLanes;
+      t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
+      tile_fn(nv, static_cast<int>(std::min<int64_t>(rows, m - r0)))(t);
+    }
+    v0 += nv;
+  }
+}
+
+class AvxInvertedResidual final : public InvertedResidualKernel {
+ public:
+  AvxInvertedResidual(const InvertedResidualGeometry& g, const InvertedResidualWeights& w) : g_(g) {
+    hidden_padded_ = round_up(g.hidden, kLanes);
+    if (g.expand) expand_.pack(w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
+    project_.pack(w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
+    const int64_t taps = g.kernel_h * g.kernel_w;
+    depthwise_w_.assign(static_cast<size_t>(taps * hidden_padded_), 0.f);
+    depthwise_b_.assign(static_cast<size_t>(hidden_padded_), 0.f);
+    for (int64_t ch = 0; ch < g.hidden; ++ch) {
+      for (int64_t t = 0; t < taps; ++t) depthwise_w_[static_cast<size_t>(t * hidden_padded_ + ch)] = w.depthwise_w[ch * taps + t];
+      if (w.depthwise_b) depthwise_b_[static_cast<size_t>(ch)] = w.depthwise_b[ch];
+    }
+    acts_[0] = vector_activation(w.expand_act);
+    acts_[1] = vector_activation(w.depthwise_act);
+    acts_[2] = vector_activation(w.project_act);
+    // X can be read in place of E when there is no expansion and no channel padding to add.
+    read_x_directly_ = !g.expand && g.in_channels == hidden_padded_;
+    choose_schedule();
+  }
+
+  void run(const float* x, const float* z, float* y) const override {
+    const int64_t tasks = g_.batch * bands_;
+    const int threads = static_cast<int>(std::min<int64_t>(current_threads(), tasks));
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (int64_t task = 0; task < tasks; ++task) run_band(x, z, y, task / bands_, task % bands_);
+  }
+
+ private:
+  static VectorActivation vector_activation(const Activation& a) { return {a.kind, a.alpha, a.beta}; }
+
+  // Bands: each image's output rows are cut into as few bands as give every thread an equal
+  // share (a band boundary computes the rows both bands read twice). Groups: a band is walked a
+  // few output rows at a time, as many as keep the expanded rows they read within about 256 KiB.
+  void choose_schedule() {
+    const int64_t threads = current_threads();
+    bands_ = 1;
+    while (bands_ < g_.out_height && (g_.batch * bands_) % threads != 0 && g_.batch * bands_ < 4 * threads) ++bands_;
+    const int64_t row_bytes = g_.width * hidden_padded_ * static_cast<int64_t>(sizeof(float));
+    const int64_t budget_rows = std::max<int64_t>(g_.kernel_h, (256 << 10) / std::max<int64_t>(1, row_bytes));
+    group_rows_ = std::clamp<int64_t>((budget_rows - g_.kernel_h) / g_.stride_h + 1, 1, g_.out_height);
+    e_rows_ = std::min(g_.height, (group_rows_ - 1) * g_.stride_h + g_.kernel_h);
+  }
+  int64_t band_begin(int64_t band) const { return g_.out_height * band / bands_; }
+  // Input rows [first, last) that output rows [oy0, oy1) read, clipped to the image.
+  int64_t first_input_row(int64_t oy0) const { return std::clamp<int64_t>(oy0 * g_.stride_h - g_.pad_top, 0, g_.height); }
+  int64_t end_input_row(int64_t oy1) const {
+    return std::clamp<int64_t>((oy1 - 1) * g_.stride_h - g_.pad_top + g_.kernel_h, 0, g_.height);
+  }
+
+  // Expanded input rows [from, to) of the image into e (row `from` first).
+  void fill_rows(const float* xi, int64_t from, int64_t to, float* e) const {
+    const int64_t w = g_.width, hp = hidden_padded_;
+    const float* xr = xi + from * w * g_.in_channels;
+    if (g_.expand) {
+      pointwise(xr, g_.in_channels, (to - from) * w, expand_, hp, e, hp, nullptr, 0, acts_[0]);
+      return;
+    }
+    for (int64_t p = 0; p < (to - from) * w; ++p) {
+      std::memcpy(e + p * hp, xr + p * g_.in_channels, static_cast<size_t>(g_.in_channels) * sizeof(float));
+      std::fill(e + p * hp + g_.in_channels, e + (p + 1) * hp, 0.f);
+    }
+  }
+
+  HI_AVX512 void run_band(const float* x, const float* z, float* y, int64_t image, int64_t band) const {
+    const int64_t w = g_.width, hp = hidden_padded_, ow = g_.out_width;
+    const float* xi = x + image * g_.height * w * g_.in_channels;
+    thread_local std::vector<float> e_buf, d_buf;
+    if (!read_x_directly_) e_buf.resize(static_cast<size_t>(e_rows_ * w * hp));
+    d_buf.resize(static_cast<size_t>(group_rows_ * ow * hp));
+    int64_t have0 = 0, have1 = 0;  // input rows e_buf holds, from its start
+    for (int64_t oy0 = band_begin(band), end = band_begin(band + 1); oy0 < end; oy0 += group_rows_) {
+      const int64_t oy1 = std::min(end, oy0 + group_rows_);
+      const float* e = xi;
+      int64_t e_row0 = 0;
+      if (!read_x_directly_) {
+        // Rows the previous group expanded and this one reads again move to the buffer's start.
+        const int64_t need0 = first_input_row(oy0), need1 = end_input_row(oy1);
+        int64_t next = need0;
+        if (have0 <= need0 && need0 < have1) {
+          next = std::min(have1, need1);
+          std::memmove(e_buf.data(), e_buf.data() + (need0 - have0) * w * hp,
+                       static_cast<size_t>((next - need0) * w * hp) * sizeof(float));
+        }
+        if (next < need1) fill_rows(xi, next, need1, e_buf.data() + (next - need0) * w * hp);
+        have0 = need0;
+        have1 = need1;
+        e = e_buf.data();
+        e_row0 = need0;
+      }
+      for (int64_t oy = oy0; oy < oy1; ++oy) depthwise_row(e, e_row0, oy, d_buf.data() + (oy - oy0) * ow * hp);
+      const int64_t first = (image * g_.out_height + oy0) * ow;
+      pointwise(d_buf.data(), hp, (oy1 - oy0) * ow, project_, g_.out_channels, y + first * g_.out_channels,
+                g_.out_channels, z ? z + first * g_.out_channels : nullptr, g_.out_channels, acts_[2]);
+    }
+  }
+
+  // One output row of the depthwise convolution: d[ox, :] from the input rows held in e (row
+  // e_row0 first). Taps outside the image are skipped (zero padding). Columns whose taps are all
+  // inside go four at a time, each tap's weights loaded once for the four.
+  HI_AVX512 void depthwise_row(const float* e, int64_t e_row0, int64_t oy, float* d) const {
+    const int64_t w = g_.width, hp = hidden_padded_, kw = g_.kernel_w, sw = g_.stride_w;
+    const int64_t iy_first = oy * g_.stride_h - g_.pad_top;
+    const int64_t ky0 = std::max<int64_t>(0, -iy_first), ky1 = std::min(g_.kernel_h, g_.height - iy_first);
+    const float* rows = e + (iy_first - e_row0) * w * hp;  // the row of tap ky = 0 (may lie outside e)
+    // Interior columns [inner0, inner1): ix_first >= 0 and ix_first + kw <= w.
+    const int64_t inner0 = std::min(g_.out_width, (g_.pad_left + sw - 1) / sw);
+    const int64_t inner1 = std::max(inner0, std::min(g_.out_width, (w - kw + g_.pad_left) / sw + 1));
+    const VectorActivation act = acts_[1];
+    auto edge_column = [&](int64_t ox) HI_AVX512 {
+      const int64_t ix_first = ox * sw - g_.pad_left;
+      const int64_t kx0 = std::max<int64_t>(0, -ix_first), kx1 = std::min(kw, w - ix_first);
+      for (int64_t c = 0; c < hp; c += kLanes) {
+        __m512 acc = _mm512_loadu_ps(depthwise_b_.data() + c);
+        for (int64_t ky = ky0; ky < ky1; ++ky)
+          for (int64_t kx = kx0; kx < kx1; ++kx)
+            acc = _mm512_fmadd_ps(_mm512_loadu_ps(rows + (ky * w + ix_first + kx) * hp + c),
+                                  _mm512_loadu_ps(depthwise_w_.data() + (ky * kw + kx) * hp + c), acc);
+        _mm512_storeu_ps(d + ox * hp + c, activate(acc, act));
+      }
+    };
+    for (int64_t ox = 0; ox < inner0; ++ox) edge_column(ox);
+    for (int64_t c = 0; c < hp; c += kLanes) {
+      const __m512 bias = _mm512_loadu_ps(depthwise_b_.data() + c);
+      int64_t ox = inner0;
+      for (; ox + 4 <= inner1; ox += 4) {
+        __m512 acc[4] = {bias, bias, bias, bias};
+        for (int64_t ky = ky0; ky < ky1; ++ky) {
+          const float* in = rows + (ky * w + ox * sw - g_.pad_left) * hp + c;
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            const __m512 wv = _mm512_loadu_ps(depthwise_w_.data() + (ky * kw + kx) * hp + c);
+#pragma GCC unroll 4
+            for (int u = 0; u < 4; ++u) acc[u] = _mm512_fmadd_ps(_mm512_loadu_ps(in + (u * sw + kx) * hp), wv, acc[u]);
+          }
+        }
+#pragma GCC unroll 4
+        for (int u = 0; u < 4; ++u) _mm512_storeu_ps(d + (ox + u) * hp + c, activate(acc[u], act));
+      }
+      for (; ox < inner1; ++ox) {
+        __m512 acc = bias;
+        for (int64_t ky = ky0; ky < ky1; ++ky) {
+          const float* in = rows + (ky * w + ox * sw - g_.pad_left) * hp + c;
+          for (int64_t kx = 0; kx < kw; ++kx)
+            acc = _mm512_fmadd_ps(_mm512_loadu_ps(in + kx * hp), _mm512_loadu_ps(depthwise_w_.data() + (ky * kw + kx) * hp + c), acc);
+        }
+        _mm512_storeu_ps(d + ox * hp + c, activate(acc, act));
+      }
+    }
+    for (int64_t ox = inner1; ox < g_.out_width; ++ox) edge_column(ox);
+  }
+
+  InvertedResidualGeometry g_;
+  int64_t hidden_padded_ = 0, bands_ = 1, group_rows_ = 1, e_rows_ = 1;
+  bool read_x_directly_ = false;
+  PackedPointwise expand_, project_;
+  std::vector<float> depthwise_w_, depthwise_b_;  // [taps, hidden_padded], [hidden_padded]
+  std::array<VectorActivation, 3> acts_;
+};
+
+}  // namespace
+
+std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry& g,
+                                                                      const InvertedResidualWeights& w) {
+  if (!inverted_residual_available()) return nullptr;
+  for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act})
+    if (!inverted_residual_activation_supported(*a)) return nullptr;
+  if (g.batch <= 0 || g.height <= 0 || g.width <= 0 || g.out_height <= 0 || g.out_width <= 0 || g.hidden <= 0 ||
+      g.out_channels <= 0 || (!g.expand && g.hidden != g.in_channels))
+    return nullptr;
+  return std::make_unique<AvxInvertedResidual>(g, w);
+}
+
+#endif
+
+}  // namespace hi::cpu
