@@ -147,12 +147,18 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
       return std::make_unique<DnnlConvKernel>(std::move(pd), std::move(w_k), std::move(b_k), user_src, user_dst,
                                               with_sum, std::move(name));
     };
-    std::unique_ptr<DnnlConvKernel> direct = build(make_pd(dnnl::algorithm::convolution_direct));
+    std::unique_ptr<ConvKernel> direct = build(make_pd(dnnl::algorithm::convolution_direct));
+    if (compute != dt::f32) return direct;
+    // A first layer over an image: our direct kernel reads the image as it comes, where oneDNN
+    // reorders it first. Timed against oneDNN's once, the faster kept.
+    if (auto own = make_image_conv_kernel(g, weights, bias, act, with_sum))
+      return time_kernel(*own, user_src, user_dst) < time_kernel(*direct, user_src, user_dst) ? std::move(own)
+                                                                                            : std::move(direct);
     // Winograd F(2x2, 3x3) does 16 multiplications where a direct 3x3 convolution does 36 (at
     // the price of a transform and of reorders to its blocked layout): time both once on this
     // geometry and keep the faster.
-    if (compute != dt::f32 || !winograd_candidate(g)) return direct;
-    std::unique_ptr<DnnlConvKernel> wino;
+    if (!winograd_candidate(g)) return direct;
+    std::unique_ptr<ConvKernel> wino;
     try {
       wino = build(make_pd(dnnl::algorithm::convolution_winograd));
     } catch (const dnnl::error&) {

@@ -16,19 +16,13 @@
 
 #include "cpu/threading.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define HI_HAVE_AVX512_KERNEL 1
-#define HI_AVX512 __attribute__((target("avx512f")))
-#endif
+#include "cpu/avx512_util.h"
 
 namespace hi::cpu {
 
-bool inverted_residual_activation_supported(const Activation& act) {
-  return act.kind == Activation::Kind::kNone || act.kind == Activation::Kind::kRelu || act.kind == Activation::Kind::kClip;
-}
+bool inverted_residual_activation_supported(const Activation& act) { return vector_activation_supported(act); }
 
-#ifndef HI_HAVE_AVX512_KERNEL
+#ifndef HI_HAVE_AVX512_KERNELS
 
 bool inverted_residual_available() { return false; }
 std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry&,
@@ -38,26 +32,9 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
 
 #else
 
-bool inverted_residual_available() { return __builtin_cpu_supports("avx512f"); }
+bool inverted_residual_available() { return avx512_kernels_available(); }
 
 namespace {
-
-constexpr int64_t kLanes = 16;
-int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
-struct VectorActivation {
-  Activation::Kind kind = Activation::Kind::kNone;
-  float lo = 0, hi = 0;
-};
-
-// The maskz forms with every lane set: GCC 12 warns about the plain forms' undefined passthrough.
-HI_AVX512 inline __m512 activate(__m512 v, const VectorActivation& a) {
-  constexpr __mmask16 all = 0xFFFF;
-  if (a.kind == Activation::Kind::kRelu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
-  if (a.kind == Activation::Kind::kClip)
-    return _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, v, _mm512_set1_ps(a.lo)), _mm512_set1_ps(a.hi));
-  return v;
-}
 
 // Pointwise weights [n][k] packed as [n / 16][k_padded][16], zeros past n and k; bias padded to
 // whole vectors.
@@ -87,7 +64,7 @@ struct TileArgs {
   const float* z;  // residual rows (or null), ldz apart
   int64_t ldz;
   __mmask16 last_mask;  // lanes written in the tile's last vector
-  VectorActivation act;
+  Activation act;
 };
 
 // C[M, NV * 16] = act(A[M, k] W[k, NV * 16] + bias (+ Z)), accumulators in registers.
@@ -147,7 +124,7 @@ TileFn tile_fn(int nv, int rows) {
 
 // C[m, n] = act(A[m, k] W + bias (+ Z)) for n output channels (C's rows ldc apart).
 void pointwise(const float* a, int64_t lda, int64_t m, const PackedPointwise& w, int64_t n, float* c, int64_t ldc,
-               const float* z, int64_t ldz, const VectorActivation& act) {
+               const float* z, int64_t ldz, const Activation& act) {
   const int64_t vectors = round_up(n, kLanes) / kLanes;
   for (int64_t v0 = 0; v0 < vectors;) {
     const int64_t left = vectors - v0;
@@ -187,9 +164,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
       for (int64_t t = 0; t < taps; ++t) depthwise_w_[static_cast<size_t>(t * hidden_padded_ + ch)] = w.depthwise_w[ch * taps + t];
       if (w.depthwise_b) depthwise_b_[static_cast<size_t>(ch)] = w.depthwise_b[ch];
     }
-    acts_[0] = vector_activation(w.expand_act);
-    acts_[1] = vector_activation(w.depthwise_act);
-    acts_[2] = vector_activation(w.project_act);
+    acts_ = {w.expand_act, w.depthwise_act, w.project_act};
     // X can be read in place of E when there is no expansion and no channel padding to add.
     read_x_directly_ = !g.expand && g.in_channels == hidden_padded_;
     choose_schedule();
@@ -203,8 +178,6 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   }
 
  private:
-  static VectorActivation vector_activation(const Activation& a) { return {a.kind, a.alpha, a.beta}; }
-
   // Bands: each image's output rows are cut into as few bands as give every thread an equal
   // share (a band boundary computes the rows both bands read twice). Groups: a band is walked a
   // few output rows at a time, as many as keep the expanded rows they read within about 256 KiB.
@@ -282,7 +255,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     // Interior columns [inner0, inner1): ix_first >= 0 and ix_first + kw <= w.
     const int64_t inner0 = std::min(g_.out_width, (g_.pad_left + sw - 1) / sw);
     const int64_t inner1 = std::max(inner0, std::min(g_.out_width, (w - kw + g_.pad_left) / sw + 1));
-    const VectorActivation act = acts_[1];
+    const Activation act = acts_[1];
     auto edge_column = [&](int64_t ox) HI_AVX512 {
       const int64_t ix_first = ox * sw - g_.pad_left;
       const int64_t kx0 = std::max<int64_t>(0, -ix_first), kx1 = std::min(kw, w - ix_first);
@@ -296,10 +269,12 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
       }
     };
     for (int64_t ox = 0; ox < inner0; ++ox) edge_column(ox);
-    for (int64_t c = 0; c < hp; c += kLanes) {
-      const __m512 bias = _mm512_loadu_ps(depthwise_b_.data() + c);
-      int64_t ox = inner0;
-      for (; ox + 4 <= inner1; ox += 4) {
+    // Four columns at a time, every channel of them before the next four: each pixel's channels
+    // are read while its cache lines are at hand.
+    int64_t ox = inner0;
+    for (; ox + 4 <= inner1; ox += 4) {
+      for (int64_t c = 0; c < hp; c += kLanes) {
+        const __m512 bias = _mm512_loadu_ps(depthwise_b_.data() + c);
         __m512 acc[4] = {bias, bias, bias, bias};
         for (int64_t ky = ky0; ky < ky1; ++ky) {
           const float* in = rows + (ky * w + ox * sw - g_.pad_left) * hp + c;
@@ -312,8 +287,10 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
 #pragma GCC unroll 4
         for (int u = 0; u < 4; ++u) _mm512_storeu_ps(d + (ox + u) * hp + c, activate(acc[u], act));
       }
-      for (; ox < inner1; ++ox) {
-        __m512 acc = bias;
+    }
+    for (; ox < inner1; ++ox) {
+      for (int64_t c = 0; c < hp; c += kLanes) {
+        __m512 acc = _mm512_loadu_ps(depthwise_b_.data() + c);
         for (int64_t ky = ky0; ky < ky1; ++ky) {
           const float* in = rows + (ky * w + ox * sw - g_.pad_left) * hp + c;
           for (int64_t kx = 0; kx < kw; ++kx)
@@ -330,7 +307,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   bool read_x_directly_ = false;
   PackedPointwise expand_, project_;
   std::vector<float> depthwise_w_, depthwise_b_;  // [taps, hidden_padded], [hidden_padded]
-  std::array<VectorActivation, 3> acts_;
+  std::array<Activation, 3> acts_;
 };
 
 }  // namespace

@@ -56,6 +56,11 @@ class ConvKernel {
 // nullptr when no fast kernel handles this case (the caller uses its reference kernel).
 std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
                                              const Activation& act, bool with_sum, Precision precision);
+// Own AVX-512 direct convolution for a network's first layer: 2-D, 1-4 input channels read
+// channels-first, output channels-last (cpu/image_conv.cc); nullptr where it does not apply.
+// make_conv_kernel times it against oneDNN's and keeps the faster.
+std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
+                                                   const Activation& act, bool with_sum);
 
 }  // namespace hi::cpu
 
