@@ -120,6 +120,12 @@ INSTANTIATE_TEST_SUITE_P(
         // Tall images: bands walked in several groups of rows (the overlap rows carried over).
         Block{1, 120, 30, 8, 96, 8, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
         Block{2, 121, 29, 8, 96, 24, 3, 2, {1, 1, 1, 1}, true, false, {"clip", "clip", ""}},
+        // Small images at batch 1 on several threads: the threads share the hidden channels
+        // (with and without expansion, a projection activation applied after the parts' sum).
+        Block{1, 7, 7, 16, 96, 16, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 2},
+        Block{1, 14, 14, 24, 144, 40, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "relu", "relu"}, 3},
+        Block{1, 9, 9, 64, 64, 8, 3, 1, {1, 1, 1, 1}, false, false, {"", "clip", "relu"}, 2},
+        Block{1, 9, 9, 40, 40, 40, 3, 1, {1, 1, 1, 1}, false, true, {"", "clip", ""}, 2},
         // One thread, and a batch that does not divide among two.
         Block{3, 14, 14, 24, 144, 24, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 1},
         Block{3, 14, 14, 24, 144, 24, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 2}));
