@@ -1,11 +1,13 @@
 // The fused inverted residual block (see inverted_residual.h). Layout of the work:
-//   - the output rows of each image are cut into strips sized so that a strip's expanded rows
-//     fit in about a third of a core's L2; (image, strip) pairs are shared out among the threads;
-//   - per strip: the expansion writes the input rows the strip needs into the thread's buffer E
-//     ([rows, W, hidden] with hidden padded to 16), the depthwise convolution turns them into the
-//     strip's rows in buffer D ([rows, OW, hidden]), and the projection writes Y from D;
-//   - both pointwise convolutions are register-tiled products over weights packed once into
-//     16-channel vectors ([vector][k][16]): a tile is up to 12 pixels x 4 vectors of accumulators.
+//   - the output rows of each image are cut into bands, one or more per image so that every
+//     thread has an equal share (or, for small images at batch 1, the hidden channels are shared
+//     out instead: see choose_schedule); each band is walked a few output rows at a time;
+//   - per group of rows: the expansion writes the input rows the group needs and the previous
+//     group did not already expand into the thread's buffer E ([rows, W, hidden] with hidden
+//     padded to 16), the depthwise convolution turns them into the group's rows in buffer D
+//     ([rows, OW, hidden]), and the projection writes Y from D;
+//   - both pointwise convolutions are packed_gemm products (cpu/packed_gemm.h) over weights
+//     packed once.
 #include "cpu/inverted_residual.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "cpu/threading.h"
 
 #include "cpu/avx512_util.h"
+#include "cpu/packed_gemm.h"
 
 namespace hi::cpu {
 
@@ -36,137 +39,12 @@ bool inverted_residual_available() { return avx512_kernels_available(); }
 
 namespace {
 
-// Pointwise weights [n][k] packed as [n / 16][k_padded][16], zeros past n and k; bias padded to
-// whole vectors.
-struct PackedPointwise {
-  std::vector<float> w, bias;
-  int64_t k = 0, vectors = 0;
-  void pack(const float* weights, const float* b, int64_t n, int64_t k_real, int64_t k_padded) {
-    k = k_padded;
-    vectors = round_up(n, kLanes) / kLanes;
-    w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
-    bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
-    for (int64_t o = 0; o < n; ++o) {
-      for (int64_t i = 0; i < k_real; ++i) w[static_cast<size_t>(((o / kLanes) * k + i) * kLanes + o % kLanes)] = weights[o * k_real + i];
-      if (b) bias[static_cast<size_t>(o)] = b[o];
-    }
-  }
-};
-
-// Part of a packed product: output vectors from v0 on, over all k rows.
-struct PointwiseSlice {
-  const float* w;
-  int64_t w_stride, k;
-  const float* bias;
-};
-PointwiseSlice slice(const PackedPointwise& p, int64_t v0) {
-  return {p.w.data() + v0 * p.k * kLanes, p.k * kLanes, p.k, p.bias.data() + v0 * kLanes};
-}
-
-struct TileArgs {
-  const float* a;  // rows of k floats, lda apart
-  int64_t lda;
-  const float* w;  // the tile's first weight vector; the next one w_stride floats on
-  int64_t w_stride, k;
-  const float* bias;
-  float* c;
-  int64_t ldc;
-  const float* z;  // residual rows (or null), ldz apart
-  int64_t ldz;
-  __mmask16 last_mask;  // lanes written in the tile's last vector
-  Activation act;
-};
-
-// C[M, NV * 16] = act(A[M, k] W[k, NV * 16] + bias (+ Z)), accumulators in registers.
-template <int M, int NV>
-HI_AVX512 void pointwise_tile(const TileArgs& t) {
-  __m512 acc[M][NV];
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) {
-    const __m512 b = _mm512_loadu_ps(t.bias + j * kLanes);
-#pragma GCC unroll 12
-    for (int i = 0; i < M; ++i) acc[i][j] = b;
-  }
-  for (int64_t kk = 0; kk < t.k; ++kk) {
-    __m512 wv[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) wv[j] = _mm512_loadu_ps(t.w + j * t.w_stride + kk * kLanes);
-#pragma GCC unroll 12
-    for (int i = 0; i < M; ++i) {
-      const __m512 av = _mm512_set1_ps(t.a[i * t.lda + kk]);
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, wv[j], acc[i][j]);
-    }
-  }
-#pragma GCC unroll 12
-  for (int i = 0; i < M; ++i) {
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) {
-      const __mmask16 mask = j == NV - 1 ? t.last_mask : __mmask16(0xFFFF);
-      __m512 v = acc[i][j];
-      if (t.z) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, t.z + i * t.ldz + j * kLanes));
-      _mm512_mask_storeu_ps(t.c + i * t.ldc + j * kLanes, mask, activate(v, t.act));
-    }
-  }
-}
-
-using TileFn = void (*)(const TileArgs&);
-// Rows per tile for NV vectors: M * NV accumulators plus NV weights within the 32 registers.
-constexpr int kTileRows[5] = {0, 12, 12, 8, 6};
-
-template <int NV, int... R>
-constexpr std::array<TileFn, sizeof...(R)> tile_row(std::integer_sequence<int, R...>) {
-  return {&pointwise_tile<R + 1, NV>...};
-}
-const std::array<TileFn, 12> kTiles1 = tile_row<1>(std::make_integer_sequence<int, 12>());
-const std::array<TileFn, 12> kTiles2 = tile_row<2>(std::make_integer_sequence<int, 12>());
-const std::array<TileFn, 8> kTiles3 = tile_row<3>(std::make_integer_sequence<int, 8>());
-const std::array<TileFn, 6> kTiles4 = tile_row<4>(std::make_integer_sequence<int, 6>());
-
-TileFn tile_fn(int nv, int rows) {
-  switch (nv) {
-    case 1: return kTiles1[static_cast<size_t>(rows - 1)];
-    case 2: return kTiles2[static_cast<size_t>(rows - 1)];
-    case 3: return kTiles3[static_cast<size_t>(rows - 1)];
-    default: return kTiles4[static_cast<size_t>(rows - 1)];
-  }
-}
-
-// C[m, n] = act(A[m, k] W + bias (+ Z)) for n output channels (C's rows ldc apart).
-void pointwise(const float* a, int64_t lda, int64_t m, const PointwiseSlice& w, int64_t n, float* c, int64_t ldc,
-               const float* z, int64_t ldz, const Activation& act) {
-  const int64_t vectors = round_up(n, kLanes) / kLanes;
-  for (int64_t v0 = 0; v0 < vectors;) {
-    const int64_t left = vectors - v0;
-    const int nv = static_cast<int>(left <= 4 ? left : left == 5 ? 3 : 4);  // 5 -> 3 + 2, never a lone vector
-    const int64_t lanes_left = n - (v0 + nv - 1) * kLanes;
-    TileArgs t{};
-    t.lda = lda;
-    t.w = w.w + v0 * w.w_stride;
-    t.w_stride = w.w_stride;
-    t.k = w.k;
-    t.bias = w.bias + v0 * kLanes;
-    t.ldc = ldc;
-    t.ldz = ldz;
-    t.last_mask = lanes_left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << lanes_left) - 1);
-    t.act = act;
-    const int rows = kTileRows[nv];
-    for (int64_t r0 = 0; r0 < m; r0 += rows) {
-      t.a = a + r0 * lda;
-      t.c = c + r0 * ldc + v0 * kLanes;
-      t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
-      tile_fn(nv, static_cast<int>(std::min<int64_t>(rows, m - r0)))(t);
-    }
-    v0 += nv;
-  }
-}
-
 class AvxInvertedResidual final : public InvertedResidualKernel {
  public:
   AvxInvertedResidual(const InvertedResidualGeometry& g, const InvertedResidualWeights& w) : g_(g) {
     hidden_padded_ = round_up(g.hidden, kLanes);
-    if (g.expand) expand_.pack(w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
-    project_.pack(w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
+    if (g.expand) expand_.pack_rows(w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
+    project_.pack_rows(w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
     const int64_t taps = g.kernel_h * g.kernel_w;
     depthwise_w_.assign(static_cast<size_t>(taps * hidden_padded_), 0.f);
     depthwise_b_.assign(static_cast<size_t>(hidden_padded_), 0.f);
@@ -194,7 +72,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     thread_local std::vector<float> d_all;
     d_all.resize(static_cast<size_t>(pixels * hidden_padded_));
     float* d = d_all.data();
-    const PointwiseSlice project = slice(project_, 0);
+    const WeightSlice project = project_.slice(0);
     const int64_t chunks = std::min<int64_t>(threads, pixels);
 #pragma omp parallel num_threads(threads)
     {
@@ -203,7 +81,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
 #pragma omp for schedule(static)
       for (int64_t c = 0; c < chunks; ++c) {
         const int64_t m0 = pixels * c / chunks, m1 = pixels * (c + 1) / chunks;
-        pointwise(d + m0 * hidden_padded_, hidden_padded_, m1 - m0, project, g_.out_channels, y + m0 * g_.out_channels,
+        packed_gemm(d + m0 * hidden_padded_, hidden_padded_, m1 - m0, project, g_.out_channels, y + m0 * g_.out_channels,
                   g_.out_channels, z ? z + m0 * g_.out_channels : nullptr, g_.out_channels, acts_[2]);
       }
     }
@@ -246,7 +124,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     const int64_t w = g_.width;
     const float* xr = xi + from * w * g_.in_channels;
     if (g_.expand) {
-      pointwise(xr, g_.in_channels, (to - from) * w, slice(expand_, c0 / kLanes), width, e, width,
+      packed_gemm(xr, g_.in_channels, (to - from) * w, expand_.slice(c0 / kLanes), width, e, width,
                 nullptr, 0, acts_[0]);
       return;
     }
@@ -297,7 +175,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
       }
       for (int64_t oy = oy0; oy < oy1; ++oy)
         depthwise_row(e, e_row0, e_stride, oy, c0, width, d_buf.data() + (oy - oy0) * ow * width, width);
-      pointwise(d_buf.data(), width, (oy1 - oy0) * ow, slice(project_, 0), g_.out_channels,
+      packed_gemm(d_buf.data(), width, (oy1 - oy0) * ow, project_.slice(0), g_.out_channels,
                 y + first * g_.out_channels, g_.out_channels, z ? z + first * g_.out_channels : nullptr, g_.out_channels,
                 acts_[2]);
     }
@@ -368,7 +246,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   InvertedResidualGeometry g_;
   int64_t hidden_padded_ = 0, bands_ = 1, parts_ = 1, part_width_ = 0, group_rows_ = 1, e_rows_ = 1;
   bool read_x_directly_ = false;
-  PackedPointwise expand_, project_;
+  PackedWeights expand_, project_;
   std::vector<float> depthwise_w_, depthwise_b_;  // [taps, hidden_padded], [hidden_padded]
   std::array<Activation, 3> acts_;
 };

@@ -1,0 +1,143 @@
+#include "cpu/packed_gemm.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "cpu/avx512_util.h"
+
+namespace hi::cpu {
+
+void PackedWeights::pack_rows(const float* weights, const float* b, int64_t n, int64_t k_real, int64_t k_padded) {
+  k = k_padded;
+  vectors = round_up(n, kLanes) / kLanes;
+  w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
+  bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
+  for (int64_t o = 0; o < n; ++o) {
+    for (int64_t i = 0; i < k_real; ++i) w[static_cast<size_t>(((o / kLanes) * k + i) * kLanes + o % kLanes)] = weights[o * k_real + i];
+    if (b) bias[static_cast<size_t>(o)] = b[o];
+  }
+}
+
+void PackedWeights::pack_columns(const float* weights, const float* b, int64_t k_rows, int64_t n) {
+  k = k_rows;
+  vectors = round_up(n, kLanes) / kLanes;
+  w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
+  bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t o = 0; o < n; ++o) w[static_cast<size_t>(((o / kLanes) * k + i) * kLanes + o % kLanes)] = weights[i * n + o];
+  if (b) std::copy(b, b + n, bias.begin());
+}
+
+#ifdef HI_HAVE_AVX512_KERNELS
+
+namespace {
+
+struct TileArgs {
+  const float* a;  // rows of k floats, lda apart
+  int64_t lda;
+  const float* w;  // the tile's first weight vector; the next one w_stride floats on
+  int64_t w_stride, k;
+  const float* bias;
+  float* c;
+  int64_t ldc;
+  const float* z;  // residual rows (or null), ldz apart
+  int64_t ldz;
+  __mmask16 last_mask;  // lanes written in the tile's last vector
+  Activation act;
+};
+
+// C[M, NV * 16] = act(A[M, k] W[k, NV * 16] + bias (+ Z)), accumulators in registers.
+template <int M, int NV>
+HI_AVX512 void gemm_tile(const TileArgs& t) {
+  __m512 acc[M][NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) {
+    const __m512 b = _mm512_loadu_ps(t.bias + j * kLanes);
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i) acc[i][j] = b;
+  }
+  for (int64_t kk = 0; kk < t.k; ++kk) {
+    __m512 wv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) wv[j] = _mm512_loadu_ps(t.w + j * t.w_stride + kk * kLanes);
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i) {
+      const __m512 av = _mm512_set1_ps(t.a[i * t.lda + kk]);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, wv[j], acc[i][j]);
+    }
+  }
+#pragma GCC unroll 12
+  for (int i = 0; i < M; ++i) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const __mmask16 mask = j == NV - 1 ? t.last_mask : __mmask16(0xFFFF);
+      __m512 v = acc[i][j];
+      if (t.z) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, t.z + i * t.ldz + j * kLanes));
+      _mm512_mask_storeu_ps(t.c + i * t.ldc + j * kLanes, mask, activate(v, t.act));
+    }
+  }
+}
+
+using TileFn = void (*)(const TileArgs&);
+// Rows per tile for NV vectors: M * NV accumulators plus NV weights within the 32 registers.
+constexpr int kTileRows[5] = {0, 12, 12, 8, 6};
+
+template <int NV, int... R>
+constexpr std::array<TileFn, sizeof...(R)> tile_row(std::integer_sequence<int, R...>) {
+  return {&gemm_tile<R + 1, NV>...};
+}
+const std::array<TileFn, 12> kTiles1 = tile_row<1>(std::make_integer_sequence<int, 12>());
+const std::array<TileFn, 12> kTiles2 = tile_row<2>(std::make_integer_sequence<int, 12>());
+const std::array<TileFn, 8> kTiles3 = tile_row<3>(std::make_integer_sequence<int, 8>());
+const std::array<TileFn, 6> kTiles4 = tile_row<4>(std::make_integer_sequence<int, 6>());
+
+TileFn tile_fn(int nv, int rows) {
+  switch (nv) {
+    case 1: return kTiles1[static_cast<size_t>(rows - 1)];
+    case 2: return kTiles2[static_cast<size_t>(rows - 1)];
+    case 3: return kTiles3[static_cast<size_t>(rows - 1)];
+    default: return kTiles4[static_cast<size_t>(rows - 1)];
+  }
+}
+
+}  // namespace
+
+void packed_gemm(const float* a, int64_t lda, int64_t m, const WeightSlice& w, int64_t n, float* c, int64_t ldc,
+                 const float* z, int64_t ldz, const Activation& act) {
+  const int64_t vectors = round_up(n, kLanes) / kLanes;
+  for (int64_t v0 = 0; v0 < vectors;) {
+    const int64_t left = vectors - v0;
+    const int nv = static_cast<int>(left <= 4 ? left : left == 5 ? 3 : 4);  // 5 -> 3 + 2, never a lone vector
+    const int64_t lanes_left = n - (v0 + nv - 1) * kLanes;
+    TileArgs t{};
+    t.lda = lda;
+    t.w = w.w + v0 * w.w_stride;
+    t.w_stride = w.w_stride;
+    t.k = w.k;
+    t.bias = w.bias + v0 * kLanes;
+    t.ldc = ldc;
+    t.ldz = ldz;
+    t.last_mask = lanes_left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << lanes_left) - 1);
+    t.act = act;
+    const int rows = kTileRows[nv];
+    for (int64_t r0 = 0; r0 < m; r0 += rows) {
+      t.a = a + r0 * lda;
+      t.c = c + r0 * ldc + v0 * kLanes;
+      t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
+      tile_fn(nv, static_cast<int>(std::min<int64_t>(rows, m - r0)))(t);
+    }
+    v0 += nv;
+  }
+}
+
+
+#else
+
+void packed_gemm(const float*, int64_t, int64_t, const WeightSlice&, int64_t, float*, int64_t, const float*, int64_t,
+                 const Activation&) {}  // never called: avx512_kernels_available() is false
+
+#endif
+
+}  // namespace hi::cpu
