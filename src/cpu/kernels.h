@@ -76,6 +76,10 @@ class MatMulKernel {
 // nullptr when no fast kernel exists (the caller uses sgemm and its own epilogue).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                  const float* bias, const Activation& act, bool with_sum);
+// The same on our own packed AVX-512 product (cpu/packed_matmul.cc): activations none, Relu or
+// Clip; nullptr where it does not apply. make_matmul_kernel times it against oneDNN's once.
+std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
+                                                        const float* bias, const Activation& act, bool with_sum);
 
 // Row-wise softmax of [rows, n] float32 (numerically stable); nullptr-free: always available.
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n);

@@ -37,9 +37,10 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry&, const float*, 
 
 namespace hi::cpu {
 
-std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t, int64_t, int64_t, const float*, const float*, const Activation&,
-                                                 bool) {
-  return nullptr;
+// Our own packed product where the CPU has AVX-512, else none (FusedMatMul then uses sgemm).
+std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
+                                                 const float* bias, const Activation& act, bool with_sum) {
+  return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
 }
 
 }  // namespace hi::cpu

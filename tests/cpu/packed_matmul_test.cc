@@ -1,0 +1,68 @@
+// The own packed matrix product (cpu/packed_matmul.cc, cpu/packed_gemm.cc) against a plain loop
+// in double: awkward row, depth and column counts (tails of tiles, of 16-column vectors and of
+// 64-column blocks), with and without bias and residual, through the activations it fuses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "cpu/kernels.h"
+
+namespace hi::cpu {
+namespace {
+
+std::vector<float> random_values(size_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> d(0.f, 1.f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(gen);
+  return v;
+}
+
+TEST(PackedMatMul, MatchesAPlainLoop) {
+  struct Case {
+    int64_t rows, k, n;
+    Activation::Kind act;
+    bool bias, residual;
+  };
+  const Case cases[] = {{1, 1, 1, Activation::Kind::kNone, false, false},   {5, 3, 17, Activation::Kind::kRelu, true, false},
+                        {47, 17, 15, Activation::Kind::kNone, true, true},   {97, 300, 130, Activation::Kind::kGelu, true, false},
+                        {128, 64, 65, Activation::Kind::kGeluTanh, true, true}, {13, 33, 200, Activation::Kind::kClip, false, true},
+                        {49, 160, 33, Activation::Kind::kTanh, true, false}};
+  uint32_t seed = 1;
+  for (const Case& c : cases) {
+    Activation act;
+    act.kind = c.act;
+    act.alpha = -0.5f;
+    act.beta = 0.75f;
+    const auto a = random_values(static_cast<size_t>(c.rows * c.k), seed++);
+    const auto w = random_values(static_cast<size_t>(c.k * c.n), seed++);
+    const auto b = random_values(static_cast<size_t>(c.n), seed++);
+    const auto z = random_values(static_cast<size_t>(c.rows * c.n), seed++);
+    auto kernel = make_packed_matmul_kernel(c.rows, c.k, c.n, w.data(), c.bias ? b.data() : nullptr, act, c.residual);
+    if (!kernel) GTEST_SKIP() << "no AVX-512 on this CPU: the packed product is not made";
+    std::vector<float> y(static_cast<size_t>(c.rows * c.n), NAN);
+    ASSERT_TRUE(kernel->run(a.data(), c.residual ? z.data() : nullptr, y.data()).is_ok());
+    for (int64_t r = 0; r < c.rows; ++r)
+      for (int64_t j = 0; j < c.n; ++j) {
+        double acc = c.bias ? b[static_cast<size_t>(j)] : 0.0;
+        for (int64_t i = 0; i < c.k; ++i) acc += double(a[static_cast<size_t>(r * c.k + i)]) * w[static_cast<size_t>(i * c.n + j)];
+        if (c.residual) acc += z[static_cast<size_t>(r * c.n + j)];
+        const float want = act.apply(static_cast<float>(acc));
+        ASSERT_NEAR(y[static_cast<size_t>(r * c.n + j)], want, 1e-4 * (1 + std::fabs(want)))
+            << c.rows << "x" << c.k << "x" << c.n << " " << act.name() << " at " << r << "," << j;
+      }
+  }
+}
+
+TEST(PackedMatMul, RefusesActivationsItHasNoVectorFormFor) {
+  Activation leaky;
+  leaky.kind = Activation::Kind::kLeakyRelu;
+  const std::vector<float> w(4 * 4, 1.f);
+  EXPECT_EQ(make_packed_matmul_kernel(2, 4, 4, w.data(), nullptr, leaky, false), nullptr);
+  EXPECT_EQ(make_packed_matmul_kernel(0, 4, 4, w.data(), nullptr, Activation{}, false), nullptr);
+}
+
+}  // namespace
+}  // namespace hi::cpu

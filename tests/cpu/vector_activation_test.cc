@@ -1,0 +1,53 @@
+// The in-register activations of the own AVX-512 kernels (cpu/avx512_util.h) against the scalar
+// reference (Activation::apply, libm's exp, erf and tanh) over [-30, 30] and at the extremes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cpu/avx512_util.h"
+
+namespace hi::cpu {
+namespace {
+
+#ifdef HI_HAVE_AVX512_KERNELS
+HI_AVX512 void activate_all(const Activation& act, const std::vector<float>& x, std::vector<float>* y) {
+  y->resize(x.size());
+  for (size_t i = 0; i + 16 <= x.size(); i += 16) _mm512_storeu_ps(y->data() + i, activate(_mm512_loadu_ps(x.data() + i), act));
+}
+#endif
+
+TEST(VectorActivation, MatchesTheScalarReference) {
+#ifndef HI_HAVE_AVX512_KERNELS
+  GTEST_SKIP() << "built without the AVX-512 kernels";
+#else
+  if (!avx512_kernels_available()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  std::vector<float> x;
+  for (int i = -30000; i < 30000; ++i) x.push_back(static_cast<float>(i) * 1e-3f);
+  for (float v : {0.f, -0.f, 1e-30f, -1e-30f, 1e-6f, -1e-6f, 87.f, -87.f, 88.5f, -88.5f, 100.f, -100.f, 1e30f, -1e30f})
+    x.push_back(v);
+  while (x.size() % 16) x.push_back(0.5f);
+  using K = Activation::Kind;
+  for (K kind : {K::kNone, K::kRelu, K::kClip, K::kSigmoid, K::kTanh, K::kGelu, K::kGeluTanh}) {
+    Activation act;
+    act.kind = kind;
+    act.alpha = -1.5f;
+    act.beta = 6.f;
+    ASSERT_TRUE(vector_activation_supported(act)) << act.name();
+    std::vector<float> y;
+    activate_all(act, x, &y);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = act.apply(x[i]);
+      ASSERT_NEAR(y[i], want, 1e-6 + 2e-6 * std::fabs(want)) << act.name() << "(" << x[i] << ")";
+    }
+  }
+  for (K kind : {K::kLeakyRelu, K::kHardSigmoid, K::kHardSwish}) {
+    Activation act;
+    act.kind = kind;
+    EXPECT_FALSE(vector_activation_supported(act)) << act.name();
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace hi::cpu
