@@ -151,7 +151,10 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     if (compute != dt::f32) return direct;
     // A first layer over an image: our direct kernel reads the image as it comes, where oneDNN
     // reorders it first. Timed against oneDNN's once, the faster kept.
-    if (auto own = make_image_conv_kernel(g, weights, bias, act, with_sum))
+    // Likewise a channels-last 1x1 convolution: a product our packed kernel may run faster.
+    std::unique_ptr<ConvKernel> own = make_image_conv_kernel(g, weights, bias, act, with_sum);
+    if (!own) own = make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum);
+    if (own)
       return time_kernel(*own, user_src, user_dst) < time_kernel(*direct, user_src, user_dst) ? std::move(own)
                                                                                             : std::move(direct);
     // Winograd F(2x2, 3x3) does 16 multiplications where a direct 3x3 convolution does 36 (at

@@ -61,6 +61,10 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
 // make_conv_kernel times it against oneDNN's and keeps the faster.
 std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
                                                    const Activation& act, bool with_sum);
+// Own packed product for channels-last 1x1 convolutions with stride 1 and no padding
+// (cpu/packed_matmul.cc); nullptr where it does not apply. Also timed against oneDNN's.
+std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights,
+                                                              const float* bias, const Activation& act, bool with_sum);
 
 }  // namespace hi::cpu
 

@@ -1,8 +1,8 @@
-// FusedMatMul's product with its constant weights on our own packed AVX-512 product
-// (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)). The work is cut into blocks of 64
+// FusedMatMul's product with its constant weights, and channels-last 1x1 convolutions, on our
+// own packed AVX-512 product (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)). The work is cut into blocks of 64
 // output columns x 48 rows, column blocks outermost, shared out in order among the threads, so
-// that each thread reads about its share of the weights. make_matmul_kernel times it against
-// oneDNN's matmul once and keeps the faster.
+// that each thread reads about its share of the weights. make_matmul_kernel and
+// make_conv_kernel time it against oneDNN's once and keep the faster.
 #include <algorithm>
 
 #include "cpu/avx512_util.h"
@@ -19,8 +19,10 @@ class PackedMatMulKernel final : public MatMulKernel {
   PackedMatMulKernel(int64_t rows, int64_t k, int64_t n, const float* weights, const float* bias, const Activation& act,
                      bool with_sum)
       : rows_(rows), n_(n), act_(act), with_sum_(with_sum) {
-    w_.pack_columns(weights, bias, k, n);
+    if (weights) w_.pack_columns(weights, bias, k, n);
   }
+  // Weights given as [n][k] (a 1x1 convolution's [O, C, 1, 1]) instead.
+  void pack_rows(const float* weights, const float* bias, int64_t n, int64_t k) { w_.pack_rows(weights, bias, n, k, k); }
 
   Status run(const float* a, const float* z, float* y) const override {
     const int64_t row_blocks = (rows_ + kBlockRows - 1) / kBlockRows;
@@ -45,7 +47,35 @@ class PackedMatMulKernel final : public MatMulKernel {
   PackedWeights w_;
 };
 
+// A 1x1 convolution with stride 1 and no padding, channels-last, is a product of the
+// [pixels, C] activations with the [C, O] weights.
+class PackedPointwiseConvKernel final : public ConvKernel {
+ public:
+  PackedPointwiseConvKernel(std::unique_ptr<PackedMatMulKernel> product) : product_(std::move(product)) {}
+  Status run(const float* x, const float* sum, float* y) const override { return product_->run(x, sum, y); }
+  std::string describe() const override { return "hipinfer packed 1x1 convolution (AVX-512)"; }
+
+ private:
+  std::unique_ptr<PackedMatMulKernel> product_;
+};
+
 }  // namespace
+
+std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
+                                                              const Activation& act, bool with_sum) {
+  if (!avx512_kernels_available() || !vector_activation_supported(act) || g.groups != 1 || !g.channels_last ||
+      g.input_channels_first)
+    return nullptr;
+  int64_t pixels = g.batch;
+  for (size_t i = 0; i < g.in.size(); ++i) {
+    if (g.kernel[i] != 1 || g.strides[i] != 1 || g.pads_begin[i] != 0 || g.pads_end[i] != 0) return nullptr;
+    pixels *= g.in[i];
+  }
+  if (pixels <= 0 || g.in_channels <= 0 || g.out_channels <= 0) return nullptr;
+  auto product = std::make_unique<PackedMatMulKernel>(pixels, g.in_channels, g.out_channels, nullptr, bias, act, with_sum);
+  product->pack_rows(weights, bias, g.out_channels, g.in_channels);
+  return std::make_unique<PackedPointwiseConvKernel>(std::move(product));
+}
 
 std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                         const float* bias, const Activation& act, bool with_sum) {

@@ -56,6 +56,46 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
   }
 }
 
+// A channels-last 1x1 convolution on the packed product: weights [O, C, 1, 1], odd sizes.
+TEST(PackedPointwiseConv, MatchesAPlainLoop) {
+  ConvGeometry g;
+  g.batch = 2;
+  g.in_channels = 19;
+  g.out_channels = 37;
+  g.in = g.out = {5, 7};
+  g.kernel = {1, 1};
+  g.strides = g.dilations = {1, 1};
+  g.pads_begin = g.pads_end = {0, 0};
+  g.channels_last = true;
+  Activation relu;
+  relu.kind = Activation::Kind::kRelu;
+  const int64_t pixels = 2 * 5 * 7;
+  const auto x = random_values(static_cast<size_t>(pixels * 19), 11);
+  const auto w = random_values(19 * 37, 12);
+  const auto b = random_values(37, 13);
+  const auto z = random_values(static_cast<size_t>(pixels * 37), 14);
+  auto kernel = make_packed_pointwise_conv_kernel(g, w.data(), b.data(), relu, true);
+  if (!kernel) GTEST_SKIP() << "no AVX-512 on this CPU: the packed product is not made";
+  std::vector<float> y(static_cast<size_t>(pixels * 37), NAN);
+  ASSERT_TRUE(kernel->run(x.data(), z.data(), y.data()).is_ok());
+  for (int64_t p = 0; p < pixels; ++p)
+    for (int64_t o = 0; o < 37; ++o) {
+      double acc = b[static_cast<size_t>(o)] + z[static_cast<size_t>(p * 37 + o)];
+      for (int64_t c = 0; c < 19; ++c) acc += double(x[static_cast<size_t>(p * 19 + c)]) * w[static_cast<size_t>(o * 19 + c)];
+      ASSERT_NEAR(y[static_cast<size_t>(p * 37 + o)], relu.apply(static_cast<float>(acc)), 1e-4) << p << " " << o;
+    }
+  // Strided, padded, grouped or channels-first convolutions are not products: refused.
+  ConvGeometry strided = g;
+  strided.strides = {2, 2};
+  EXPECT_EQ(make_packed_pointwise_conv_kernel(strided, w.data(), b.data(), relu, false), nullptr);
+  ConvGeometry first = g;
+  first.channels_last = false;
+  EXPECT_EQ(make_packed_pointwise_conv_kernel(first, w.data(), b.data(), relu, false), nullptr);
+  ConvGeometry wide = g;
+  wide.kernel = {3, 3};
+  EXPECT_EQ(make_packed_pointwise_conv_kernel(wide, w.data(), b.data(), relu, false), nullptr);
+}
+
 TEST(PackedMatMul, RefusesActivationsItHasNoVectorFormFor) {
   Activation leaky;
   leaky.kind = Activation::Kind::kLeakyRelu;
