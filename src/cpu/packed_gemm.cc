@@ -8,25 +8,25 @@
 
 namespace hi::cpu {
 
-void PackedWeights::pack_rows(const float* weights, const float* b, int64_t n, int64_t k_real, int64_t k_padded) {
+void PackedWeights::pack(const float* src, int64_t k_real, int64_t k_padded, int64_t n, int64_t k_stride,
+                         int64_t n_stride, float scale, const float* b) {
   k = k_padded;
   vectors = round_up(n, kLanes) / kLanes;
   w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
   bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
   for (int64_t o = 0; o < n; ++o) {
-    for (int64_t i = 0; i < k_real; ++i) w[static_cast<size_t>(((o / kLanes) * k + i) * kLanes + o % kLanes)] = weights[o * k_real + i];
-    if (b) bias[static_cast<size_t>(o)] = b[o];
+    float* column = w.data() + (o / kLanes) * k * kLanes + o % kLanes;
+    for (int64_t i = 0; i < k_real; ++i) column[i * kLanes] = src[i * k_stride + o * n_stride] * scale;
   }
+  if (b) std::copy(b, b + n, bias.begin());
+}
+
+void PackedWeights::pack_rows(const float* weights, const float* b, int64_t n, int64_t k_real, int64_t k_padded) {
+  pack(weights, k_real, k_padded, n, 1, k_real, 1.f, b);
 }
 
 void PackedWeights::pack_columns(const float* weights, const float* b, int64_t k_rows, int64_t n) {
-  k = k_rows;
-  vectors = round_up(n, kLanes) / kLanes;
-  w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
-  bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
-  for (int64_t i = 0; i < k; ++i)
-    for (int64_t o = 0; o < n; ++o) w[static_cast<size_t>(((o / kLanes) * k + i) * kLanes + o % kLanes)] = weights[i * n + o];
-  if (b) std::copy(b, b + n, bias.begin());
+  pack(weights, k_rows, k_rows, n, n, 1, 1.f, b);
 }
 
 #ifdef HI_HAVE_AVX512_KERNELS

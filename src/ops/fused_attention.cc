@@ -3,11 +3,15 @@
 // Q, K, V and Y are [B, S, H, D] (the Reshape before and after the heads' transposes); mask is
 // optional, float32 and broadcastable to the scores [B, H, S_q, S_kv]; `scale` multiplies Q K^T.
 // Per (batch, head): scores = Q K^T * scale + mask, softmax by row, Y = P V. The score matrix
-// lives in a per-thread buffer, never in a tensor.
+// lives in a per-thread buffer, never in a tensor. Where the CPU has AVX-512 both products run on
+// the packed product (cpu/packed_gemm.h), K^T (with the scale folded in) and V packed per head,
+// else on sgemm.
 #include <algorithm>
 #include <vector>
 
+#include "cpu/avx512_util.h"
 #include "cpu/kernels.h"
+#include "cpu/packed_gemm.h"
 #include "cpu/threading.h"
 #include "ops/elementwise.h"
 
@@ -77,15 +81,23 @@ class FusedAttentionOp final : public Op {
       std::fill(py, py + y.numel(), 0.f);
       return Status::ok();
     }
+    const bool packed = cpu::avx512_kernels_available();
     cpu::parallel_for(b * h, 1, [&](int64_t t0, int64_t t1) {
-      std::vector<float> scores(static_cast<size_t>(sq * skv));
+      thread_local std::vector<float> scores;
+      thread_local cpu::PackedWeights kt, vp;  // this head's K^T * scale and V, packed
+      scores.resize(static_cast<size_t>(sq * skv));
       for (int64_t t = t0; t < t1; ++t) {
         const int64_t bi = t / h, hi = t % h;
         // Head hi of batch bi: rows of [S, H, D] at a stride of H * D.
         const float* qh = pq + (bi * sq * h + hi) * d;
         const float* kh = pk + (bi * skv * h + hi) * d;
         const float* vh = pv + (bi * skv * h + hi) * dv;
-        cpu::sgemm(false, true, sq, skv, d, scale_, qh, h * d, kh, h * d, 0.f, scores.data(), skv);
+        if (packed) {
+          kt.pack(kh, d, d, skv, 1, h * d, scale_, nullptr);  // element (i, j) = K[j][i] * scale
+          cpu::packed_gemm(qh, h * d, sq, kt.slice(0), skv, scores.data(), skv, nullptr, 0, cpu::Activation{});
+        } else {
+          cpu::sgemm(false, true, sq, skv, d, scale_, qh, h * d, kh, h * d, 0.f, scores.data(), skv);
+        }
         if (pm) {
           for (int64_t i = 0; i < sq; ++i) {
             const float* mr = pm + bi * ms[0] + hi * ms[1] + i * ms[2];
@@ -94,7 +106,13 @@ class FusedAttentionOp final : public Op {
           }
         }
         cpu::softmax_rows(scores.data(), scores.data(), sq, skv);
-        cpu::sgemm(false, false, sq, dv, skv, 1.f, scores.data(), skv, vh, h * dv, 0.f, py + (bi * sq * h + hi) * dv, h * dv);
+        float* yh = py + (bi * sq * h + hi) * dv;
+        if (packed) {
+          vp.pack(vh, skv, skv, dv, h * dv, 1, 1.f, nullptr);
+          cpu::packed_gemm(scores.data(), skv, sq, vp.slice(0), dv, yh, h * dv, nullptr, 0, cpu::Activation{});
+        } else {
+          cpu::sgemm(false, false, sq, dv, skv, 1.f, scores.data(), skv, vh, h * dv, 0.f, yh, h * dv);
+        }
       }
     });
     return Status::ok();
