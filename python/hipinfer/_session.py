@@ -253,7 +253,9 @@ class InferenceSession:
     that GPU, the CPU taking the nodes the GPU has no kernel for (NodeFallbackWarning, and
     get_placement() lists each); one that cannot be used falls back to the next entry and finally
     to the CPU with a ProviderFallbackWarning saying why. No provider list means the best device.
-    get_providers() names what is really used.
+    get_providers() names what is really used. `disabled_optimizers=[...]` (as in onnxruntime)
+    skips graph passes by hipinfer's names, e.g. "fuse_inverted_residual"; an unknown name fails
+    the load with InvalidArgument listing the passes.
 
     Loading fails with hipinfer.InvalidModel, Unsupported (every unsupported op named in one
     message) or NotFound, with the same message as the C++ API. Sessions are safe to run from
@@ -263,8 +265,14 @@ class InferenceSession:
     def __init__(self, path_or_bytes: PathOrBytes, sess_options: Optional[SessionOptions] = None,
                  providers: Optional[Sequence[_providers.ProviderSpec]] = None,
                  provider_options: Optional[Sequence[Dict[str, Any]]] = None, **kwargs: Any) -> None:
+        # ONNX Runtime's keyword: graph passes to skip, by name (hipinfer's names, as
+        # `hipinfer inspect` and the C++ SessionOptions::disabled_passes use them).
+        disabled = kwargs.pop("disabled_optimizers", None) or []
         if kwargs:
             raise TypeError(f"InferenceSession() got unexpected keyword arguments: {', '.join(kwargs)}")
+        if isinstance(disabled, str) or not all(isinstance(d, str) for d in disabled):
+            raise TypeError("disabled_optimizers must be a list of pass names (str)")
+        self._disabled_passes = list(disabled)
         options = sess_options if sess_options is not None else SessionOptions()
         if not isinstance(options, SessionOptions):
             raise TypeError(f"sess_options must be a hipinfer.SessionOptions, not {type(options).__name__}")
@@ -295,9 +303,11 @@ class InferenceSession:
         threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
         devices = list(self._placement.devices)
         if self._model_path is not None:
-            self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision(), devices)
+            self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision(), devices,
+                                         disabled_passes=self._disabled_passes)
         else:
-            self._sess = _C.Session.load_bytes(self._model_bytes, level, threads, limit, self._cpu_precision(), devices)
+            self._sess = _C.Session.load_bytes(self._model_bytes, level, threads, limit, self._cpu_precision(), devices,
+                                               disabled_passes=self._disabled_passes)
         if devices == ["cpu"]:
             return
         report = self._sess.placement()

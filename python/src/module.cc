@@ -384,7 +384,8 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
 // ---- Sessions ----------------------------------------------------------------------------------
 
 hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit, const std::string& precision,
-                                const std::vector<std::string>& devices, bool gpu_graphs) {
+                                const std::vector<std::string>& devices, bool gpu_graphs,
+                                const std::vector<std::string>& disabled_passes) {
   if (optimization_level < 0 || optimization_level > 3)
     throw_status(invalid("graph optimisation level must be 0..3, got " + std::to_string(optimization_level)));
   if (threads < 0) throw_status(invalid("threads must be >= 0, got " + std::to_string(threads)));
@@ -399,13 +400,16 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
   // each node on the first of them with a kernel and reports every fallback (placement()).
   o.devices = devices;
   o.gpu_graphs = gpu_graphs;
+  o.disabled_passes = disabled_passes;  // unknown names fail the load, listing the passes
   return o;
 }
 
 std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization_level, int threads,
                                        int64_t memory_limit, const std::string& precision,
-                                       const std::vector<std::string>& devices, bool gpu_graphs) {
-  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs);
+                                       const std::vector<std::string>& devices, bool gpu_graphs,
+                                       const std::vector<std::string>& disabled_passes) {
+  const hi::SessionOptions options =
+      make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs, disabled_passes);
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
@@ -416,8 +420,9 @@ std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization
 
 std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, int threads, int64_t memory_limit,
                                         const std::string& precision, const std::vector<std::string>& devices,
-                                        bool gpu_graphs) {
-  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs);
+                                        bool gpu_graphs, const std::vector<std::string>& disabled_passes) {
+  const hi::SessionOptions options =
+      make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs, disabled_passes);
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;  // `data` is immutable and held by the caller's frame
@@ -648,10 +653,11 @@ NB_MODULE(_hipinfer, m) {
 
   nb::class_<hi::Session>(m, "Session", "A loaded, validated model (hi::Session). Use hipinfer.InferenceSession.")
       .def_static("load", &load_path, "path"_a, "optimization_level"_a = 3, "threads"_a = 0, "memory_limit"_a = 0,
-                  "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"}, "gpu_graphs"_a = true)
+                  "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"}, "gpu_graphs"_a = true,
+                  "disabled_passes"_a = std::vector<std::string>{})
       .def_static("load_bytes", &load_bytes, "data"_a, "optimization_level"_a = 3, "threads"_a = 0,
                   "memory_limit"_a = 0, "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"},
-                  "gpu_graphs"_a = true)
+                  "gpu_graphs"_a = true, "disabled_passes"_a = std::vector<std::string>{})
       .def("placement", &placement_dict, "Where each node runs and why each fallback happened.")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })

@@ -214,3 +214,19 @@ def test_bf16_precision_reaches_the_session(zoo):
     cpu_flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
     if "avx512_bf16" in cpu_flags or "amx_bf16" in cpu_flags:
         assert not np.array_equal(got, want), "bf16 was asked for and the CPU has it, yet results equal fp32's"
+
+
+def test_disabled_optimizers_skip_passes_by_name(zoo):
+    """onnxruntime's disabled_optimizers keyword, with hipinfer's pass names: MobileNetV2 without
+    its inverted residual fusion gives the same logits within float32 rounding; an unknown name
+    fails the load and lists the passes."""
+    model = zoo("mobilenetv2")
+    feed = zoo_inputs("mobilenetv2")
+    want = hipinfer.InferenceSession(model).run(None, feed)[0]
+    plain = hipinfer.InferenceSession(model, disabled_optimizers=["fuse_inverted_residual", "fuse_gemm"])
+    got = plain.run(None, feed)[0]
+    assert float(np.abs(got - want).max()) <= 1e-4 * float(np.abs(want).max())
+    with pytest.raises(hipinfer.InvalidArgument, match="no graph pass is named 'fuse_all'.*fuse_inverted_residual"):
+        hipinfer.InferenceSession(model, disabled_optimizers=["fuse_all"])
+    with pytest.raises(TypeError, match="list of pass names"):
+        hipinfer.InferenceSession(model, disabled_optimizers="fuse_gemm")
