@@ -65,6 +65,10 @@ std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry& g, const 
 // (cpu/packed_matmul.cc); nullptr where it does not apply. Also timed against oneDNN's.
 std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights,
                                                               const float* bias, const Activation& act, bool with_sum);
+// Own Winograd F(2x2, 3x3) for channels-last 3x3 convolutions with stride 1 (cpu/winograd_conv.cc);
+// nullptr where it does not apply. Also timed against oneDNN's.
+std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
+                                                      const Activation& act, bool with_sum);
 
 }  // namespace hi::cpu
 
