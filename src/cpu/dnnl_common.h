@@ -3,6 +3,10 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
 #include "cpu/kernels.h"
 
 namespace hi::cpu {
@@ -18,5 +22,20 @@ dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc);
 
 // The post-op chain for an optional residual sum followed by an activation.
 dnnl::post_ops make_post_ops(const Activation& act, bool with_sum);
+
+// Best of three runs of k.run(input, residual, output) on zeros, in milliseconds (a first run
+// warms up): how make_conv_kernel and make_matmul_kernel choose among candidate kernels.
+template <typename Kernel>
+double time_on_zeros(const Kernel& k, size_t input_floats, size_t output_floats) {
+  std::vector<float> x(input_floats, 0.f), z(output_floats, 0.f), y(output_floats, 0.f);
+  double best = 1e30;
+  for (int i = 0; i < 4; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)k.run(x.data(), z.data(), y.data());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (i > 0) best = std::min(best, ms);
+  }
+  return best;
+}
 
 }  // namespace hi::cpu

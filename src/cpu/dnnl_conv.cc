@@ -2,7 +2,6 @@
 // algorithm; weights are reordered once when the kernel is made, activations are reordered
 // in and out around each call when the primitive's layout differs from plain NCHW.
 #include <algorithm>
-#include <chrono>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -82,18 +81,8 @@ bool winograd_candidate(const ConvGeometry& g) {
   return true;
 }
 
-// Best of three runs on zeros, in milliseconds (the first run is a warm-up).
 double time_kernel(const ConvKernel& k, const memory::desc& src, const memory::desc& dst) {
-  std::vector<float> x(src.get_size() / sizeof(float), 0.f), y(dst.get_size() / sizeof(float), 0.f),
-      z(dst.get_size() / sizeof(float), 0.f);
-  double best = 1e30;
-  for (int i = 0; i < 4; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)k.run(x.data(), z.data(), y.data());
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (i > 0) best = std::min(best, ms);
-  }
-  return best;
+  return time_on_zeros(k, src.get_size() / sizeof(float), dst.get_size() / sizeof(float));
 }
 
 }  // namespace

@@ -1,9 +1,7 @@
 // Matrix products with constant weights through oneDNN's matmul: the weights are packed once
 // into the layout its kernel wants, and the bias, residual sum and activation run as post-ops.
 #include <algorithm>
-#include <chrono>
 #include <unordered_map>
-#include <vector>
 
 #include "cpu/dnnl_common.h"
 
@@ -42,19 +40,6 @@ class DnnlMatMulKernel final : public MatMulKernel {
   bool with_sum_;
 };
 
-// Best of three runs on zeros, in milliseconds (the first run is a warm-up).
-double time_kernel(const MatMulKernel& k, int64_t rows, int64_t depth, int64_t n) {
-  std::vector<float> a(static_cast<size_t>(rows * depth), 0.f), z(static_cast<size_t>(rows * n), 0.f), y(z.size());
-  double best = 1e30;
-  for (int i = 0; i < 4; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)k.run(a.data(), z.data(), y.data());
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (i > 0) best = std::min(best, ms);
-  }
-  return best;
-}
-
 std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                       const float* bias, const Activation& act, bool with_sum) {
   if (rows <= 0 || k <= 0 || n <= 0) return nullptr;
@@ -88,7 +73,8 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
   std::unique_ptr<MatMulKernel> dnnl_kernel = make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
   std::unique_ptr<MatMulKernel> own = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
   if (!dnnl_kernel || !own) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own);
-  return time_kernel(*own, rows, k, n) < time_kernel(*dnnl_kernel, rows, k, n) ? std::move(own) : std::move(dnnl_kernel);
+  const size_t in = static_cast<size_t>(rows * k), out = static_cast<size_t>(rows * n);
+  return time_on_zeros(*own, in, out) < time_on_zeros(*dnnl_kernel, in, out) ? std::move(own) : std::move(dnnl_kernel);
 }
 
 }  // namespace hi::cpu

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "cpu/kernels.h"
+#include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {
 namespace {
@@ -19,31 +19,11 @@ struct Case {
   bool residual;
 };
 
-std::vector<float> random_values(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(gen);
-  return v;
-}
-
 class ImageConv : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ImageConv, MatchesAPlainLoop) {
   const Case& c = GetParam();
-  ConvGeometry g;
-  g.batch = c.batch;
-  g.in_channels = c.channels;
-  g.out_channels = c.out_channels;
-  g.in = {c.h, c.w};
-  g.kernel = {c.kh, c.kw};
-  g.strides = {c.stride, c.stride};
-  g.dilations = {1, 1};
-  g.pads_begin = {c.pads[0], c.pads[1]};
-  g.pads_end = {c.pads[2], c.pads[3]};
-  g.out = {(c.h + c.pads[0] + c.pads[2] - c.kh) / c.stride + 1, (c.w + c.pads[1] + c.pads[3] - c.kw) / c.stride + 1};
-  g.channels_last = true;
-  g.input_channels_first = true;
+  const ConvGeometry g = conv_geometry(c.batch, c.channels, c.out_channels, c.h, c.w, c.kh, c.kw, c.stride, c.pads, true);
   Activation act;
   act.kind = c.act;
   act.alpha = 0.f;

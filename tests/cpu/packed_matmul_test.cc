@@ -4,21 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "cpu/kernels.h"
+#include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {
 namespace {
-
-std::vector<float> random_values(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(gen);
-  return v;
-}
 
 TEST(PackedMatMul, MatchesAPlainLoop) {
   struct Case {
@@ -58,15 +50,7 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
 
 // A channels-last 1x1 convolution on the packed product: weights [O, C, 1, 1], odd sizes.
 TEST(PackedPointwiseConv, MatchesAPlainLoop) {
-  ConvGeometry g;
-  g.batch = 2;
-  g.in_channels = 19;
-  g.out_channels = 37;
-  g.in = g.out = {5, 7};
-  g.kernel = {1, 1};
-  g.strides = g.dilations = {1, 1};
-  g.pads_begin = g.pads_end = {0, 0};
-  g.channels_last = true;
+  const ConvGeometry g = conv_geometry(2, 19, 37, 5, 7, 1, 1, 1, {0, 0, 0, 0});
   Activation relu;
   relu.kind = Activation::Kind::kRelu;
   const int64_t pixels = 2 * 5 * 7;

@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "cpu/kernels.h"
+#include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {
 namespace {
@@ -19,28 +19,11 @@ struct Case {
   bool residual;
 };
 
-std::vector<float> random_values(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(gen);
-  return v;
-}
-
 class WinogradConv : public ::testing::TestWithParam<Case> {};
 
 TEST_P(WinogradConv, MatchesAPlainLoop) {
   const Case& c = GetParam();
-  ConvGeometry g;
-  g.batch = c.batch;
-  g.in_channels = c.c;
-  g.out_channels = c.o;
-  g.in = {c.h, c.w};
-  g.kernel = {3, 3};
-  g.strides = g.dilations = {1, 1};
-  g.pads_begin = g.pads_end = {c.pad, c.pad};
-  g.out = {c.h + 2 * c.pad - 2, c.w + 2 * c.pad - 2};
-  g.channels_last = true;
+  const ConvGeometry g = conv_geometry(c.batch, c.c, c.o, c.h, c.w, 3, 3, 1, {c.pad, c.pad, c.pad, c.pad});
   Activation act;
   act.kind = c.act;
   act.alpha = -1.f;
@@ -87,14 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, WinogradConv,
                                            Case{1, 1, 1, 1, 1, 1, Activation::Kind::kNone, false}));
 
 TEST(WinogradConv, RefusesWhatItDoesNotDo) {
-  ConvGeometry g;
-  g.batch = 1;
-  g.in_channels = g.out_channels = 16;
-  g.in = g.out = {8, 8};
-  g.kernel = {3, 3};
-  g.strides = g.dilations = {1, 1};
-  g.pads_begin = g.pads_end = {1, 1};
-  g.channels_last = true;
+  const ConvGeometry g = conv_geometry(1, 16, 16, 8, 8, 3, 3, 1, {1, 1, 1, 1});
   const std::vector<float> w(16 * 16 * 9, 0.f);
   ConvGeometry strided = g;
   strided.strides = {2, 2};
