@@ -2,7 +2,9 @@
 // algorithm; weights are reordered once when the kernel is made, activations are reordered
 // in and out around each call when the primitive's layout differs from plain NCHW.
 #include <algorithm>
+#include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -81,6 +83,34 @@ bool winograd_candidate(const ConvGeometry& g) {
   return true;
 }
 
+// Which candidate kernel won for a geometry, remembered for the process: models repeat shapes
+// (ResNet-50's sixteen 3x3 convolutions have four), and timing each again would only lengthen
+// session creation. The timing runs on zeros, so the weights do not matter.
+constexpr int kCandidates = 5;
+std::mutex winners_mutex;
+std::map<std::string, int>& winners() {
+  static std::map<std::string, int> w;
+  return w;
+}
+std::string geometry_key(const ConvGeometry& g, const Activation& act, bool with_sum) {
+  std::string key;
+  for (const auto* v : {&g.in, &g.out, &g.kernel, &g.strides, &g.dilations, &g.pads_begin, &g.pads_end})
+    for (int64_t d : *v) key += std::to_string(d) + ",";
+  key += std::to_string(g.batch) + "," + std::to_string(g.in_channels) + "," + std::to_string(g.out_channels) + "," +
+         std::to_string(g.groups) + "," + std::to_string(g.channels_last) + std::to_string(g.input_channels_first) +
+         std::to_string(with_sum) + act.name() + std::to_string(current_threads());
+  return key;
+}
+int remembered_winner(const std::string& key) {
+  std::lock_guard<std::mutex> lock(winners_mutex);
+  auto it = winners().find(key);
+  return it == winners().end() ? -1 : it->second;
+}
+void remember_winner(const std::string& key, int winner) {
+  std::lock_guard<std::mutex> lock(winners_mutex);
+  winners()[key] = winner;
+}
+
 double time_kernel(const ConvKernel& k, const memory::desc& src, const memory::desc& dst) {
   return time_on_zeros(k, src.get_size() / sizeof(float), dst.get_size() / sizeof(float));
 }
@@ -136,33 +166,45 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
       return std::make_unique<DnnlConvKernel>(std::move(pd), std::move(w_k), std::move(b_k), user_src, user_dst,
                                               with_sum, std::move(name));
     };
-    std::unique_ptr<ConvKernel> best = build(make_pd(dnnl::algorithm::convolution_direct));
-    if (compute != dt::f32) return best;
-    // Other kernels for the same convolution, each timed once on this geometry against the best
-    // so far: our direct kernel for a first layer over an image (oneDNN reorders the image
-    // first), our packed product for channels-last 1x1 convolutions, Winograd F(2x2, 3x3) for 3x3 ones (ours
-    // channels-last, oneDNN's with reorders to its blocked layout), 2.25x fewer multiplications
-    // at the price of the transforms.
-    double best_ms = -1;
-    auto consider = [&](std::unique_ptr<ConvKernel> candidate) {
-      if (!candidate) return;
-      if (best_ms < 0) best_ms = time_kernel(*best, user_src, user_dst);
-      const double ms = time_kernel(*candidate, user_src, user_dst);
-      if (ms < best_ms) {
-        best = std::move(candidate);
-        best_ms = ms;
+    // The candidates for one convolution: oneDNN's direct kernel; our direct kernel for a first
+    // layer over an image (oneDNN reorders the image first); our packed product for channels-last
+    // 1x1 convolutions; Winograd F(2x2, 3x3) for 3x3 ones, 2.25x fewer multiplications at the
+    // price of the transforms (ours channels-last, oneDNN's with reorders to its blocked layout).
+    // Each that applies is timed once per geometry and the fastest kept.
+    auto candidate = [&](int i) -> std::unique_ptr<ConvKernel> {
+      switch (i) {
+        case 0: return build(make_pd(dnnl::algorithm::convolution_direct));
+        case 1: return make_image_conv_kernel(g, weights, bias, act, with_sum);
+        case 2: return make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum);
+        case 3: return make_winograd_conv_kernel(g, weights, bias, act, with_sum);
+        default:
+          if (!winograd_candidate(g)) return nullptr;
+          try {
+            return build(make_pd(dnnl::algorithm::convolution_winograd));
+          } catch (const dnnl::error&) {
+            return nullptr;  // no oneDNN Winograd kernel for this shape or CPU
+          }
       }
     };
-    consider(make_image_conv_kernel(g, weights, bias, act, with_sum));
-    consider(make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum));
-    consider(make_winograd_conv_kernel(g, weights, bias, act, with_sum));
-    if (winograd_candidate(g)) {
-      try {
-        consider(build(make_pd(dnnl::algorithm::convolution_winograd)));
-      } catch (const dnnl::error&) {
-        // no oneDNN Winograd kernel for this shape or CPU
+    if (compute != dt::f32) return candidate(0);
+    const std::string key = geometry_key(g, act, with_sum);
+    if (const int known = remembered_winner(key); known >= 0)
+      if (auto k = candidate(known)) return k;
+    std::unique_ptr<ConvKernel> best = candidate(0);
+    int winner = 0;
+    double best_ms = -1;
+    for (int i = 1; i < kCandidates; ++i) {
+      std::unique_ptr<ConvKernel> other = candidate(i);
+      if (!other) continue;
+      if (best_ms < 0) best_ms = time_kernel(*best, user_src, user_dst);
+      const double ms = time_kernel(*other, user_src, user_dst);
+      if (ms < best_ms) {
+        best = std::move(other);
+        best_ms = ms;
+        winner = i;
       }
     }
+    remember_winner(key, winner);
     return best;
   } catch (const dnnl::error&) {
     return nullptr;  // a case oneDNN does not implement: the reference kernel takes it

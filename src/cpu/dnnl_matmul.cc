@@ -1,9 +1,13 @@
 // Matrix products with constant weights through oneDNN's matmul: the weights are packed once
 // into the layout its kernel wants, and the bias, residual sum and activation run as post-ops.
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
 #include <unordered_map>
 
 #include "cpu/dnnl_common.h"
+#include "cpu/threading.h"
 
 namespace hi::cpu {
 namespace {
@@ -67,14 +71,32 @@ std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, i
 
 }  // namespace
 
-// oneDNN's matmul or our own packed product, whichever runs this shape faster (timed once).
+// oneDNN's matmul or our own packed product, whichever runs this shape faster: timed once per
+// shape for the process (an encoder repeats a few shapes many times; the timing runs on zeros,
+// so the weights do not matter).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                  const float* bias, const Activation& act, bool with_sum) {
+  static std::mutex mutex;
+  static std::map<std::string, bool> own_wins;
+  const std::string key = std::to_string(rows) + "," + std::to_string(k) + "," + std::to_string(n) + act.name() +
+                          std::to_string(with_sum) + "," + std::to_string(current_threads());
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = own_wins.find(key);
+    if (it != own_wins.end()) {
+      std::unique_ptr<MatMulKernel> known = it->second ? make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum)
+                                                       : make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
+      if (known) return known;
+    }
+  }
   std::unique_ptr<MatMulKernel> dnnl_kernel = make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
   std::unique_ptr<MatMulKernel> own = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
   if (!dnnl_kernel || !own) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own);
   const size_t in = static_cast<size_t>(rows * k), out = static_cast<size_t>(rows * n);
-  return time_on_zeros(*own, in, out) < time_on_zeros(*dnnl_kernel, in, out) ? std::move(own) : std::move(dnnl_kernel);
+  const bool own_faster = time_on_zeros(*own, in, out) < time_on_zeros(*dnnl_kernel, in, out);
+  std::lock_guard<std::mutex> lock(mutex);
+  own_wins[key] = own_faster;
+  return own_faster ? std::move(own) : std::move(dnnl_kernel);
 }
 
 }  // namespace hi::cpu
