@@ -16,10 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/threading.h"
-
 #include "cpu/avx512_util.h"
 #include "cpu/packed_gemm.h"
+#include "cpu/threading.h"
 
 namespace hi::cpu {
 

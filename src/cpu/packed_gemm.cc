@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "cpu/avx512_util.h"
@@ -135,8 +137,13 @@ void packed_gemm(const float* a, int64_t lda, int64_t m, const WeightSlice& w, i
 
 #else
 
+// Callers check avx512_kernels_available() first, which is false in this build: reaching this is
+// a bug in hipinfer, not something to compute wrong results for.
 void packed_gemm(const float*, int64_t, int64_t, const WeightSlice&, int64_t, float*, int64_t, const float*, int64_t,
-                 const Activation&) {}  // never called: avx512_kernels_available() is false
+                 const Activation&) {
+  std::fprintf(stderr, "hipinfer: internal error: packed_gemm called in a build without AVX-512 kernels\n");
+  std::abort();
+}
 
 #endif
 
