@@ -8,7 +8,8 @@
 
 #include "cpu/kernels.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+// -DHI_NO_AVX512_KERNELS builds without them (the paths every other CPU takes).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(HI_NO_AVX512_KERNELS)
 #include <immintrin.h>
 #define HI_HAVE_AVX512_KERNELS 1
 #define HI_AVX512 __attribute__((target("avx512f")))
