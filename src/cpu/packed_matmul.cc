@@ -1,8 +1,9 @@
 // FusedMatMul's product with its constant weights, and channels-last 1x1 convolutions, on our
-// own packed AVX-512 product (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)). The work is cut into blocks of 64
-// output columns x 48 rows, column blocks outermost, shared out in order among the threads, so
-// that each thread reads about its share of the weights. make_matmul_kernel and
-// make_conv_kernel time it against oneDNN's once and keep the faster.
+// own packed AVX-512 product (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)). The work
+// is cut into blocks of 64 output columns x 48 rows, shared out in order among the threads:
+// column blocks outermost when the weights are larger than the rows (each thread reads its share
+// of the weights), else row blocks (each thread reads its share of the rows once).
+// make_matmul_kernel and make_conv_kernel time it against oneDNN's once and keep the faster.
 #include <algorithm>
 
 #include "cpu/avx512_util.h"
@@ -28,9 +29,14 @@ class PackedMatMulKernel final : public MatMulKernel {
     const int64_t row_blocks = (rows_ + kBlockRows - 1) / kBlockRows;
     const int64_t col_blocks = (w_.vectors + kBlockVectors - 1) / kBlockVectors;
     const int64_t k = w_.k;
+    // Column blocks outermost when the weights are the larger operand (each thread then reads its
+    // share of them), row blocks outermost when the rows are (each thread reads its rows once,
+    // every block of the weights staying in its cache).
+    const bool rows_outer = rows_ * k > w_.k * w_.vectors * PackedWeights::kVector;
     parallel_for(row_blocks * col_blocks, 1, [&](int64_t t0, int64_t t1) {
       for (int64_t t = t0; t < t1; ++t) {
-        const int64_t v0 = t / row_blocks * kBlockVectors, r0 = t % row_blocks * kBlockRows;
+        const int64_t rb = rows_outer ? t / col_blocks : t % row_blocks, cb = rows_outer ? t % col_blocks : t / row_blocks;
+        const int64_t v0 = cb * kBlockVectors, r0 = rb * kBlockRows;
         const int64_t c0 = v0 * PackedWeights::kVector, cols = std::min(kBlockVectors * PackedWeights::kVector, n_ - c0);
         const int64_t rows = std::min(kBlockRows, rows_ - r0);
         packed_gemm(a + r0 * k, k, rows, w_.slice(v0), cols, y + r0 * n_ + c0, n_,
