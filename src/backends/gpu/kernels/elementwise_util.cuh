@@ -1,5 +1,6 @@
 // Shared by the elementwise kernels: float32 / float16 loads and stores (compute is always in
-// float32), typed loads, broadcast offsets and the 1-D launch shape.
+// float32), typed loads, broadcast offsets, the 1-D launch shape, and the word type that lets
+// data movement kernels handle every dtype by its size.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,19 @@
 #include "backends/gpu/kernels/elementwise.h"
 
 namespace hi::gpu::HI_GPU_NS {
+
+// Calls f(Word{}) with the unsigned integer type of elem_size bytes (1, 2, 4 or 8): kernels that
+// only move elements serve every dtype through it. False for other sizes.
+template <typename F>
+bool with_word(int elem_size, F&& f) {
+  switch (elem_size) {
+    case 1: f(uint8_t{}); return true;
+    case 2: f(uint16_t{}); return true;
+    case 4: f(uint32_t{}); return true;
+    case 8: f(uint64_t{}); return true;
+    default: return false;
+  }
+}
 
 __device__ __forceinline__ float load_f(const float* p, int64_t i) { return p[i]; }
 __device__ __forceinline__ float load_f(const __half* p, int64_t i) { return __half2float(p[i]); }

@@ -44,13 +44,10 @@ Status gather(int elem_size, const void* data, const int64_t* indices, void* y, 
   if (n == 0) return Status::ok();
   HI_RETURN_IF(data == nullptr || indices == nullptr || y == nullptr, kInvalidArgument, "GPU Gather: null buffer");
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (elem_size) {
-    case 1: launch<uint8_t>(data, indices, y, axis_dim, inner, n_indices, n, bad_index, s); break;
-    case 2: launch<uint16_t>(data, indices, y, axis_dim, inner, n_indices, n, bad_index, s); break;
-    case 4: launch<uint32_t>(data, indices, y, axis_dim, inner, n_indices, n, bad_index, s); break;
-    case 8: launch<uint64_t>(data, indices, y, axis_dim, inner, n_indices, n, bad_index, s); break;
-    default: return error(StatusCode::kUnsupported, "GPU Gather: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
-  }
+  const bool ok = with_word(elem_size, [&](auto word) {
+    launch<decltype(word)>(data, indices, y, axis_dim, inner, n_indices, n, bad_index, s);
+  });
+  HI_RETURN_IF(!ok, kUnsupported, "GPU Gather: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

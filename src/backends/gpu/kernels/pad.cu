@@ -64,13 +64,8 @@ Status pad(const PadDesc& d, int elem_size, const void* x, void* y, uint64_t val
   if (n == 0) return Status::ok();
   HI_RETURN_IF(y == nullptr, kInvalidArgument, "GPU Pad: null output for ", n, " elements");
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (elem_size) {
-    case 1: launch<uint8_t>(d, x, y, n, value_bits, s); break;
-    case 2: launch<uint16_t>(d, x, y, n, value_bits, s); break;
-    case 4: launch<uint32_t>(d, x, y, n, value_bits, s); break;
-    case 8: launch<uint64_t>(d, x, y, n, value_bits, s); break;
-    default: return error(StatusCode::kUnsupported, "GPU Pad: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
-  }
+  const bool ok = with_word(elem_size, [&](auto word) { launch<decltype(word)>(d, x, y, n, value_bits, s); });
+  HI_RETURN_IF(!ok, kUnsupported, "GPU Pad: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

@@ -63,18 +63,6 @@ __global__ void scatter_nd_kernel(const int64_t* __restrict__ indices, const Wor
   }
 }
 
-// Calls f(Word{}) for the word type of elem_size; false for other sizes.
-template <typename F>
-bool with_word(int elem_size, F&& f) {
-  switch (elem_size) {
-    case 1: f(uint8_t{}); return true;
-    case 2: f(uint16_t{}); return true;
-    case 4: f(uint32_t{}); return true;
-    case 8: f(uint64_t{}); return true;
-    default: return false;
-  }
-}
-
 }  // namespace
 
 Status gather_elements(int elem_size, const void* data, const int64_t* indices, void* y, const ElementsIndex& index,

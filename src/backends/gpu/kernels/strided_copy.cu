@@ -193,13 +193,8 @@ Status strided_copy(const StridedCopy& c, int elem_size, const void* src, void* 
   if (n == 0) return Status::ok();
   HI_RETURN_IF(src == nullptr || dst == nullptr, kInvalidArgument, "GPU strided copy: null buffer for ", n, " elements");
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (elem_size) {
-    case 1: launch<uint8_t>(c, src, dst, n, s); break;
-    case 2: launch<uint16_t>(c, src, dst, n, s); break;
-    case 4: launch<uint32_t>(c, src, dst, n, s); break;
-    case 8: launch<uint64_t>(c, src, dst, n, s); break;
-    default: return error(StatusCode::kUnsupported, "GPU strided copy: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
-  }
+  const bool ok = with_word(elem_size, [&](auto word) { launch<decltype(word)>(c, src, dst, n, s); });
+  HI_RETURN_IF(!ok, kUnsupported, "GPU strided copy: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

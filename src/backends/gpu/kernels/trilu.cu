@@ -32,13 +32,8 @@ Status trilu(int elem_size, const void* x, void* y, int64_t n, int64_t rows, int
   if (n == 0) return Status::ok();
   HI_RETURN_IF(x == nullptr || y == nullptr, kInvalidArgument, "GPU Trilu: null buffer");
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (elem_size) {
-    case 1: launch<uint8_t>(x, y, n, rows, cols, k, upper, s); break;
-    case 2: launch<uint16_t>(x, y, n, rows, cols, k, upper, s); break;
-    case 4: launch<uint32_t>(x, y, n, rows, cols, k, upper, s); break;
-    case 8: launch<uint64_t>(x, y, n, rows, cols, k, upper, s); break;
-    default: return error(StatusCode::kUnsupported, "GPU Trilu: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
-  }
+  const bool ok = with_word(elem_size, [&](auto word) { launch<decltype(word)>(x, y, n, rows, cols, k, upper, s); });
+  HI_RETURN_IF(!ok, kUnsupported, "GPU Trilu: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 
