@@ -14,12 +14,16 @@ void PackedWeights::pack(const float* src, int64_t k_real, int64_t k_padded, int
                          int64_t n_stride, float scale, const float* b) {
   k = k_padded;
   vectors = round_up(n, kLanes) / kLanes;
-  w.assign(static_cast<size_t>(vectors * k * kLanes), 0.f);
-  bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
-  for (int64_t o = 0; o < n; ++o) {
+  // Every element written once (FusedAttention packs each head's K and V on every run): the
+  // values, and zeros in the padding rows and columns.
+  w.resize(static_cast<size_t>(vectors * k * kLanes));
+  for (int64_t o = 0; o < vectors * kLanes; ++o) {
     float* column = w.data() + (o / kLanes) * k * kLanes + o % kLanes;
-    for (int64_t i = 0; i < k_real; ++i) column[i * kLanes] = src[i * k_stride + o * n_stride] * scale;
+    const int64_t rows = o < n ? k_real : 0;
+    for (int64_t i = 0; i < rows; ++i) column[i * kLanes] = src[i * k_stride + o * n_stride] * scale;
+    for (int64_t i = rows; i < k; ++i) column[i * kLanes] = 0.f;
   }
+  bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
   if (b) std::copy(b, b + n, bias.begin());
 }
 

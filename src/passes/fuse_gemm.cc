@@ -6,19 +6,6 @@
 #include "passes/pass_util.h"
 
 namespace hi::passes {
-namespace {
-
-float float_attr(const ir::Node& n, const char* key, float def) {
-  const ir::Attribute* a = n.attr(key);
-  return a ? a->f : def;
-}
-int64_t int_attr(const ir::Node& n, const char* key, int64_t def) {
-  const ir::Attribute* a = n.attr(key);
-  return a ? a->i : def;
-}
-
-}  // namespace
-
 int fuse_gemm(ir::Model& m, const TypeOracle& types) {
   ir::Graph& g = m.graph;
   GraphIndex idx(g);

@@ -9,14 +9,6 @@
 namespace hi::passes {
 namespace {
 
-int64_t int_attr(const ir::Node& n, const char* key, int64_t def) {
-  const ir::Attribute* a = n.attr(key);
-  return a ? a->i : def;
-}
-std::vector<int64_t> ints_attr(const ir::Node& n, const char* key) {
-  const ir::Attribute* a = n.attr(key);
-  return a ? a->ints : std::vector<int64_t>{};
-}
 bool all_equal(const std::vector<int64_t>& v, int64_t value) {
   for (int64_t x : v)
     if (x != value) return false;

@@ -57,6 +57,19 @@ const Tensor* constant(const ir::Graph& g, const GraphIndex& index, const std::s
   return v && v->kind == ir::Attribute::Kind::kTensor ? &v->t : nullptr;
 }
 
+int64_t int_attr(const ir::Node& n, const char* key, int64_t def) {
+  const ir::Attribute* a = n.attr(key);
+  return a ? a->i : def;
+}
+float float_attr(const ir::Node& n, const char* key, float def) {
+  const ir::Attribute* a = n.attr(key);
+  return a ? a->f : def;
+}
+std::vector<int64_t> ints_attr(const ir::Node& n, const char* key) {
+  const ir::Attribute* a = n.attr(key);
+  return a ? a->ints : std::vector<int64_t>{};
+}
+
 std::string other_input(const ir::Node& n, const std::string& known) {
   if (n.inputs.size() != 2) return "";
   if (n.inputs[0] == known) return n.inputs[1];

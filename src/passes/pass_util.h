@@ -35,6 +35,10 @@ class GraphIndex {
 const Tensor* constant(const ir::Graph& g, const GraphIndex& index, const std::string& name);
 // A one-element float constant; false if `name` is not one.
 bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::string& name, float* value);
+// A node's int, float or ints attribute, or the default (an empty list) when it has none.
+int64_t int_attr(const ir::Node& n, const char* key, int64_t def);
+float float_attr(const ir::Node& n, const char* key, float def);
+std::vector<int64_t> ints_attr(const ir::Node& n, const char* key);
 // The other input of a two-input node, given one of them; "" if `known` is not an input.
 std::string other_input(const ir::Node& n, const std::string& known);
 // Orders the nodes so every producer comes before its readers, keeping the file's order where
