@@ -64,6 +64,7 @@ struct NodeTime {
   std::string node;     // the node's name ("#12" when it has none)
   std::string op_type;  // as in NodePlacement: "Conv", "com.hipinfer.FusedConv"
   double ms = 0;
+  std::string kernel;   // the fast CPU kernel it ran on ("oneDNN brgconv_1x1:avx512_core"), empty: reference
 };
 
 struct RunStats {

@@ -13,6 +13,8 @@
 #include <immintrin.h>
 #define HI_HAVE_AVX512_KERNELS 1
 #define HI_AVX512 __attribute__((target("avx512f")))
+// The bfloat16 kernels (cpu/packed_gemm_bf16.h): every CPU with AVX512_BF16 has BW and VL too.
+#define HI_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 #endif
 
 namespace hi::cpu {

@@ -86,7 +86,7 @@ bool winograd_candidate(const ConvGeometry& g) {
 // Which candidate kernel won for a geometry, remembered for the process: models repeat shapes
 // (ResNet-50's sixteen 3x3 convolutions have four), and timing each again would only lengthen
 // session creation. The timing runs on zeros, so the weights do not matter.
-constexpr int kCandidates = 5;
+constexpr int kCandidates = 6;
 std::mutex winners_mutex;
 std::map<std::string, int>& winners() {
   static std::map<std::string, int> w;
@@ -138,6 +138,7 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     for (int64_t d : g.dilations) dil.push_back(d - 1);  // oneDNN counts dilation from 0
 
     const dt compute = precision == Precision::kBFloat16 && cpu_has_bf16() ? dt::bf16 : dt::f32;
+    const Precision effective = compute == dt::bf16 ? Precision::kBFloat16 : Precision::kFloat32;
     const memory::desc user_src(src_dims, dt::f32, plain_tag(rank, g.channels_last && !g.input_channels_first));
     const memory::desc user_dst(dst_dims, dt::f32, plain_tag(rank, g.channels_last));
     const memory::desc user_w(w_dims, dt::f32, plain_weights_tag(w_dims.size(), grouped));
@@ -170,24 +171,27 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     // layer over an image (oneDNN reorders the image first); our packed product for channels-last
     // 1x1 convolutions; Winograd F(2x2, 3x3) for 3x3 ones, 2.25x fewer multiplications at the
     // price of the transforms (ours channels-last, oneDNN's with reorders to its blocked layout).
-    // Each that applies is timed once per geometry and the fastest kept.
+    // Each that applies is timed once per geometry and the fastest kept. With bfloat16 compute:
+    // oneDNN's direct kernel (its input reordered into bfloat16 first), our image kernel (in
+    // float32), our Winograd on the bfloat16 product, and our implicit bfloat16 product for any
+    // 2-D convolution, both rounding their float32 inputs on the way in.
     auto candidate = [&](int i) -> std::unique_ptr<ConvKernel> {
       switch (i) {
         case 0: return build(make_pd(dnnl::algorithm::convolution_direct));
         case 1: return make_image_conv_kernel(g, weights, bias, act, with_sum);
-        case 2: return make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum);
-        case 3: return make_winograd_conv_kernel(g, weights, bias, act, with_sum);
-        default:
-          if (!winograd_candidate(g)) return nullptr;
+        case 2: return compute == dt::f32 ? make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
+        case 3: return make_winograd_conv_kernel(g, weights, bias, act, with_sum, effective);
+        case 4:
+          if (compute != dt::f32 || !winograd_candidate(g)) return nullptr;
           try {
             return build(make_pd(dnnl::algorithm::convolution_winograd));
           } catch (const dnnl::error&) {
             return nullptr;  // no oneDNN Winograd kernel for this shape or CPU
           }
+        default: return compute == dt::bf16 ? make_bf16_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
       }
     };
-    if (compute != dt::f32) return candidate(0);
-    const std::string key = geometry_key(g, act, with_sum);
+    const std::string key = geometry_key(g, act, with_sum) + (compute == dt::f32 ? "f32" : "bf16");
     if (const int known = remembered_winner(key); known >= 0)
       if (auto k = candidate(known)) return k;
     std::unique_ptr<ConvKernel> best = candidate(0);

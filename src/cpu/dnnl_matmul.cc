@@ -36,6 +36,8 @@ class DnnlMatMulKernel final : public MatMulKernel {
     return Status::ok();
   }
 
+  std::string describe() const override { return std::string("oneDNN ") + pd_.impl_info_str(); }
+
  private:
   dnnl::matmul::primitive_desc pd_;
   dnnl::matmul prim_;

@@ -65,10 +65,16 @@ std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry& g, const 
 // (cpu/packed_matmul.cc); nullptr where it does not apply. Also timed against oneDNN's.
 std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights,
                                                               const float* bias, const Activation& act, bool with_sum);
-// Own Winograd F(2x2, 3x3) for channels-last 3x3 convolutions with stride 1 (cpu/winograd_conv.cc);
-// nullptr where it does not apply. Also timed against oneDNN's.
+// Own bfloat16 convolution for --precision bf16: channels-last 2-D, one group, any kernel size,
+// stride, padding and dilation, as an implicit product on the bfloat16 packed product
+// (cpu/bf16_conv.cc); nullptr where it does not apply or the CPU lacks AVX512_BF16.
+std::unique_ptr<ConvKernel> make_bf16_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
+                                                  const Activation& act, bool with_sum);
+// Own Winograd F(2x2, 3x3) for channels-last 3x3 convolutions with stride 1 (cpu/winograd_conv.cc),
+// its products in float32 or bfloat16; nullptr where it does not apply. Also timed against oneDNN's.
 std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                      const Activation& act, bool with_sum);
+                                                      const Activation& act, bool with_sum,
+                                                      Precision precision = Precision::kFloat32);
 
 }  // namespace hi::cpu
 
@@ -80,6 +86,7 @@ class MatMulKernel {
   virtual ~MatMulKernel() = default;
   // `z` may be null (no residual); rows must be the count the kernel was made for.
   virtual Status run(const float* a, const float* z, float* y) const = 0;
+  virtual std::string describe() const = 0;  // implementation name, for profiling
 };
 // nullptr when no fast kernel exists (the caller uses sgemm and its own epilogue).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,

@@ -87,9 +87,6 @@ HI_AVX512 void gemm_tile(const TileArgs& t) {
 }
 
 using TileFn = void (*)(const TileArgs&);
-// Rows per tile for NV vectors: M * NV accumulators plus NV weights within the 32 registers.
-constexpr int kTileRows[5] = {0, 12, 12, 8, 6};
-
 template <int NV, int... R>
 constexpr std::array<TileFn, sizeof...(R)> tile_row(std::integer_sequence<int, R...>) {
   return {&gemm_tile<R + 1, NV>...};
@@ -112,32 +109,23 @@ TileFn tile_fn(int nv, int rows) {
 
 void packed_gemm(const float* a, int64_t lda, int64_t m, const WeightSlice& w, int64_t n, float* c, int64_t ldc,
                  const float* z, int64_t ldz, const Activation& act) {
-  const int64_t vectors = round_up(n, kLanes) / kLanes;
-  for (int64_t v0 = 0; v0 < vectors;) {
-    const int64_t left = vectors - v0;
-    const int nv = static_cast<int>(left <= 4 ? left : left == 5 ? 3 : 4);  // 5 -> 3 + 2, never a lone vector
-    const int64_t lanes_left = n - (v0 + nv - 1) * kLanes;
+  walk_tiles(m, n, [&](int64_t v0, int nv, int64_t last_lanes, int64_t r0, int rows) {
     TileArgs t{};
+    t.a = a + r0 * lda;
     t.lda = lda;
     t.w = w.w + v0 * w.w_stride;
     t.w_stride = w.w_stride;
     t.k = w.k;
     t.bias = w.bias + v0 * kLanes;
+    t.c = c + r0 * ldc + v0 * kLanes;
     t.ldc = ldc;
+    t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
     t.ldz = ldz;
-    t.last_mask = lanes_left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << lanes_left) - 1);
+    t.last_mask = __mmask16((1u << last_lanes) - 1);
     t.act = act;
-    const int rows = kTileRows[nv];
-    for (int64_t r0 = 0; r0 < m; r0 += rows) {
-      t.a = a + r0 * lda;
-      t.c = c + r0 * ldc + v0 * kLanes;
-      t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
-      tile_fn(nv, static_cast<int>(std::min<int64_t>(rows, m - r0)))(t);
-    }
-    v0 += nv;
-  }
+    tile_fn(nv, rows)(t);
+  });
 }
-
 
 #else
 

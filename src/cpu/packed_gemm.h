@@ -5,6 +5,7 @@
 // Call only where avx512_kernels_available() (cpu/avx512_util.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -38,5 +39,50 @@ struct PackedWeights {
 // of A, C and Z lda, ldc and ldz floats apart. act: none, Relu or Clip. One thread.
 void packed_gemm(const float* a, int64_t lda, int64_t m, const WeightSlice& w, int64_t n, float* c, int64_t ldc,
                  const float* z, int64_t ldz, const Activation& act);
+
+// How the products (this one and the bfloat16 one) cut C into register tiles: runs of up to 4
+// vectors of 16 columns (5 left: 3 + 2, never a lone vector), each run taken kTileRows[vectors]
+// rows at a time, so a tile's accumulators plus one weight vector per column fit the 32
+// registers. Calls f(v0, vectors, lanes in the last vector, r0, rows) per tile.
+constexpr int kTileRows[5] = {0, 12, 12, 8, 6};
+template <typename F>
+void walk_tiles(int64_t m, int64_t n, F&& f) {
+  constexpr int64_t lanes = PackedWeights::kVector;
+  const int64_t vectors = (n + lanes - 1) / lanes;
+  for (int64_t v0 = 0; v0 < vectors;) {
+    const int64_t left = vectors - v0;
+    const int nv = static_cast<int>(left <= 4 ? left : left == 5 ? 3 : 4);
+    const int64_t last_lanes = std::min(lanes, n - (v0 + nv - 1) * lanes);
+    for (int64_t r0 = 0; r0 < m; r0 += kTileRows[nv])
+      f(v0, nv, last_lanes, r0, static_cast<int>(std::min<int64_t>(kTileRows[nv], m - r0)));
+    v0 += nv;
+  }
+}
+
+// How the kernels on the packed products share C[rows, n] out among threads: blocks of 48 rows x
+// 64 columns, handed out in order. Row blocks outermost when the rows outweigh the weights (each
+// thread then reads its rows once while the weights stay in its cache), else column blocks
+// (each thread reads its share of the weights).
+struct ProductBlocks {
+  static constexpr int64_t kRows = 48, kColumns = 64;
+  struct Block {
+    int64_t row_block, r0, rows, c0, cols;
+  };
+  ProductBlocks(int64_t rows, int64_t k, int64_t n)
+      : rows_(rows), n_(n), row_blocks_((rows + kRows - 1) / kRows), col_blocks_((n + kColumns - 1) / kColumns),
+        rows_outer_(rows * k > k * ((n + 15) / 16 * 16)) {}
+  int64_t count() const { return row_blocks_ * col_blocks_; }
+  int64_t row_blocks() const { return row_blocks_; }
+  bool rows_outer() const { return rows_outer_; }
+  Block operator[](int64_t t) const {
+    const int64_t rb = rows_outer_ ? t / col_blocks_ : t % row_blocks_;
+    const int64_t cb = rows_outer_ ? t % col_blocks_ : t / row_blocks_;
+    return {rb, rb * kRows, std::min(kRows, rows_ - rb * kRows), cb * kColumns, std::min(kColumns, n_ - cb * kColumns)};
+  }
+
+ private:
+  int64_t rows_, n_, row_blocks_, col_blocks_;
+  bool rows_outer_;
+};
 
 }  // namespace hi::cpu

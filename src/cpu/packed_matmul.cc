@@ -1,9 +1,7 @@
 // FusedMatMul's product with its constant weights, and channels-last 1x1 convolutions, on our
-// own packed AVX-512 product (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)). The work
-// is cut into blocks of 64 output columns x 48 rows, shared out in order among the threads:
-// column blocks outermost when the weights are larger than the rows (each thread reads its share
-// of the weights), else row blocks (each thread reads its share of the rows once).
-// make_matmul_kernel and make_conv_kernel time it against oneDNN's once and keep the faster.
+// own packed AVX-512 product (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)), shared out
+// among the threads in blocks (ProductBlocks). make_matmul_kernel and make_conv_kernel time it
+// against oneDNN's once and keep the faster.
 #include <algorithm>
 
 #include "cpu/avx512_util.h"
@@ -13,38 +11,30 @@
 namespace hi::cpu {
 namespace {
 
-constexpr int64_t kBlockRows = 48, kBlockVectors = 4;
-
 class PackedMatMulKernel final : public MatMulKernel {
  public:
+  // Weights [k][n] (a MatMul's B), or with transposed, [n][k] (a 1x1 convolution's [O, C, 1, 1]).
   PackedMatMulKernel(int64_t rows, int64_t k, int64_t n, const float* weights, const float* bias, const Activation& act,
-                     bool with_sum)
+                     bool with_sum, bool transposed)
       : rows_(rows), n_(n), act_(act), with_sum_(with_sum) {
-    if (weights) w_.pack_columns(weights, bias, k, n);
+    if (transposed) w_.pack_rows(weights, bias, n, k, k);
+    else w_.pack_columns(weights, bias, k, n);
   }
-  // Weights given as [n][k] (a 1x1 convolution's [O, C, 1, 1]) instead.
-  void pack_rows(const float* weights, const float* bias, int64_t n, int64_t k) { w_.pack_rows(weights, bias, n, k, k); }
 
   Status run(const float* a, const float* z, float* y) const override {
-    const int64_t row_blocks = (rows_ + kBlockRows - 1) / kBlockRows;
-    const int64_t col_blocks = (w_.vectors + kBlockVectors - 1) / kBlockVectors;
     const int64_t k = w_.k;
-    // Column blocks outermost when the weights are the larger operand (each thread then reads its
-    // share of them), row blocks outermost when the rows are (each thread reads its rows once,
-    // every block of the weights staying in its cache).
-    const bool rows_outer = rows_ * k > w_.k * w_.vectors * PackedWeights::kVector;
-    parallel_for(row_blocks * col_blocks, 1, [&](int64_t t0, int64_t t1) {
+    const ProductBlocks blocks(rows_, k, n_);
+    parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
       for (int64_t t = t0; t < t1; ++t) {
-        const int64_t rb = rows_outer ? t / col_blocks : t % row_blocks, cb = rows_outer ? t % col_blocks : t / row_blocks;
-        const int64_t v0 = cb * kBlockVectors, r0 = rb * kBlockRows;
-        const int64_t c0 = v0 * PackedWeights::kVector, cols = std::min(kBlockVectors * PackedWeights::kVector, n_ - c0);
-        const int64_t rows = std::min(kBlockRows, rows_ - r0);
-        packed_gemm(a + r0 * k, k, rows, w_.slice(v0), cols, y + r0 * n_ + c0, n_,
-                    with_sum_ ? z + r0 * n_ + c0 : nullptr, n_, act_);
+        const ProductBlocks::Block b = blocks[t];
+        packed_gemm(a + b.r0 * k, k, b.rows, w_.slice(b.c0 / PackedWeights::kVector), b.cols, y + b.r0 * n_ + b.c0, n_,
+                    with_sum_ ? z + b.r0 * n_ + b.c0 : nullptr, n_, act_);
       }
     });
     return Status::ok();
   }
+
+  std::string describe() const override { return "hipinfer packed product (AVX-512)"; }
 
  private:
   int64_t rows_, n_;
@@ -57,12 +47,12 @@ class PackedMatMulKernel final : public MatMulKernel {
 // [pixels, C] activations with the [C, O] weights.
 class PackedPointwiseConvKernel final : public ConvKernel {
  public:
-  PackedPointwiseConvKernel(std::unique_ptr<PackedMatMulKernel> product) : product_(std::move(product)) {}
+  explicit PackedPointwiseConvKernel(std::unique_ptr<MatMulKernel> product) : product_(std::move(product)) {}
   Status run(const float* x, const float* sum, float* y) const override { return product_->run(x, sum, y); }
   std::string describe() const override { return "hipinfer packed 1x1 convolution (AVX-512)"; }
 
  private:
-  std::unique_ptr<PackedMatMulKernel> product_;
+  std::unique_ptr<MatMulKernel> product_;
 };
 
 }  // namespace
@@ -78,15 +68,14 @@ std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry
     pixels *= g.in[i];
   }
   if (pixels <= 0 || g.in_channels <= 0 || g.out_channels <= 0) return nullptr;
-  auto product = std::make_unique<PackedMatMulKernel>(pixels, g.in_channels, g.out_channels, nullptr, bias, act, with_sum);
-  product->pack_rows(weights, bias, g.out_channels, g.in_channels);
-  return std::make_unique<PackedPointwiseConvKernel>(std::move(product));
+  return std::make_unique<PackedPointwiseConvKernel>(std::make_unique<PackedMatMulKernel>(
+      pixels, g.in_channels, g.out_channels, weights, bias, act, with_sum, true));
 }
 
 std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                         const float* bias, const Activation& act, bool with_sum) {
   if (!avx512_kernels_available() || !vector_activation_supported(act) || rows <= 0 || k <= 0 || n <= 0) return nullptr;
-  return std::make_unique<PackedMatMulKernel>(rows, k, n, weights, bias, act, with_sum);
+  return std::make_unique<PackedMatMulKernel>(rows, k, n, weights, bias, act, with_sum, false);
 }
 
 }  // namespace hi::cpu

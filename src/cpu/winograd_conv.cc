@@ -10,10 +10,12 @@
 // make_conv_kernel times it against oneDNN's direct (and Winograd) kernels and keeps the fastest.
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/avx512_util.h"
 #include "cpu/packed_gemm.h"
+#include "cpu/packed_gemm_bf16.h"
 #include "cpu/threading.h"
 
 namespace hi::cpu {
@@ -21,7 +23,7 @@ namespace hi::cpu {
 #ifndef HI_HAVE_AVX512_KERNELS
 
 std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry&, const float*, const float*, const Activation&,
-                                                      bool) {
+                                                      bool, Precision) {
   return nullptr;
 }
 
@@ -49,8 +51,11 @@ HI_AVX512 inline void output_transform_1d(const __m512* m, __m512* o) {
   o[1] = _mm512_sub_ps(_mm512_sub_ps(m[1], m[2]), m[3]);
 }
 
+// kBf16: the 16 products on the bfloat16 product (cpu/packed_gemm_bf16.h), for --precision bf16.
+template <bool kBf16>
 class WinogradConvKernel final : public ConvKernel {
  public:
+  using Weights = std::conditional_t<kBf16, PackedWeightsBf16, PackedWeights>;
   WinogradConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act, bool with_sum)
       : g_(g), act_(act), with_sum_(with_sum) {
     c_ = g.in_channels;
@@ -72,7 +77,8 @@ class WinogradConvKernel final : public ConvKernel {
             u[static_cast<size_t>(((i * kIn + j) * c_ + ic) * o_ + oc)] = gk[i][0] * kG[j][0] + gk[i][1] * kG[j][1] + gk[i][2] * kG[j][2];
       }
     for (int p = 0; p < kPositions; ++p) {
-      u_[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, c_padded_, o_, o_, 1, 1.f, nullptr);
+      if constexpr (kBf16) u_[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, o_, o_, 1, nullptr);
+      else u_[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, c_padded_, o_, o_, 1, 1.f, nullptr);
     }
     bias_.assign(static_cast<size_t>(o_padded_), 0.f);
     if (bias) std::copy(bias, bias + o_, bias_.begin());
@@ -91,7 +97,9 @@ class WinogradConvKernel final : public ConvKernel {
     return Status::ok();
   }
 
-  std::string describe() const override { return "hipinfer Winograd F(2x2,3x3) (AVX-512)"; }
+  std::string describe() const override {
+    return kBf16 ? "hipinfer Winograd F(2x2,3x3) (AVX512_BF16)" : "hipinfer Winograd F(2x2,3x3) (AVX-512)";
+  }
 
  private:
   HI_AVX512 void run_group(const float* x, const float* z, float* y, int64_t t0, int64_t t1) const {
@@ -102,9 +110,19 @@ class WinogradConvKernel final : public ConvKernel {
     float* v = v_buf.data();  // [position][tile][C]
     float* m = m_buf.data();  // [position][tile][O]
     for (int64_t t = t0; t < t1; ++t) transform_input(x, t, v + (t - t0) * c_padded_, n_tiles * c_padded_);
-    for (int p = 0; p < kPositions; ++p)
-      packed_gemm(v + p * n_tiles * c_padded_, c_padded_, n_tiles, u_[static_cast<size_t>(p)].slice(0), o_padded_,
-                  m + p * n_tiles * o_padded_, o_padded_, nullptr, 0, Activation{});
+    if constexpr (kBf16) {
+      // Rounded to bfloat16 in one pass over the group's transformed inputs (still in the cache).
+      thread_local std::vector<uint16_t> v16_buf;
+      v16_buf.resize(v_buf.size());
+      convert_rows_to_bf16(v, c_padded_, kPositions * n_tiles, c_padded_, v16_buf.data(), c_padded_);
+      for (int p = 0; p < kPositions; ++p)
+        packed_gemm_bf16(v16_buf.data() + p * n_tiles * c_padded_, c_padded_, n_tiles, u_[static_cast<size_t>(p)].slice(0),
+                         o_padded_, m + p * n_tiles * o_padded_, o_padded_, nullptr, 0, Activation{});
+    } else {
+      for (int p = 0; p < kPositions; ++p)
+        packed_gemm(v + p * n_tiles * c_padded_, c_padded_, n_tiles, u_[static_cast<size_t>(p)].slice(0), o_padded_,
+                    m + p * n_tiles * o_padded_, o_padded_, nullptr, 0, Activation{});
+    }
     for (int64_t t = t0; t < t1; ++t) transform_output(m + (t - t0) * o_padded_, n_tiles * o_padded_, t, z, y);
   }
 
@@ -173,14 +191,15 @@ class WinogradConvKernel final : public ConvKernel {
   Activation act_;
   bool with_sum_;
   int64_t c_ = 0, o_ = 0, c_padded_ = 0, o_padded_ = 0, tiles_h_ = 0, tiles_w_ = 0, group_ = 1;
-  std::array<PackedWeights, kPositions> u_;
+  std::array<Weights, kPositions> u_;
   std::vector<float> bias_;
 };
 
 }  // namespace
 
 std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                      const Activation& act, bool with_sum) {
+                                                      const Activation& act, bool with_sum, Precision precision) {
+  if (precision == Precision::kBFloat16 && !bf16_kernels_available()) return nullptr;
   if (!avx512_kernels_available() || !vector_activation_supported(act) || g.kernel.size() != 2 || g.groups != 1 ||
       !g.channels_last || g.input_channels_first)
     return nullptr;
@@ -188,7 +207,8 @@ std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, con
     if (g.kernel[i] != 3 || g.strides[i] != 1 || g.dilations[i] != 1 || g.pads_begin[i] > 2 || g.pads_end[i] > 2)
       return nullptr;
   if (g.batch <= 0 || g.out[0] <= 0 || g.out[1] <= 0 || g.in_channels <= 0 || g.out_channels <= 0) return nullptr;
-  return std::make_unique<WinogradConvKernel>(g, weights, bias, act, with_sum);
+  if (precision == Precision::kBFloat16) return std::make_unique<WinogradConvKernel<true>>(g, weights, bias, act, with_sum);
+  return std::make_unique<WinogradConvKernel<false>>(g, weights, bias, act, with_sum);
 }
 
 #endif

@@ -225,6 +225,11 @@ class ConvOp final : public Op {
     return Status::ok();
   }
 
+  std::string kernel_name() const override {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    return describe_kernels(kernels_);
+  }
+
  private:
   // The fast kernel for this geometry: made once per input shape when the weights are
   // constants (their reorder is then paid once), else made for this call alone.

@@ -11,6 +11,7 @@
 #include "cpu/kernels.h"
 #include "cpu/threading.h"
 #include "ops/dispatch.h"
+#include "ops/internal.h"
 #include "ops/elementwise.h"
 #include "ops/shape_util.h"
 
@@ -134,6 +135,11 @@ class FusedMatMulOp final : public Op {
       it = kernels_.emplace(key, cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_,
                                                          with_sum)).first;
     return it->second;
+  }
+
+  std::string kernel_name() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return describe_kernels(kernels_);
   }
 
   cpu::Activation activation_;

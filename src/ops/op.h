@@ -165,6 +165,9 @@ class Op {
   // reads each input element before it writes the output element at the same index. The memory
   // plan uses it to run such ops in place when the input dies at this node.
   virtual bool may_run_in_place(size_t out, size_t in) const { return false; }
+  // The fast kernels this node's runs have used ("oneDNN brgconv:avx512_core", "hipinfer Winograd
+  // ..."; several when it ran at several shapes), for profiles; empty: the reference kernel.
+  virtual std::string kernel_name() const { return {}; }
 };
 
 using OpFactory = std::unique_ptr<Op> (*)();

@@ -67,6 +67,8 @@ class Executor {
   size_t num_nodes() const { return nodes_.size(); }
   // The i-th node that runs (after folding), in execution order.
   const ir::Node& node(size_t i) const { return *nodes_[i].node; }
+  // The i-th node's fast kernels (Op::kernel_name), empty when it runs on the reference.
+  std::string kernel_name(size_t i) const { return nodes_[i].op ? nodes_[i].op->kernel_name() : std::string(); }
   size_t num_folded() const { return folded_; }
 
  private:

@@ -406,7 +406,8 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
     stats->fallback_nodes = impl_->placement.fallbacks;
     stats->node_times.clear();
     for (size_t i = 0; i < node_ms.size(); ++i)
-      stats->node_times.push_back({runtime::node_label(ex.node(i), i), runtime::op_label(ex.node(i)), node_ms[i]});
+      stats->node_times.push_back(
+          {runtime::node_label(ex.node(i), i), runtime::op_label(ex.node(i)), node_ms[i], ex.kernel_name(i)});
   }
   return out;
 }

@@ -54,8 +54,8 @@ TEST(BenchStats, ThroughputIsBatchTimesRunsOverTime) {
 TEST(BenchProfile, AveragesPerOpTypeAndRanksNodes) {
   ProfileAccumulator acc;
   EXPECT_EQ(acc.summary().runs, 0);
-  acc.add({{"a", "Conv", 3.0}, {"b", "Relu", 0.5}, {"c", "Conv", 1.0}});
-  acc.add({{"a", "Conv", 5.0}, {"b", "Relu", 1.5}, {"c", "Conv", 1.0}});
+  acc.add({{"a", "Conv", 3.0, "oneDNN brgconv"}, {"b", "Relu", 0.5, ""}, {"c", "Conv", 1.0, "hipinfer Winograd"}});
+  acc.add({{"a", "Conv", 5.0, "oneDNN brgconv"}, {"b", "Relu", 1.5, ""}, {"c", "Conv", 1.0, "hipinfer Winograd"}});
   acc.add({});  // a run without node times (profiling off) is not counted
   const Profile p = acc.summary();
   EXPECT_EQ(p.runs, 2);
@@ -69,9 +69,14 @@ TEST(BenchProfile, AveragesPerOpTypeAndRanksNodes) {
   EXPECT_DOUBLE_EQ(p.ops[1].ms_per_run, 1.0);
   ASSERT_EQ(p.top_nodes.size(), 3u);
   EXPECT_EQ(p.top_nodes[0].node, "a");
+  EXPECT_EQ(p.top_nodes[0].kernel, "oneDNN brgconv");  // the kernel each node ran on comes along
   EXPECT_DOUBLE_EQ(p.top_nodes[0].ms_per_run, 4.0);
+  for (const NodeTimeSummary& n : p.top_nodes)
+    if (n.node == "b") {
+      EXPECT_EQ(n.kernel, "");  // the reference kernel
+    }
   // Another node list (another session) starts the sums again.
-  acc.add({{"x", "Add", 2.0}});
+  acc.add({{"x", "Add", 2.0, ""}});
   EXPECT_EQ(acc.summary().runs, 1);
   EXPECT_EQ(acc.summary().ops.at(0).op_type, "Add");
 }

@@ -19,7 +19,7 @@ struct OpTime {
 };
 
 struct NodeTimeSummary {
-  std::string node, op_type;
+  std::string node, op_type, kernel;
   double ms_per_run = 0;
   double share = 0;
 };

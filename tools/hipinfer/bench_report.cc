@@ -107,7 +107,8 @@ static void print_profile(std::FILE* out, const BenchReport& r) {
                  100 * o.share);
   std::fprintf(out, "  slowest nodes:\n");
   for (const NodeTimeSummary& n : p.top_nodes)
-    std::fprintf(out, "  %9.4f ms %6.1f%%  %s (%s)\n", n.ms_per_run, 100 * n.share, n.node.c_str(), n.op_type.c_str());
+    std::fprintf(out, "  %9.4f ms %6.1f%%  %s (%s%s%s)\n", n.ms_per_run, 100 * n.share, n.node.c_str(), n.op_type.c_str(),
+                 n.kernel.empty() ? "" : ": ", n.kernel.c_str());
 }
 
 void print_report(std::FILE* out, const BenchReport& r) {
@@ -272,7 +273,8 @@ std::string report_json(const BenchReport& r) {
           .key("share").value(o.share).end_object();
     j.end_array().key("slowest_nodes").begin_array();
     for (const NodeTimeSummary& n : r.profile.top_nodes)
-      j.begin_object().key("node").value(n.node).key("op_type").value(n.op_type).key("ms_per_run").value(n.ms_per_run)
+      j.begin_object().key("node").value(n.node).key("op_type").value(n.op_type).key("kernel").value(n.kernel)
+          .key("ms_per_run").value(n.ms_per_run)
           .key("share").value(n.share).end_object();
     j.end_array().end_object();
   }

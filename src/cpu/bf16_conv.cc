@@ -1,0 +1,118 @@
+// Convolutions in bfloat16 (--precision bf16) as implicit products on the bfloat16 packed
+// product (cpu/packed_gemm_bf16.h): each output pixel is a row holding its receptive field, the
+// kernel's taps x C input channels, gathered from the channels-last float32 input and rounded to
+// bfloat16 one block of rows at a time, times the weights packed once as [taps x C, O]. There is
+// no im2col matrix in memory and no reorder of the whole input into bfloat16 first (oneDNN's
+// kernels need one per call; a stride-2 1x1 convolution here reads only the quarter it uses).
+// Row blocks are gathered as a thread reaches them when the rows are the larger operand, else
+// all at once first (ProductBlocks). make_conv_kernel times it against the other candidates.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cpu/avx512_util.h"
+#include "cpu/packed_gemm.h"
+#include "cpu/packed_gemm_bf16.h"
+#include "cpu/threading.h"
+
+namespace hi::cpu {
+namespace {
+
+class Bf16ConvKernel final : public ConvKernel {
+ public:
+  Bf16ConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act, bool with_sum)
+      : g_(g), act_(act), with_sum_(with_sum) {
+    c_ = g.in_channels;
+    o_ = g.out_channels;
+    cp_ = (c_ + 1) / 2 * 2;  // each tap's channels in whole pairs: a pair never spans two taps
+    taps_ = g.kernel[0] * g.kernel[1];
+    k_ = taps_ * cp_;
+    pixels_ = g.batch * g.out[0] * g.out[1];
+    contiguous_ = taps_ == 1 && g.strides[0] == 1 && g.strides[1] == 1 && g.pads_begin[0] == 0 && g.pads_begin[1] == 0 &&
+                  g.in[0] == g.out[0] && g.in[1] == g.out[1];
+    // Weights [O, C, kh, kw] as the product's [k = tap x cp + c, O].
+    std::vector<float> dense(static_cast<size_t>(k_ * o_), 0.f);
+    for (int64_t o = 0; o < o_; ++o)
+      for (int64_t c = 0; c < c_; ++c)
+        for (int64_t t = 0; t < taps_; ++t)
+          dense[static_cast<size_t>((t * cp_ + c) * o_ + o)] = weights[(o * c_ + c) * taps_ + t];
+    w_.pack(dense.data(), k_, o_, o_, 1, bias);
+  }
+
+  Status run(const float* x, const float* sum, float* y) const override {
+    const ProductBlocks blocks(pixels_, k_, o_);
+    const bool rows_outer = blocks.rows_outer();
+    // (A thread_local named inside a lambda is the running thread's own: hence the pointer.)
+    thread_local std::vector<uint16_t> all_rows;
+    uint16_t* gathered = nullptr;
+    if (!rows_outer) {
+      all_rows.resize(static_cast<size_t>(pixels_ * k_));
+      gathered = all_rows.data();
+      parallel_for(blocks.row_blocks(), 1, [&](int64_t b0, int64_t b1) {
+        const int64_t r0 = b0 * ProductBlocks::kRows, r1 = std::min(pixels_, b1 * ProductBlocks::kRows);
+        gather(x, r0, r1 - r0, gathered + r0 * k_);
+      });
+    }
+    parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
+      thread_local std::vector<uint16_t> panel;
+      int64_t panel_block = -1;
+      for (int64_t t = t0; t < t1; ++t) {
+        const ProductBlocks::Block b = blocks[t];
+        if (rows_outer && panel_block != b.row_block) {
+          panel.resize(static_cast<size_t>(ProductBlocks::kRows * k_));
+          gather(x, b.r0, b.rows, panel.data());
+          panel_block = b.row_block;
+        }
+        const uint16_t* a = rows_outer ? panel.data() : gathered + b.r0 * k_;
+        packed_gemm_bf16(a, k_, b.rows, w_.slice(b.c0 / PackedWeightsBf16::kVector), b.cols, y + b.r0 * o_ + b.c0, o_,
+                         with_sum_ ? sum + b.r0 * o_ + b.c0 : nullptr, o_, act_);
+      }
+    });
+    return Status::ok();
+  }
+
+  std::string describe() const override { return "hipinfer implicit product (AVX512_BF16)"; }
+
+ private:
+  // Rows [r0, r0 + rows) of the implicit matrix into dst (k_ values each): every tap's C inputs,
+  // zeros where the tap falls in the padding.
+  void gather(const float* x, int64_t r0, int64_t rows, uint16_t* dst) const {
+    if (contiguous_) {
+      convert_rows_to_bf16(x + r0 * c_, c_, rows, c_, dst, k_);
+      return;
+    }
+    const int64_t h = g_.in[0], w = g_.in[1], oh = g_.out[0], ow = g_.out[1];
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t p = r0 + r, n = p / (oh * ow), oy = p / ow % oh, ox = p % ow;
+      uint16_t* row = dst + r * k_;
+      for (int64_t ky = 0; ky < g_.kernel[0]; ++ky) {
+        const int64_t iy = oy * g_.strides[0] - g_.pads_begin[0] + ky * g_.dilations[0];
+        for (int64_t kx = 0; kx < g_.kernel[1]; ++kx) {
+          const int64_t ix = ox * g_.strides[1] - g_.pads_begin[1] + kx * g_.dilations[1];
+          uint16_t* tap = row + (ky * g_.kernel[1] + kx) * cp_;
+          if (iy < 0 || iy >= h || ix < 0 || ix >= w) std::memset(tap, 0, static_cast<size_t>(cp_) * sizeof(uint16_t));
+          else convert_rows_to_bf16(x + ((n * h + iy) * w + ix) * c_, c_, 1, c_, tap, cp_);
+        }
+      }
+    }
+  }
+
+  ConvGeometry g_;
+  Activation act_;
+  bool with_sum_, contiguous_ = false;
+  int64_t c_ = 0, o_ = 0, cp_ = 0, taps_ = 0, k_ = 0, pixels_ = 0;
+  PackedWeightsBf16 w_;
+};
+
+}  // namespace
+
+std::unique_ptr<ConvKernel> make_bf16_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
+                                                  const Activation& act, bool with_sum) {
+  if (!bf16_kernels_available() || !vector_activation_supported(act) || g.kernel.size() != 2 || g.groups != 1 ||
+      !g.channels_last || g.input_channels_first)
+    return nullptr;
+  if (g.batch <= 0 || g.in_channels <= 0 || g.out_channels <= 0 || g.out[0] <= 0 || g.out[1] <= 0) return nullptr;
+  return std::make_unique<Bf16ConvKernel>(g, weights, bias, act, with_sum);
+}
+
+}  // namespace hi::cpu
