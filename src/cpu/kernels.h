@@ -96,6 +96,14 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
 std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                         const float* bias, const Activation& act, bool with_sum);
 
+// QuantizeLinear / DequantizeLinear's common case, float32 <-> 8-bit with one float32 scale and
+// zero point over n elements, vectorised and multithreaded (cpu/quantize_kernels.cc); the same
+// results as the reference ops bit for bit.
+void quantize_to_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* y);
+void quantize_to_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* y);
+void dequantize_u8(const uint8_t* x, int64_t n, float scale, int32_t zero_point, float* y);
+void dequantize_s8(const int8_t* x, int64_t n, float scale, int32_t zero_point, float* y);
+
 // Row-wise softmax of [rows, n] float32 (numerically stable); nullptr-free: always available.
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n);
 // LayerNormalization over the last n values of each row: y = (x - mean) / sqrt(var + eps) * scale + bias.

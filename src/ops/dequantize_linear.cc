@@ -1,6 +1,7 @@
 // DequantizeLinear: y = (x - x_zero_point) * x_scale, per tensor, per axis (opset 13) or in
 // blocks along an axis (opset 21). y has x_scale's type, or `output_dtype` (opset 23); the
 // product is computed in float32 and rounded once to y's type.
+#include "cpu/kernels.h"
 #include "ops/arity.h"
 #include "ops/dispatch.h"
 #include "ops/quantize_util.h"
@@ -51,6 +52,14 @@ class DequantizeLinearOp final : public Op {
     HI_ASSIGN_OR_RETURN(DType out, output_type(x.dtype(), scale.dtype(), zp ? zp->dtype() : DType::kUndefined));
     HI_ASSIGN_OR_RETURN(quant::QuantLayout layout, quant::make_layout("DequantizeLinear", opset_, x.shape(), scale.shape(),
                                                                       zp ? &zp->shape() : nullptr, axis_, block_size_, "x_scale"));
+    if (out == DType::kFloat32 && scale.dtype() == DType::kFloat32) {
+      Tensor& y = ctx.output(0, out, x.shape());
+      if (quant::run_8bit_fast(layout, x, scale, zp, x.dtype(), [&](int64_t at, int64_t n, float s, int32_t z) {
+            if (x.dtype() == DType::kUInt8) cpu::dequantize_u8(x.data<uint8_t>() + at, n, s, z, y.data<float>() + at);
+            else cpu::dequantize_s8(x.data<int8_t>() + at, n, s, z, y.data<float>() + at);
+          }))
+        return Status::ok();
+    }
     // The real value of each element, zero point subtracted, as float32 (the spec's precision).
     std::vector<float> dx(static_cast<size_t>(x.numel()));
     const bool ok = quant::dispatch_codec(x.dtype(), [&]<typename C>() {

@@ -108,6 +108,32 @@ struct QuantLayout {
   }
 };
 
+// The 8-bit fast path shared by QuantizeLinear and DequantizeLinear (cpu/quantize_kernels.cc):
+// when `quantized` (the 8-bit side's type) is uint8 or int8, the zero point (if any) has that
+// type and the layout is per tensor, or per axis with runs of at least 64 elements, calls
+// span(offset, count, scale, zero point) over x's elements and returns true; else false, and the
+// caller runs the reference loop.
+template <typename Span>
+bool run_8bit_fast(const QuantLayout& layout, const Tensor& x, const Tensor& scale, const Tensor* zp, DType quantized,
+                   Span&& span) {
+  if (quantized != DType::kUInt8 && quantized != DType::kInt8) return false;
+  if (zp && zp->dtype() != quantized) return false;
+  if (layout.kind == QuantLayout::Kind::kBlocked || (layout.kind == QuantLayout::Kind::kPerAxis && layout.inner < 64))
+    return false;
+  auto zero_point = [&](int64_t i) -> int32_t {
+    if (!zp) return 0;
+    return quantized == DType::kUInt8 ? int32_t{zp->data<uint8_t>()[i]} : int32_t{zp->data<int8_t>()[i]};
+  };
+  const float* s = scale.data<float>();
+  if (layout.kind == QuantLayout::Kind::kPerTensor) {
+    span(0, x.numel(), s[0], zero_point(0));
+    return true;
+  }
+  const int64_t runs = x.numel() / layout.inner;
+  for (int64_t r = 0; r < runs; ++r) span(r * layout.inner, layout.inner, s[r % layout.dim], zero_point(r % layout.dim));
+  return true;
+}
+
 // Works out the layout from the shapes: a scalar (or one-element 1-D) scale is per tensor, a 1-D
 // scale of x's size along `axis` per axis (opset >= 13), and with block_size > 0 a scale of x's
 // rank whose size along axis is ceil(dim / block_size) is blocked (opset >= 21). The zero point,

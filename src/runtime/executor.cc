@@ -48,8 +48,20 @@ struct NodeSubgraphRunner final : SubgraphRunner {
 
 namespace {
 
-bool is_static_small(const Value& v) {
-  return v.is_tensor() && v.tensor.numel() <= (int64_t{1} << 20);
+// Constant folding runs a node once when the graph is built instead of on every run. Inputs of
+// up to 1M elements always fold; larger ones (a big weight's DequantizeLinear, Transpose or Cast)
+// fold when no output is larger than the largest input, so folding never makes a constant much
+// bigger than one the model already holds (an Expand of a large constant stays a node).
+constexpr int64_t kSmallConstant = int64_t{1} << 20;
+
+bool outputs_fit(const std::vector<ir::ValueType>& slot_types, const std::vector<int>& outputs, int64_t largest_input) {
+  if (largest_input <= kSmallConstant) return true;
+  for (int slot : outputs) {
+    if (slot < 0) continue;
+    const ir::ValueType& t = slot_types[static_cast<size_t>(slot)];
+    if (t.kind != ir::ValueKind::kTensor || !t.is_static() || shape_numel(t.concrete_shape()) > largest_input) return false;
+  }
+  return true;
 }
 
 // A kernel failure at run or fold time, with the node named and allocation failures mapped.
@@ -312,6 +324,7 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     std::vector<const ir::ValueType*> in_types;
     std::vector<const Tensor*> in_values;
     bool all_constant = true;
+    int64_t largest_input = 0;
     for (const auto& in : n.inputs) {
       if (in.empty()) {
         cn.inputs.push_back(-1);
@@ -331,7 +344,8 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       in_types.push_back(&slot_types_[su]);
       const bool c = is_constant_[su] && constants_[su].is_tensor();
       in_values.push_back(c ? &constants_[su].tensor : nullptr);
-      all_constant = all_constant && c && is_static_small(constants_[su]);
+      all_constant = all_constant && c;
+      if (c) largest_input = std::max(largest_input, constants_[su].tensor.numel());
     }
     // new_slot() (for values of enclosing graphs, here and in the subgraphs below) may move
     // slot_types_ and constants_: the input types and values are taken again after each use.
@@ -398,7 +412,8 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       ++folded_;
       continue;
     }
-    if (options.fold_constants && all_constant && cn.op->is_deterministic() && !n.inputs.empty()) {
+    if (options.fold_constants && all_constant && cn.op->is_deterministic() && !n.inputs.empty() &&
+        outputs_fit(slot_types_, cn.outputs, largest_input)) {
       std::vector<const Value*> ins;
       for (size_t i = 0; i < declared_inputs; ++i)
         ins.push_back(cn.inputs[i] < 0 ? nullptr : &constants_[static_cast<size_t>(cn.inputs[i])]);

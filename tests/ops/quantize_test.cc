@@ -2,6 +2,7 @@
 // QLinearMatMul, ConvInteger and QLinearConv. Expected values are worked out by hand from the
 // ONNX spec (round half to even, saturation, zero points per tensor/axis/block/row/column);
 // the error cases check the message names what is wrong.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/op_test_util.h"
@@ -61,6 +62,42 @@ TEST(QuantizeLinear, SpecExampleSaturatesAndRoundsHalfToEven) {
                    i8({6}, {0, 2, 2, 0, -2, -2}));
   // No zero point: uint8 with zero point 0.
   expect_tensor_eq(run1({"QuantizeLinear", "", 13, {}, {f32({3}, {-1, 3, 300}), f32({}, {1})}}), u8({3}, {0, 3, 255}));
+}
+
+// Large float32 tensors take the vectorised 8-bit path (cpu/quantize_kernels.cc): per tensor, and
+// per axis with runs of 64 or more; every element against the spec computed here in double:
+// exact halves (ties to even), NaN and infinities, values far past the range, negative zero.
+TEST(QuantizeLinear, EightBitFastPathMatchesTheSpec) {
+  const int64_t channels = 3, inner = 700;  // runs of 700 along axis 1
+  std::vector<float> xv(static_cast<size_t>(2 * channels * inner));
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(static_cast<int64_t>(i * 7919 % 2001) - 1000) * 0.25f;
+  xv[1] = NAN;
+  xv[2] = INFINITY;
+  xv[3] = -INFINITY;
+  xv[4] = 3e30f;
+  xv[5] = -0.f;
+  const std::vector<float> scales = {0.5f, 1.f, 3.f};
+  const Tensor x = f32({2, channels, inner}, xv);
+  auto spec = [](float v, float scale, int zp, int lo, int hi) {
+    const float q = v / scale;  // float32 division, as the spec's precision says
+    const double r = std::isnan(q) ? 0.0 : std::nearbyint(static_cast<double>(q));
+    return static_cast<int>(std::clamp(r + zp, static_cast<double>(lo), static_cast<double>(hi)));
+  };
+  const Tensor per_tensor_u8 = run1({"QuantizeLinear", "", 13, {}, {x, f32({}, {0.5f}), u8({}, {17})}});
+  const Tensor per_axis_i8 = run1({"QuantizeLinear", "", 13, {}, {x, f32({3}, scales), i8({3}, {-3, 0, 5})}});
+  const int zps[3] = {-3, 0, 5};
+  for (size_t i = 0; i < xv.size(); ++i) {
+    const size_t ch = i / inner % channels;
+    ASSERT_EQ(per_tensor_u8.data<uint8_t>()[i], spec(xv[i], 0.5f, 17, 0, 255)) << "element " << i << " x " << xv[i];
+    ASSERT_EQ(per_axis_i8.data<int8_t>()[i], spec(xv[i], scales[ch], zps[ch], -128, 127)) << "element " << i << " x " << xv[i];
+  }
+  // And back: (q - zero point) * scale, rounded once to float32.
+  const Tensor back = run1({"DequantizeLinear", "", 13, {}, {per_axis_i8, f32({3}, scales), i8({3}, {-3, 0, 5})}});
+  for (size_t i = 0; i < xv.size(); ++i) {
+    const size_t ch = i / inner % channels;
+    const double want = (static_cast<double>(per_axis_i8.data<int8_t>()[i]) - zps[ch]) * scales[ch];
+    ASSERT_EQ(back.data<float>()[i], static_cast<float>(want)) << "element " << i;
+  }
 }
 
 TEST(QuantizeLinear, PerAxisAndNegativeAxis) {

@@ -179,5 +179,39 @@ TEST(Session, IntegerInputsKnowTheAxisTheyIndex) {
   EXPECT_EQ(s.value()->inputs()[2].index_limit, 0);
 }
 
+
+// Constant folding takes a large weight's DequantizeLinear (a quantized model's weights would
+// otherwise be dequantized on every run) but not an Expand that makes a constant bigger.
+TEST(Session, FoldsLargeConstantsOnlyWhereNothingGrows) {
+  constexpr int64_t kRows = 1100, kCols = 1000;  // 1.1M elements: past the small-constant limit
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {1});
+  b.output("y", onnx::TensorProto::FLOAT).output("z", onnx::TensorProto::FLOAT);
+  auto& wq = *b.proto().mutable_graph()->add_initializer();
+  wq.set_name("wq");
+  wq.set_data_type(onnx::TensorProto::UINT8);
+  wq.add_dims(kRows);
+  wq.add_dims(kCols);
+  std::string raw(static_cast<size_t>(kRows * kCols), '\0');
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<char>(i % 251);
+  wq.set_raw_data(raw);
+  b.initializer_f32("scale", {}, {0.5f});
+  b.initializer_i64("shape", {3}, {2, kRows, kCols});
+  b.node("DequantizeLinear", {"wq", "scale"}, {"w"});
+  b.node("Mul", {"w", "x"}, {"y"});
+  b.node("Expand", {"w", "shape"}, {"wide"});
+  b.node("ReduceMax", {"wide"}, {"z"});
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  RunStats stats;
+  auto out = s.value()->run({{"x", filled({1}, 2)}}, {}, &stats);
+  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  EXPECT_EQ(out.value().at("y").data<float>()[1234], static_cast<float>(1234 % 251) * 0.5f * 2.f);
+  EXPECT_EQ(out.value().at("z").data<float>()[0], 250 * 0.5f);
+  // DequantizeLinear folded; Mul, the Expand (its output twice its input) and the ReduceMax of it run.
+  EXPECT_EQ(stats.nodes_executed, 3);
+}
+
 }  // namespace
 }  // namespace hi::test

@@ -1,0 +1,82 @@
+// QuantizeLinear and DequantizeLinear in their common case, float32 <-> 8-bit integers with a
+// float32 scale, as loops the compiler vectorises (the reference ops go element by element
+// through doubles, which made a QDQ model's activations cost more than its convolutions). The
+// arithmetic is the reference's, so the results are bit-identical: x / scale in float32, rounded
+// half to even, plus the zero point, saturated; NaN quantizes to the zero point; dequantizing,
+// (x - zero point) * scale rounded once to float32.
+#include <algorithm>
+#include <cstdint>
+
+#include "cpu/kernels.h"
+#include "cpu/threading.h"
+
+namespace hi::cpu {
+namespace {
+
+constexpr int64_t kGrain = 1 << 16;  // elements per thread at least: below that one thread
+
+// Round half to even without a libm call (which would keep the loop scalar): adding and
+// subtracting 1.5 * 2^23 leaves the nearest integer, ties to even, for |v| <= 2^22; larger
+// values are clamped first, since they saturate anyway.
+inline float round_half_even(float v) {
+  v = v > 4194304.f ? 4194304.f : v;
+  v = v < -4194304.f ? -4194304.f : v;
+  return (v + 12582912.f) - 12582912.f;
+}
+
+template <typename S, int Lo, int Hi>
+inline void quantize_span(const float* x, int64_t n, float scale, float zero_point, S* y) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i] / scale;
+    const float r = round_half_even(v);  // computed either way: a conditional would keep the loop scalar
+    float q = (v == v ? r : 0.f) + zero_point;  // NaN: the zero point
+    q = q < float(Lo) ? float(Lo) : q;
+    q = q > float(Hi) ? float(Hi) : q;
+    y[i] = static_cast<S>(static_cast<int32_t>(q));
+  }
+}
+
+template <typename S>
+inline void dequantize_span(const S* x, int64_t n, float scale, float zero_point, float* y) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (static_cast<float>(x[i]) - zero_point) * scale;
+}
+
+#define HI_QUANT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
+
+HI_QUANT_KERNEL void quantize_u8_span(const float* x, int64_t n, float scale, float zp, uint8_t* y) {
+  quantize_span<uint8_t, 0, 255>(x, n, scale, zp, y);
+}
+HI_QUANT_KERNEL void quantize_s8_span(const float* x, int64_t n, float scale, float zp, int8_t* y) {
+  quantize_span<int8_t, -128, 127>(x, n, scale, zp, y);
+}
+HI_QUANT_KERNEL void dequantize_u8_span(const uint8_t* x, int64_t n, float scale, float zp, float* y) {
+  dequantize_span(x, n, scale, zp, y);
+}
+HI_QUANT_KERNEL void dequantize_s8_span(const int8_t* x, int64_t n, float scale, float zp, float* y) {
+  dequantize_span(x, n, scale, zp, y);
+}
+
+template <typename In, typename Out, typename F>
+void split(const In* x, int64_t n, Out* y, F&& span) {
+  parallel_for((n + kGrain - 1) / kGrain, 1, [&](int64_t c0, int64_t c1) {
+    const int64_t i0 = c0 * kGrain, i1 = std::min(n, c1 * kGrain);
+    span(x + i0, i1 - i0, y + i0);
+  });
+}
+
+}  // namespace
+
+void quantize_to_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* y) {
+  split(x, n, y, [&](const float* a, int64_t m, uint8_t* b) { quantize_u8_span(a, m, scale, float(zero_point), b); });
+}
+void quantize_to_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* y) {
+  split(x, n, y, [&](const float* a, int64_t m, int8_t* b) { quantize_s8_span(a, m, scale, float(zero_point), b); });
+}
+void dequantize_u8(const uint8_t* x, int64_t n, float scale, int32_t zero_point, float* y) {
+  split(x, n, y, [&](const uint8_t* a, int64_t m, float* b) { dequantize_u8_span(a, m, scale, float(zero_point), b); });
+}
+void dequantize_s8(const int8_t* x, int64_t n, float scale, int32_t zero_point, float* y) {
+  split(x, n, y, [&](const int8_t* a, int64_t m, float* b) { dequantize_s8_span(a, m, scale, float(zero_point), b); });
+}
+
+}  // namespace hi::cpu
