@@ -1,7 +1,7 @@
 // Runs the convolutional part of a graph channels-last ([N, H, W, C]): the layout oneDNN's
 // fastest float32 convolutions use on AVX-512. Convolutions and pools switch to their
 // channels-last forms (FusedConv channels_last=1, ChannelsLastPool); elementwise ops between
-// them follow their inputs' layout; a Transpose enters the region and one leaves it for each
+// them (QDQ models' per-tensor QuantizeLinear / DequantizeLinear too) follow their inputs' layout; a Transpose enters the region and one leaves it for each
 // reader that needs the original layout. Without this, every convolution would reorder its
 // input and output.
 #include <map>
@@ -22,6 +22,25 @@ const std::map<std::string, std::string> kPools = {{"MaxPool", "max"},
 bool is_float_rank4(const TypeOracle& types, const std::string& v) {
   const ir::ValueType* t = types(v);
   return t && t->kind == ir::ValueKind::kTensor && t->dtype == DType::kFloat32 && t->rank() == 4;
+}
+
+bool is_rank4(const TypeOracle& types, const std::string& v) {
+  const ir::ValueType* t = types(v);
+  return t && t->kind == ir::ValueKind::kTensor && t->rank() == 4;
+}
+
+// QuantizeLinear / DequantizeLinear with one scale and zero point for the whole tensor (a QDQ
+// model's activations): elementwise, so they follow their input's layout like Relu; per-axis
+// ones name an axis and keep the original layout.
+bool is_per_tensor_qdq(const ir::Node& n, const TypeOracle& types) {
+  if (!n.domain.empty() || (n.op_type != "QuantizeLinear" && n.op_type != "DequantizeLinear")) return false;
+  if (n.inputs.size() < 2 || n.outputs.size() != 1 || !is_rank4(types, n.outputs[0])) return false;
+  for (size_t i = 1; i < n.inputs.size(); ++i) {
+    if (n.inputs[i].empty()) continue;
+    const ir::ValueType* t = types(n.inputs[i]);
+    if (!t || !t->is_static() || shape_numel(t->concrete_shape()) != 1) return false;
+  }
+  return true;
 }
 
 ir::Attribute ints_attr(std::vector<int64_t> v) {
@@ -87,6 +106,8 @@ int to_channels_last(ir::Model& m, const TypeOracle& types) {
     bool convert = false;
     if (is_anchor(n, types)) {
       convert = true;
+    } else if (is_per_tensor_qdq(n, types)) {
+      convert = last.count(n.inputs[0]) > 0;
     } else if (n.domain.empty() && n.outputs.size() == 1 && is_float_rank4(types, n.outputs[0])) {
       // Elementwise: follows its inputs when they are already channels-last.
       if (kUnary.count(n.op_type)) {
@@ -127,6 +148,8 @@ int to_channels_last(ir::Model& m, const TypeOracle& types) {
       n.op_type = "ChannelsLastPool";
       n.inputs = {cl_name(n.inputs[0])};
       n.outputs.resize(1);
+    } else if (is_per_tensor_qdq(n, types)) {
+      n.inputs[0] = cl_name(n.inputs[0]);
     } else {
       for (auto& in : n.inputs)
         if (!in.empty() && is_float_rank4(types, in)) in = cl_name(in);
