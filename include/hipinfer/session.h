@@ -25,9 +25,10 @@ struct SessionOptions {
   // Largest single host tensor allocation (bytes); 0 = the machine's physical memory. The limit
   // is process-wide (host allocations share one accounting), so the last session to set it wins.
   int64_t memory_limit = 0;
-  // Compute precision on the CPU: "fp32" (default) or "bf16" (convolutions and matrix products
-  // in bfloat16 with fp32 accumulation, where the CPU has AVX512_BF16 or AMX; checked against
-  // fp32 by an accuracy guard).
+  // Compute precision on the CPU: "fp32" (default) or "bf16" (convolutions, and matrix products
+  // with constant weights and a bias (FusedMatMul), in bfloat16 with fp32 accumulation where the
+  // CPU has AVX512_BF16 or AMX; the attention core and other ops stay fp32; checked against fp32
+  // by hipinfer bench's accuracy guard).
   std::string precision = "fp32";
   // Devices in order of preference: "gpu" (the first GPU of any built backend), "cuda", "hip",
   // "cpu". Each node runs on the first listed device with a kernel for it; a node that lands

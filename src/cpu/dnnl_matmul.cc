@@ -77,7 +77,10 @@ std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, i
 // shape for the process (an encoder repeats a few shapes many times; the timing runs on zeros,
 // so the weights do not matter).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                 const float* bias, const Activation& act, bool with_sum) {
+                                                 const float* bias, const Activation& act, bool with_sum,
+                                                 Precision precision) {
+  if (precision == Precision::kBFloat16)
+    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16)) return bf16;
   static std::mutex mutex;
   static std::map<std::string, bool> own_wins;
   const std::string key = std::to_string(rows) + "," + std::to_string(k) + "," + std::to_string(n) + act.name() +

@@ -89,12 +89,17 @@ class MatMulKernel {
   virtual std::string describe() const = 0;  // implementation name, for profiling
 };
 // nullptr when no fast kernel exists (the caller uses sgemm and its own epilogue).
+// bfloat16 (--precision bf16) runs on our bfloat16 packed product where the CPU has AVX512_BF16,
+// else in float32.
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                 const float* bias, const Activation& act, bool with_sum);
-// The same on our own packed AVX-512 product (cpu/packed_matmul.cc): activations none, Relu or
-// Clip; nullptr where it does not apply. make_matmul_kernel times it against oneDNN's once.
+                                                 const float* bias, const Activation& act, bool with_sum,
+                                                 Precision precision = Precision::kFloat32);
+// The same on our own packed AVX-512 product (cpu/packed_matmul.cc), float32 or bfloat16; the
+// activations vector_activation_supported names; nullptr where it does not apply.
+// make_matmul_kernel times the float32 one against oneDNN's once.
 std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                        const float* bias, const Activation& act, bool with_sum);
+                                                        const float* bias, const Activation& act, bool with_sum,
+                                                        Precision precision = Precision::kFloat32);
 
 // QuantizeLinear / DequantizeLinear's common case, float32 <-> 8-bit with one float32 scale and
 // zero point over n elements, vectorised and multithreaded (cpu/quantize_kernels.cc); the same

@@ -37,9 +37,13 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry&, const float*, 
 
 namespace hi::cpu {
 
-// Our own packed product where the CPU has AVX-512, else none (FusedMatMul then uses sgemm).
+// Our own packed product where the CPU has AVX-512 (bfloat16 where asked and the CPU has
+// AVX512_BF16), else none (FusedMatMul then uses sgemm).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                 const float* bias, const Activation& act, bool with_sum) {
+                                                 const float* bias, const Activation& act, bool with_sum,
+                                                 Precision precision) {
+  if (precision == Precision::kBFloat16)
+    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16)) return bf16;
   return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
 }
 

@@ -1,46 +1,80 @@
 // FusedMatMul's product with its constant weights, and channels-last 1x1 convolutions, on our
-// own packed AVX-512 product (cpu/packed_gemm.h): Y[rows, n] = act(A W + bias (+ Z)), shared out
-// among the threads in blocks (ProductBlocks). make_matmul_kernel and make_conv_kernel time it
+// own packed AVX-512 product (cpu/packed_gemm.h), or its bfloat16 form for --precision bf16:
+// Y[rows, n] = act(A W + bias (+ Z)), shared out among the threads in blocks (ProductBlocks). make_matmul_kernel and make_conv_kernel time it
 // against oneDNN's once and keep the faster.
 #include <algorithm>
+#include <type_traits>
+#include <vector>
 
 #include "cpu/avx512_util.h"
 #include "cpu/packed_gemm.h"
+#include "cpu/packed_gemm_bf16.h"
 #include "cpu/threading.h"
 
 namespace hi::cpu {
 namespace {
 
+// kBf16: the bfloat16 product (cpu/packed_gemm_bf16.h), each block of A's rows rounded to
+// bfloat16 as a thread reaches it (row blocks outermost) or all of A first (columns outermost).
+template <bool kBf16>
 class PackedMatMulKernel final : public MatMulKernel {
  public:
+  using Weights = std::conditional_t<kBf16, PackedWeightsBf16, PackedWeights>;
   // Weights [k][n] (a MatMul's B), or with transposed, [n][k] (a 1x1 convolution's [O, C, 1, 1]).
   PackedMatMulKernel(int64_t rows, int64_t k, int64_t n, const float* weights, const float* bias, const Activation& act,
                      bool with_sum, bool transposed)
-      : rows_(rows), n_(n), act_(act), with_sum_(with_sum) {
-    if (transposed) w_.pack_rows(weights, bias, n, k, k);
+      : rows_(rows), k_(k), n_(n), act_(act), with_sum_(with_sum) {
+    if constexpr (kBf16) w_.pack(weights, k, n, transposed ? 1 : n, transposed ? k : 1, bias);
+    else if (transposed) w_.pack_rows(weights, bias, n, k, k);
     else w_.pack_columns(weights, bias, k, n);
   }
 
   Status run(const float* a, const float* z, float* y) const override {
-    const int64_t k = w_.k;
-    const ProductBlocks blocks(rows_, k, n_);
+    const ProductBlocks blocks(rows_, k_, n_);
+    const int64_t kp = w_.k;  // the bfloat16 rows' length: k padded to a pair
+    // (A thread_local named inside a lambda is the running thread's own: hence the pointer.)
+    thread_local std::vector<uint16_t> all_rows;
+    uint16_t* converted = nullptr;
+    if (kBf16 && !blocks.rows_outer()) {
+      all_rows.resize(static_cast<size_t>(rows_ * kp));
+      converted = all_rows.data();
+      parallel_for(blocks.row_blocks(), 1, [&](int64_t b0, int64_t b1) {
+        const int64_t r0 = b0 * ProductBlocks::kRows, r1 = std::min(rows_, b1 * ProductBlocks::kRows);
+        convert_rows_to_bf16(a + r0 * k_, k_, r1 - r0, k_, converted + r0 * kp, kp);
+      });
+    }
     parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
+      thread_local std::vector<uint16_t> panel;
+      int64_t panel_block = -1;
       for (int64_t t = t0; t < t1; ++t) {
         const ProductBlocks::Block b = blocks[t];
-        packed_gemm(a + b.r0 * k, k, b.rows, w_.slice(b.c0 / PackedWeights::kVector), b.cols, y + b.r0 * n_ + b.c0, n_,
-                    with_sum_ ? z + b.r0 * n_ + b.c0 : nullptr, n_, act_);
+        float* yb = y + b.r0 * n_ + b.c0;
+        const float* zb = with_sum_ ? z + b.r0 * n_ + b.c0 : nullptr;
+        if constexpr (kBf16) {
+          if (blocks.rows_outer() && panel_block != b.row_block) {
+            panel.resize(static_cast<size_t>(ProductBlocks::kRows * kp));
+            convert_rows_to_bf16(a + b.r0 * k_, k_, b.rows, k_, panel.data(), kp);
+            panel_block = b.row_block;
+          }
+          const uint16_t* a16 = blocks.rows_outer() ? panel.data() : converted + b.r0 * kp;
+          packed_gemm_bf16(a16, kp, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, yb, n_, zb, n_, act_);
+        } else {
+          packed_gemm(a + b.r0 * k_, k_, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, yb, n_, zb, n_, act_);
+        }
       }
     });
     return Status::ok();
   }
 
-  std::string describe() const override { return "hipinfer packed product (AVX-512)"; }
+  std::string describe() const override {
+    return kBf16 ? "hipinfer packed product (AVX512_BF16)" : "hipinfer packed product (AVX-512)";
+  }
 
  private:
-  int64_t rows_, n_;
+  int64_t rows_, k_, n_;
   Activation act_;
   bool with_sum_;
-  PackedWeights w_;
+  Weights w_;
 };
 
 // A 1x1 convolution with stride 1 and no padding, channels-last, is a product of the
@@ -68,14 +102,19 @@ std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry
     pixels *= g.in[i];
   }
   if (pixels <= 0 || g.in_channels <= 0 || g.out_channels <= 0) return nullptr;
-  return std::make_unique<PackedPointwiseConvKernel>(std::make_unique<PackedMatMulKernel>(
+  return std::make_unique<PackedPointwiseConvKernel>(std::make_unique<PackedMatMulKernel<false>>(
       pixels, g.in_channels, g.out_channels, weights, bias, act, with_sum, true));
 }
 
 std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                        const float* bias, const Activation& act, bool with_sum) {
+                                                        const float* bias, const Activation& act, bool with_sum,
+                                                        Precision precision) {
   if (!avx512_kernels_available() || !vector_activation_supported(act) || rows <= 0 || k <= 0 || n <= 0) return nullptr;
-  return std::make_unique<PackedMatMulKernel>(rows, k, n, weights, bias, act, with_sum, false);
+  if (precision == Precision::kBFloat16) {
+    if (!bf16_kernels_available()) return nullptr;
+    return std::make_unique<PackedMatMulKernel<true>>(rows, k, n, weights, bias, act, with_sum, false);
+  }
+  return std::make_unique<PackedMatMulKernel<false>>(rows, k, n, weights, bias, act, with_sum, false);
 }
 
 }  // namespace hi::cpu

@@ -24,6 +24,10 @@ class FusedMatMulOp final : public Op {
     const std::string act = ctx.get_string("activation", "");
     if (!cpu::Activation::parse(act, ctx.get_floats("activation_params"), &activation_))
       return ctx.fail(StatusCode::kInvalidModel, "unknown activation '", act, "' or wrong number of activation_params");
+    const std::string precision = ctx.get_string("precision", "fp32");
+    if (precision != "fp32" && precision != "bf16")
+      return ctx.fail(StatusCode::kInvalidModel, "precision must be fp32 or bf16, got '", precision, "'");
+    precision_ = precision == "bf16" ? cpu::Precision::kBFloat16 : cpu::Precision::kFloat32;
     return ctx.status();
   }
 
@@ -133,7 +137,7 @@ class FusedMatMulOp final : public Op {
     auto it = kernels_.find(key);
     if (it == kernels_.end())
       it = kernels_.emplace(key, cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_,
-                                                         with_sum)).first;
+                                                         with_sum, precision_)).first;
     return it->second;
   }
 
@@ -143,6 +147,7 @@ class FusedMatMulOp final : public Op {
   }
 
   cpu::Activation activation_;
+  cpu::Precision precision_ = cpu::Precision::kFloat32;
   mutable std::mutex mutex_;
   mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::MatMulKernel>> kernels_;
 };

@@ -101,12 +101,7 @@ int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precisio
       p.floats = act_params;
       conv.attributes["activation_params"] = p;
     }
-    if (precision == "bf16") {
-      ir::Attribute a;
-      a.kind = ir::Attribute::Kind::kString;
-      a.s = "bf16";
-      conv.attributes["precision"] = a;
-    }
+    set_precision(conv, precision);
     ++fused;
   }
   erase_nodes(g, dead);

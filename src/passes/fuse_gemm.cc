@@ -6,7 +6,7 @@
 #include "passes/pass_util.h"
 
 namespace hi::passes {
-int fuse_gemm(ir::Model& m, const TypeOracle& types) {
+int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precision) {
   ir::Graph& g = m.graph;
   GraphIndex idx(g);
   std::set<int> dead;
@@ -39,6 +39,7 @@ int fuse_gemm(ir::Model& m, const TypeOracle& types) {
     g.initializers[b_name] = std::move(bias);
     gemm.domain = ops::kInternalDomain;
     gemm.op_type = "FusedMatMul";
+    set_precision(gemm, precision);
     gemm.attributes.clear();
     gemm.inputs = {gemm.inputs[0], w_name, b_name};
     if (idx.single_use(gemm.outputs[0])) {

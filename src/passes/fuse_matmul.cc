@@ -62,7 +62,7 @@ Match match_gelu(const ir::Graph& g, const GraphIndex& idx, const std::string& x
 
 }  // namespace
 
-int fuse_matmul(ir::Model& m, const TypeOracle& types) {
+int fuse_matmul(ir::Model& m, const TypeOracle& types, const std::string& precision) {
   ir::Graph& g = m.graph;
   GraphIndex idx(g);
   std::set<int> dead;
@@ -132,6 +132,7 @@ int fuse_matmul(ir::Model& m, const TypeOracle& types) {
       at.s = act;
       mm.attributes["activation"] = at;
     }
+    set_precision(mm, precision);
     dead.insert(matched.begin(), matched.end());
     ++fused;
   }

@@ -64,8 +64,8 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
   if (options.level >= 2 || options.precision == "bf16") pass("fuse_conv", [&] { return fuse_conv(model, types, options.precision); });
   if (options.level >= 2) {
     pass("fuse_attention", [&] { return fuse_attention(model, types); });
-    pass("fuse_matmul", [&] { return fuse_matmul(model, types); });
-    pass("fuse_gemm", [&] { return fuse_gemm(model, types); });
+    pass("fuse_matmul", [&] { return fuse_matmul(model, types, options.precision); });
+    pass("fuse_gemm", [&] { return fuse_gemm(model, types, options.precision); });
   }
   // The channels-last layout is for the fast convolutions; the reference ones are channels-first.
   if (options.level >= 3 && options.channels_last && cpu::fast_kernels_available()) {

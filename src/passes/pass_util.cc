@@ -170,4 +170,12 @@ DType dtype_of_value(const TypeOracle& types, const std::string& name) {
   return t && t->kind == ir::ValueKind::kTensor ? t->dtype : DType::kUndefined;
 }
 
+void set_precision(ir::Node& n, const std::string& precision) {
+  if (precision != "bf16") return;
+  ir::Attribute a;
+  a.kind = ir::Attribute::Kind::kString;
+  a.s = precision;
+  n.attributes["precision"] = a;
+}
+
 }  // namespace hi::passes

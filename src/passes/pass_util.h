@@ -39,6 +39,8 @@ bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::str
 int64_t int_attr(const ir::Node& n, const char* key, int64_t def);
 float float_attr(const ir::Node& n, const char* key, float def);
 std::vector<int64_t> ints_attr(const ir::Node& n, const char* key);
+// Marks a fused node (FusedConv, FusedMatMul) to compute in bfloat16 when `precision` is "bf16".
+void set_precision(ir::Node& n, const std::string& precision);
 // The other input of a two-input node, given one of them; "" if `known` is not an input.
 std::string other_input(const ir::Node& n, const std::string& known);
 // Orders the nodes so every producer comes before its readers, keeping the file's order where
@@ -62,8 +64,8 @@ DType dtype_of_value(const TypeOracle& types, const std::string& name);
 int eliminate_identity(ir::Model& m);
 int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types);
 int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precision);
-int fuse_matmul(ir::Model& m, const TypeOracle& types);
-int fuse_gemm(ir::Model& m, const TypeOracle& types);
+int fuse_matmul(ir::Model& m, const TypeOracle& types, const std::string& precision);
+int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int to_channels_last(ir::Model& m, const TypeOracle& types);
 int fuse_inverted_residual(ir::Model& m);
 int fuse_attention(ir::Model& m, const TypeOracle& types);

@@ -1,5 +1,5 @@
 // The bfloat16 kernels for --precision bf16 (cpu/packed_gemm_bf16.cc, the implicit product of
-// cpu/bf16_conv.cc and the bfloat16 form of Winograd): the rounding against hand-computed bit patterns;
+// cpu/bf16_conv.cc, the bfloat16 forms of FusedMatMul's product and of Winograd): the rounding against hand-computed bit patterns;
 // the products against a plain loop in double over the same bfloat16-rounded inputs (so only the
 // float32 summation order differs); Winograd, which rounds its transformed inputs and weights,
 // against the exact convolution within a bound on bfloat16's rounding of each output's terms.
@@ -182,6 +182,43 @@ TEST(Bf16ImplicitConv, RefusesWhatItDoesNotDo) {
   Activation leaky;
   leaky.kind = Activation::Kind::kLeakyRelu;
   EXPECT_EQ(make_bf16_conv_kernel(g, w.data(), nullptr, leaky, false), nullptr);
+}
+
+// FusedMatMul's product in bfloat16: many rows and few weights (row blocks rounded as reached),
+// few rows with many weights (all of A first), odd k (padded to a pair), n off the vectors.
+TEST(Bf16, MatMulMatchesAPlainLoop) {
+  struct Case {
+    int64_t rows, k, n;
+    bool residual;
+  };
+  for (const Case& c : {Case{300, 33, 40, true}, Case{7, 257, 300, false}, Case{1, 1, 1, false}}) {
+    Activation gelu;
+    gelu.kind = Activation::Kind::kGelu;
+    const auto a = random_values(static_cast<size_t>(c.rows * c.k), 51);
+    const auto w = random_values(static_cast<size_t>(c.k * c.n), 52);
+    const auto b = random_values(static_cast<size_t>(c.n), 53);
+    const auto z = random_values(static_cast<size_t>(c.rows * c.n), 54);
+    auto kernel = make_packed_matmul_kernel(c.rows, c.k, c.n, w.data(), b.data(), gelu, c.residual, Precision::kBFloat16);
+    if (!bf16_kernels_available()) {
+      EXPECT_EQ(kernel, nullptr);
+      GTEST_SKIP() << "no AVX512_BF16 on this CPU: the bfloat16 kernels are not made";
+    }
+    ASSERT_NE(kernel, nullptr);
+    EXPECT_NE(kernel->describe().find("BF16"), std::string::npos) << kernel->describe();
+    std::vector<float> y(static_cast<size_t>(c.rows * c.n), NAN);
+    ASSERT_TRUE(kernel->run(a.data(), c.residual ? z.data() : nullptr, y.data()).is_ok());
+    for (int64_t r = 0; r < c.rows; ++r)
+      for (int64_t j = 0; j < c.n; ++j) {
+        double acc = b[static_cast<size_t>(j)] + (c.residual ? z[static_cast<size_t>(r * c.n + j)] : 0.0), magnitude = std::fabs(acc);
+        for (int64_t i = 0; i < c.k; ++i) {
+          const double term = double(round_bf16(a[static_cast<size_t>(r * c.k + i)])) * round_bf16(w[static_cast<size_t>(i * c.n + j)]);
+          acc += term;
+          magnitude += std::fabs(term);
+        }
+        ASSERT_NEAR(y[static_cast<size_t>(r * c.n + j)], gelu.apply(static_cast<float>(acc)), 1e-6 * (1 + magnitude))
+            << c.rows << "x" << c.k << "x" << c.n << " at " << r << "," << j;
+      }
+  }
 }
 
 struct WinogradCase {
