@@ -61,6 +61,29 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
 // make_conv_kernel times it against oneDNN's and keeps the faster.
 std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
                                                    const Activation& act, bool with_sum);
+// A quantized convolution as QLinearConv computes it: y = saturate(round_half_even((conv(x -
+// x_zero_point, w) + bias) * multiplier[o]) + y_zero_point), channels-last, 8-bit x and y.
+struct QuantizedConvParams {
+  ConvGeometry geometry;                    // 2-D, channels_last, one group
+  bool x_signed = false, y_signed = false;  // int8, else uint8
+  int32_t x_zero_point = 0, y_zero_point = 0;
+  const int8_t* weights = nullptr;  // [O, C, kh, kw], zero point 0; read when the kernel is made
+  const int32_t* bias = nullptr;    // [O] or null
+  std::vector<float> multipliers;   // [O]: x_scale * w_scale[o] / y_scale, in float32
+  bool relu = false;                // a fused Relu: the floor is y's zero point
+};
+class QuantizedConvKernel {
+ public:
+  virtual ~QuantizedConvKernel() = default;
+  virtual Status run(const void* x, void* y) const = 0;  // 8-bit NHWC in and out
+  virtual std::string describe() const = 0;
+};
+// True when the CPU runs the own int8 kernels (AVX512_VNNI).
+bool int8_kernels_available();
+// The int8 implicit product on AVX512_VNNI (cpu/int8_conv.cc), bit-identical to the reference;
+// nullptr where it does not apply.
+std::unique_ptr<QuantizedConvKernel> make_int8_conv_kernel(const QuantizedConvParams& q);
+
 // Own packed product for channels-last 1x1 convolutions with stride 1 and no padding
 // (cpu/packed_matmul.cc); nullptr where it does not apply. Also timed against oneDNN's.
 std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hipinfer/status.h"
@@ -33,5 +34,14 @@ Result<std::vector<int32_t>> shift_weights(const char* op, const Tensor& w, cons
 // y[n, m, out...] = sum over m's group of channels and the kernel of x * w, where a window
 // position in the padding reads 0 (x is already shifted by its zero point).
 std::vector<int32_t> conv_int32(const ConvGeometry& g, const std::vector<int32_t>& x, const std::vector<int32_t>& w);
+
+// QLinearConv's input types: x, w and y int8/uint8 with zero points of the same type, float32
+// scales, int32 bias (kUndefined: absent or not yet known).
+Status check_qlinear_conv_types(const std::vector<DType>& types);
+// QLinearConv on NCHW tensors (inputs in its order, B may be null): y = saturate(round_half_even(
+// (conv(x - x_zp, w - w_zp) + B) * x_scale * w_scale / y_scale) + y_zp); with `relu`, codes below
+// y's zero point are raised to it (Relu before quantizing). `output` allocates y.
+Status qlinear_conv(const std::vector<const Tensor*>& in, int64_t group, const WindowParams& window, bool relu,
+                    const std::function<Tensor&(DType, const Shape&)>& output);
 
 }  // namespace hi::ops::qconv

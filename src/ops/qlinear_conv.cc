@@ -12,9 +12,6 @@ namespace hi::ops {
 namespace {
 
 constexpr const char* kOp = "QLinearConv";
-constexpr const char* kNames[9] = {"x", "x_scale", "x_zero_point", "w", "w_scale", "w_zero_point", "y_scale", "y_zero_point", "B"};
-
-bool is_8bit(DType t) { return t == DType::kInt8 || t == DType::kUInt8; }
 
 class QLinearConvOp final : public Op {
  public:
@@ -29,78 +26,20 @@ class QLinearConvOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 8, 9));
     std::vector<DType> types;
     for (size_t i = 0; i < 9; ++i) types.push_back(ctx.has_input(i) ? ctx.input_type(i).dtype : DType::kUndefined);
-    HI_RETURN_IF_ERROR(check_types(types));
+    HI_RETURN_IF_ERROR(qconv::check_qlinear_conv_types(types));
     HI_ASSIGN_OR_RETURN(ir::ValueType y, qconv::conv_type(kOp, ctx.input_type(0), ctx.input_type(3), group_, window_, types[7]));
     ctx.set_output_type(0, y);
     return Status::ok();
   }
 
   Status run(RunContext& ctx) const override {
-    std::vector<DType> types;
-    for (size_t i = 0; i < 9; ++i) types.push_back(ctx.input(i) ? ctx.input(i)->dtype() : DType::kUndefined);
-    HI_RETURN_IF_ERROR(check_types(types));
-    const Tensor& x = ctx.in(0);
-    const Tensor& w = ctx.in(3);
-    const Tensor* bias = ctx.input(8);
-    HI_ASSIGN_OR_RETURN(qconv::ConvGeometry g, qconv::conv_geometry(kOp, x.shape(), w.shape(), group_, window_));
-    // x and y per tensor; w per tensor or per output channel (scale and zero point alike).
-    for (size_t s : {1, 2, 6, 7})
-      if (ctx.in(s).numel() != 1)
-        return error(StatusCode::kInvalidArgument, kOp, ": ", kNames[s], " ", ctx.in(s).type_string(), " must have one element (per-tensor)");
-    const Tensor& w_scale = ctx.in(4);
-    if (w_scale.numel() != 1 && !(w_scale.rank() == 1 && w_scale.dim(0) == g.m))
-      return error(StatusCode::kInvalidArgument, kOp, ": w_scale ", w_scale.type_string(),
-                   " must have one element or one per output channel (", g.m, ")");
-    if (ctx.in(5).shape() != w_scale.shape() && !(ctx.in(5).numel() == 1 && w_scale.numel() == 1))
-      return error(StatusCode::kInvalidArgument, kOp, ": w_zero_point ", ctx.in(5).type_string(), " differs in shape from w_scale ",
-                   w_scale.type_string());
-    if (bias && (bias->rank() != 1 || bias->dim(0) != g.m))
-      return error(StatusCode::kInvalidArgument, kOp, ": B ", bias->type_string(), " must be [", g.m, "] (one per output channel)");
-    HI_ASSIGN_OR_RETURN(auto xs, qconv::shift_input(kOp, x, &ctx.in(2), "x_zero_point"));
-    HI_ASSIGN_OR_RETURN(auto ws, qconv::shift_weights(kOp, w, &ctx.in(5), "w_zero_point"));
-    const std::vector<int32_t> acc = qconv::conv_int32(g, xs, ws);
-
-    const float x_scale = static_cast<float>(quant::real_values(ctx.in(1))[0]);
-    const float y_scale = static_cast<float>(quant::real_values(ctx.in(6))[0]);
-    const std::vector<double> w_scales = quant::real_values(w_scale);
-    const Tensor& y_zp = ctx.in(7);
-    Tensor& out = ctx.output(0, y_zp.dtype(), g.out_shape);
-    const int64_t out_size = shape_numel(g.out);
-    quant::dispatch_codec(y_zp.dtype(), [&]<typename C>() {
-      using S = typename C::Storage;
-      const S zp = y_zp.data<S>()[0];
-      S* py = out.data<S>();
-      for (int64_t i = 0; i < out.numel(); ++i) {
-        const int64_t m = (i / out_size) % g.m;
-        const float ws_m = static_cast<float>(w_scales[w_scales.size() == 1 ? 0 : static_cast<size_t>(m)]);
-        const float mult = x_scale * ws_m / y_scale;
-        // int32 + int32 bias wraps like the accumulation.
-        const int32_t a = bias ? static_cast<int32_t>(static_cast<int64_t>(acc[static_cast<size_t>(i)]) + bias->data<int32_t>()[m])
-                               : acc[static_cast<size_t>(i)];
-        py[i] = C::quantize(static_cast<double>(a) * static_cast<double>(mult), zp, true);
-      }
-    });
-    return Status::ok();
+    std::vector<const Tensor*> in;
+    for (size_t i = 0; i < 9; ++i) in.push_back(ctx.input(i));
+    return qconv::qlinear_conv(in, group_, window_, false,
+                               [&](DType t, const Shape& s) -> Tensor& { return ctx.output(0, t, s); });
   }
 
  private:
-  // x, w and y int8/uint8 with zero points of the same type, float32 scales, int32 bias.
-  static Status check_types(const std::vector<DType>& t) {
-    for (size_t i : {0, 3, 7})
-      if (t[i] != DType::kUndefined && !is_8bit(t[i]))
-        return error(StatusCode::kUnsupported, kOp, " (opset 10) takes int8 or uint8 ", kNames[i], ", not ", dtype_name(t[i]));
-    for (size_t i : {0, 3})
-      if (t[i] != DType::kUndefined && t[i + 2] != DType::kUndefined && t[i + 2] != t[i])
-        return error(StatusCode::kInvalidModel, kOp, ": ", kNames[i + 2], " is ", dtype_name(t[i + 2]), " but ", kNames[i], " is ",
-                     dtype_name(t[i]), "; they must have the same type");
-    for (size_t i : {1, 4, 6})
-      if (t[i] != DType::kUndefined && t[i] != DType::kFloat32)
-        return error(StatusCode::kUnsupported, kOp, " (opset 10) takes float32 ", kNames[i], ", not ", dtype_name(t[i]));
-    if (t[8] != DType::kUndefined && t[8] != DType::kInt32)
-      return error(StatusCode::kUnsupported, kOp, " (opset 10) takes int32 B, not ", dtype_name(t[8]));
-    return Status::ok();
-  }
-
   WindowParams window_;
   int64_t group_ = 1;
 };

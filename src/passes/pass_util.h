@@ -68,6 +68,7 @@ int fuse_matmul(ir::Model& m, const TypeOracle& types, const std::string& precis
 int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int to_channels_last(ir::Model& m, const TypeOracle& types);
 int fuse_inverted_residual(ir::Model& m);
+int fuse_qdq_conv(ir::Model& m);
 int fuse_attention(ir::Model& m, const TypeOracle& types);
 
 }  // namespace hi::passes

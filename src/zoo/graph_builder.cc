@@ -191,14 +191,32 @@ std::string GraphBuilder::add_initializer(const std::string& name, const std::ve
 
 std::string GraphBuilder::add_initializer_i64(const std::string& name, const std::vector<int64_t>& dims,
                                               const std::vector<int64_t>& values) {
-  HI_ASSERT(element_count(dims) == static_cast<int64_t>(values.size()), "initializer ", name);
-  if (!reserve_bytes(name, values.size() * sizeof(int64_t))) return name;
+  return add_raw_initializer(name, dims, onnx::TensorProto::INT64, values.data(), values.size(), sizeof(int64_t));
+}
+
+std::string GraphBuilder::add_raw_initializer(const std::string& name, const std::vector<int64_t>& dims, int32_t type,
+                                              const void* data, size_t count, size_t element_size) {
+  HI_ASSERT(element_count(dims) == static_cast<int64_t>(count), "initializer ", name);
+  if (!reserve_bytes(name, count * element_size)) return name;
   auto* t = model_->mutable_graph()->add_initializer();
   t->set_name(name);
-  t->set_data_type(onnx::TensorProto::INT64);
+  t->set_data_type(type);
   set_dims(t, dims);
-  t->set_raw_data(values.data(), values.size() * sizeof(int64_t));
+  t->set_raw_data(data, count * element_size);
   return name;
+}
+
+std::string GraphBuilder::add_initializer_i8(const std::string& name, const std::vector<int64_t>& dims,
+                                             const std::vector<int8_t>& values) {
+  return add_raw_initializer(name, dims, onnx::TensorProto::INT8, values.data(), values.size(), 1);
+}
+std::string GraphBuilder::add_initializer_u8(const std::string& name, const std::vector<int64_t>& dims,
+                                             const std::vector<uint8_t>& values) {
+  return add_raw_initializer(name, dims, onnx::TensorProto::UINT8, values.data(), values.size(), 1);
+}
+std::string GraphBuilder::add_initializer_i32(const std::string& name, const std::vector<int64_t>& dims,
+                                              const std::vector<int32_t>& values) {
+  return add_raw_initializer(name, dims, onnx::TensorProto::INT32, values.data(), values.size(), sizeof(int32_t));
 }
 
 std::string GraphBuilder::constant_i64(const std::string& scope, const std::vector<int64_t>& dims,

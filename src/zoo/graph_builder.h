@@ -100,6 +100,11 @@ class GraphBuilder {
                               bool is_buffer = false);
   std::string add_initializer_i64(const std::string& name, const std::vector<int64_t>& dims,
                                   const std::vector<int64_t>& values);  // always a buffer
+  // Quantized weights, their zero points and int32 biases (a QDQ model's); buffers like the above.
+  std::string add_initializer_i8(const std::string& name, const std::vector<int64_t>& dims, const std::vector<int8_t>& values);
+  std::string add_initializer_u8(const std::string& name, const std::vector<int64_t>& dims, const std::vector<uint8_t>& values);
+  std::string add_initializer_i32(const std::string& name, const std::vector<int64_t>& dims,
+                                  const std::vector<int32_t>& values);
   // A Constant node in `scope`, as the exporter writes scalars, shapes and axes.
   std::string constant_i64(const std::string& scope, const std::vector<int64_t>& dims, const std::vector<int64_t>& values);
   std::string constant_f32(const std::string& scope, float value);  // a scalar
@@ -123,6 +128,8 @@ class GraphBuilder {
  private:
   std::string unique_node_name(const std::string& scope, const std::string& op_type);
   bool reserve_bytes(const std::string& name, uint64_t bytes);
+  std::string add_raw_initializer(const std::string& name, const std::vector<int64_t>& dims, int32_t type, const void* data,
+                                  size_t count, size_t element_size);
 
   std::unique_ptr<onnx::ModelProto> model_;
   int64_t opset_;

@@ -422,5 +422,59 @@ TEST(QLinearConv, Errors) {
   expect_error_both({"QLinearConv", "", 10, {}, {x, s, z, w, s, z, s, z, f32({2}, {0, 0})}}, {"int32 B", "float32"});
 }
 
+// FusedQLinearConv (the QDQ pass's channels-last QLinearConv): run_op computes it twice, with
+// its inputs as graph inputs (the reference arithmetic between permutations) and as constants
+// (the int8 kernel where the CPU has AVX512_VNNI), and requires the same codes; both must also be
+// QLinearConv's on the channels-first input, with the Relu as a floor at y's zero point.
+TEST(FusedQLinearConv, ChannelsLastQLinearConvWithRelu) {
+  const int64_t h = 5, w = 6, c = 7, m = 9;
+  std::vector<uint8_t> xv(static_cast<size_t>(h * w * c));
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<uint8_t>(i * 37 % 256);
+  std::vector<int8_t> wv(static_cast<size_t>(m * c * 9));
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int8_t>(static_cast<int>(i * 53 % 255) - 127);
+  std::vector<float> scales;
+  std::vector<int32_t> bias;
+  for (int64_t o = 0; o < m; ++o) {
+    scales.push_back(0.01f * static_cast<float>(o + 1));
+    bias.push_back(static_cast<int32_t>(o * 311 - 1200));
+  }
+  const Tensor x_nhwc = u8({1, h, w, c}, xv);
+  Tensor x_nchw = Tensor::empty(DType::kUInt8, {1, c, h, w});
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t xx = 0; xx < w; ++xx)
+      for (int64_t ch = 0; ch < c; ++ch) x_nchw.data<uint8_t>()[(ch * h + y) * w + xx] = xv[static_cast<size_t>((y * w + xx) * c + ch)];
+  const Tensor y_zp = u8({}, {40});
+  std::vector<Tensor> rest = {f32({}, {0.05f}), u8({}, {120}), i8({m, c, 3, 3}, wv), f32({m}, scales), i8({m}, std::vector<int8_t>(m, 0)),
+                              f32({}, {0.5f}), y_zp, make<int32_t>({m}, bias)};
+  std::vector<Tensor> nhwc_in = {x_nhwc}, nchw_in = {x_nchw};
+  nhwc_in.insert(nhwc_in.end(), rest.begin(), rest.end());
+  nchw_in.insert(nchw_in.end(), rest.begin(), rest.end());
+  const std::map<std::string, ir::Attribute> attrs = {{"pads", attr_ints({1, 1, 1, 1})}};
+  auto fused_attrs = attrs;
+  fused_attrs["activation"] = attr_string("Relu");
+  const Tensor got = run1({"FusedQLinearConv", "com.hipinfer", 1, fused_attrs, nhwc_in});
+  const Tensor ref = run1({"QLinearConv", "", 10, attrs, nchw_in});
+  ASSERT_EQ(got.shape(), (Shape{1, h, w, m}));
+  int floored = 0;
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t xx = 0; xx < w; ++xx)
+      for (int64_t o = 0; o < m; ++o) {
+        const uint8_t r = ref.data<uint8_t>()[(o * h + y) * w + xx];
+        floored += r < 40;
+        ASSERT_EQ(got.data<uint8_t>()[(y * w + xx) * m + o], std::max<uint8_t>(r, 40)) << y << "," << xx << "," << o;
+      }
+  EXPECT_GT(floored, 0) << "the data should reach below y's zero point, where the Relu acts";
+}
+
+TEST(FusedQLinearConv, Errors) {
+  const Tensor s = f32({}, {1});
+  const Tensor z = u8({}, {0});
+  const Tensor wt = i8({2, 3, 1, 1}, {1, 1, 1, 1, 1, 1});
+  expect_error({"FusedQLinearConv", "com.hipinfer", 1, {{"activation", attr_string("Tanh")}}, {u8({1, 2, 2, 3}, std::vector<uint8_t>(12, 1)), s, z, wt, s, i8({}, {0}), s, z}},
+               {"activation must be Relu or absent", "Tanh"});
+  expect_error_both({"FusedQLinearConv", "com.hipinfer", 1, {}, {u8({2, 3}, {1, 2, 3, 4, 5, 6}), s, z, wt, s, i8({}, {0}), s, z}},
+                    {"4-D channels-last x", "uint8[2, 3]"});
+}
+
 }  // namespace
 }  // namespace hi::test
