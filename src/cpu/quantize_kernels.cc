@@ -36,6 +36,25 @@ inline void quantize_span(const float* x, int64_t n, float scale, float zero_poi
   }
 }
 
+// DequantizeLinear of a and of b, Add, QuantizeLinear, each rounded to float32 as the graph's
+// ops round (this file is compiled without contracting the multiply and add into an FMA).
+template <typename S, int Lo, int Hi>
+inline void add_span(const S* a, const S* b, int64_t n, const QuantizedAddParams& p, S* y) {
+  // Locals: a byte store may alias the parameters, which would keep the loop scalar.
+  const float za = static_cast<float>(p.a_zero_point), zb = static_cast<float>(p.b_zero_point);
+  const float zy = static_cast<float>(p.y_zero_point), sa = p.a_scale, sb = p.b_scale, sy = p.y_scale;
+  for (int64_t i = 0; i < n; ++i) {
+    const float da = (static_cast<float>(a[i]) - za) * sa;
+    const float db = (static_cast<float>(b[i]) - zb) * sb;
+    const float v = (da + db) / sy;
+    const float r = round_half_even(v);
+    float q = (v == v ? r : 0.f) + zy;
+    q = q < float(Lo) ? float(Lo) : q;
+    q = q > float(Hi) ? float(Hi) : q;
+    y[i] = static_cast<S>(static_cast<int32_t>(q));
+  }
+}
+
 template <typename S>
 inline void dequantize_span(const S* x, int64_t n, float scale, float zero_point, float* y) {
   for (int64_t i = 0; i < n; ++i) y[i] = (static_cast<float>(x[i]) - zero_point) * scale;
@@ -48,6 +67,12 @@ HI_QUANT_KERNEL void quantize_u8_span(const float* x, int64_t n, float scale, fl
 }
 HI_QUANT_KERNEL void quantize_s8_span(const float* x, int64_t n, float scale, float zp, int8_t* y) {
   quantize_span<int8_t, -128, 127>(x, n, scale, zp, y);
+}
+HI_QUANT_KERNEL void add_u8_span(const uint8_t* a, const uint8_t* b, int64_t n, const QuantizedAddParams& p, uint8_t* y) {
+  add_span<uint8_t, 0, 255>(a, b, n, p, y);
+}
+HI_QUANT_KERNEL void add_s8_span(const int8_t* a, const int8_t* b, int64_t n, const QuantizedAddParams& p, int8_t* y) {
+  add_span<int8_t, -128, 127>(a, b, n, p, y);
 }
 HI_QUANT_KERNEL void dequantize_u8_span(const uint8_t* x, int64_t n, float scale, float zp, float* y) {
   dequantize_span(x, n, scale, zp, y);
@@ -72,6 +97,13 @@ void quantize_to_u8(const float* x, int64_t n, float scale, int32_t zero_point, 
 void quantize_to_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* y) {
   split(x, n, y, [&](const float* a, int64_t m, int8_t* b) { quantize_s8_span(a, m, scale, float(zero_point), b); });
 }
+void quantized_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QuantizedAddParams& p, uint8_t* y) {
+  split(a, n, y, [&](const uint8_t* s, int64_t m, uint8_t* d) { add_u8_span(s, b + (s - a), m, p, d); });
+}
+void quantized_add_s8(const int8_t* a, const int8_t* b, int64_t n, const QuantizedAddParams& p, int8_t* y) {
+  split(a, n, y, [&](const int8_t* s, int64_t m, int8_t* d) { add_s8_span(s, b + (s - a), m, p, d); });
+}
+
 void dequantize_u8(const uint8_t* x, int64_t n, float scale, int32_t zero_point, float* y) {
   split(x, n, y, [&](const uint8_t* a, int64_t m, float* b) { dequantize_u8_span(a, m, scale, float(zero_point), b); });
 }

@@ -32,21 +32,6 @@ bool all_zero(const Tensor& t) {
   return false;
 }
 
-bool is_8bit(const Tensor* t) { return t && (t->dtype() == DType::kInt8 || t->dtype() == DType::kUInt8); }
-bool is_scale(const Tensor* t) { return t && t->dtype() == DType::kFloat32; }
-
-// The value a DequantizeLinear node reads, when it is per tensor with constant scale and zero
-// point (both present), or null.
-const ir::Node* per_tensor_dequantize(const ir::Graph& g, const GraphIndex& index, const std::string& value) {
-  const int p = index.producer(value);
-  if (p < 0) return nullptr;
-  const ir::Node& n = g.nodes[static_cast<size_t>(p)];
-  if (!is_op(n, "DequantizeLinear") || n.inputs.size() != 3) return nullptr;
-  const Tensor* scale = constant(g, index, n.inputs[1]);
-  const Tensor* zp = constant(g, index, n.inputs[2]);
-  return is_scale(scale) && scale->numel() == 1 && is_8bit(zp) && zp->numel() == 1 ? &n : nullptr;
-}
-
 }  // namespace
 
 int fuse_qdq_conv(ir::Model& m) {
@@ -76,7 +61,7 @@ int fuse_qdq_conv(ir::Model& m) {
     const Tensor* wq = constant(g, index, dw.inputs[0]);
     const Tensor* ws = constant(g, index, dw.inputs[1]);
     const Tensor* wzp = constant(g, index, dw.inputs[2]);
-    if (!wq || wq->dtype() != DType::kInt8 || wq->rank() != 4 || !is_scale(ws) || !wzp || !all_zero(*wzp)) continue;
+    if (!wq || wq->dtype() != DType::kInt8 || wq->rank() != 4 || !is_float_scale(ws) || !wzp || !all_zero(*wzp)) continue;
     const int64_t out_channels = wq->dim(0);
     if (ws->numel() != 1 && !(ws->rank() == 1 && ws->numel() == out_channels && int_attr(dw, "axis", 1) % 4 == 0)) continue;
     // bias: DequantizeLinear of constant int32 with scale x_scale * w_scale, zero point 0.
@@ -89,7 +74,7 @@ int fuse_qdq_conv(ir::Model& m) {
       const Tensor* bq = constant(g, index, db->inputs[0]);
       const Tensor* bs = constant(g, index, db->inputs[1]);
       const Tensor* bzp = db->inputs.size() > 2 && !db->inputs[2].empty() ? constant(g, index, db->inputs[2]) : nullptr;
-      if (!bq || bq->dtype() != DType::kInt32 || bq->numel() != out_channels || !is_scale(bs)) continue;
+      if (!bq || bq->dtype() != DType::kInt32 || bq->numel() != out_channels || !is_float_scale(bs)) continue;
       if (db->inputs.size() > 2 && !db->inputs[2].empty() && (!bzp || !all_zero(*bzp))) continue;
       const float xs = constant(g, index, dx->inputs[1])->data<float>()[0];
       bool scales_agree = bs->numel() == 1 || bs->numel() == out_channels;
@@ -101,14 +86,9 @@ int fuse_qdq_conv(ir::Model& m) {
       if (!scales_agree) continue;
     }
     // y: the only reader is a per-tensor QuantizeLinear with constant scale and zero point.
-    if (!index.single_use(conv.outputs[0])) continue;
-    const int pq = index.consumers(conv.outputs[0])[0];
-    if (dead.count(pq)) continue;
+    const int pq = per_tensor_quantize_reader(g, index, conv.outputs[0]);
+    if (pq < 0 || dead.count(pq)) continue;
     const ir::Node& q = g.nodes[static_cast<size_t>(pq)];
-    if (!is_op(q, "QuantizeLinear") || q.inputs.size() != 3) continue;
-    const Tensor* ys = constant(g, index, q.inputs[1]);
-    const Tensor* yzp = constant(g, index, q.inputs[2]);
-    if (!is_scale(ys) || ys->numel() != 1 || !is_8bit(yzp) || yzp->numel() != 1) continue;
 
     ir::Node fusedq;
     fusedq.name = conv.name;
@@ -128,14 +108,7 @@ int fuse_qdq_conv(ir::Model& m) {
     ++fused;
   }
   // The DequantizeLinear of x goes too when every reader of it was fused.
-  for (int d : dequantized_inputs) {
-    const std::string& v = g.nodes[static_cast<size_t>(d)].outputs[0];
-    bool read = index.is_graph_output(v);
-    for (size_t j = 0; j < g.nodes.size() && !read; ++j)
-      if (!dead.count(static_cast<int>(j)))
-        for (const auto& in : g.nodes[j].inputs) read = read || in == v;
-    if (!read) dead.insert(d);
-  }
+  drop_unread(g, index, dequantized_inputs, &dead);
   erase_nodes(g, dead);
   if (fused) m.opsets[ops::kInternalDomain] = 1;
   return fused;

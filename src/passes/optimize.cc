@@ -40,7 +40,8 @@ int drop_unused_initializers(ir::Graph& g) {
 // Every pass, in the order they run.
 const char* const kPassNames[] = {"eliminate_identity", "fold_conv_batchnorm", "fuse_conv",
                                   "fuse_attention",     "fuse_matmul",         "fuse_gemm",
-                                  "to_channels_last",   "fuse_inverted_residual", "fuse_qdq_conv"};
+                                  "to_channels_last",   "fuse_inverted_residual", "fuse_qdq_conv",
+                                  "fuse_qdq_add"};
 
 Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& types, PassReport* report) {
   PassReport local;
@@ -72,6 +73,7 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
     pass("to_channels_last", [&] { return to_channels_last(model, types); });
     pass("fuse_inverted_residual", [&] { return fuse_inverted_residual(model); });
     pass("fuse_qdq_conv", [&] { return fuse_qdq_conv(model); });
+    pass("fuse_qdq_add", [&] { return fuse_qdq_add(model); });
   }
   r["drop_unused_initializers"] += drop_unused_initializers(model.graph);
   return Status::ok();

@@ -178,4 +178,39 @@ void set_precision(ir::Node& n, const std::string& precision) {
   n.attributes["precision"] = a;
 }
 
+bool is_8bit_tensor(const Tensor* t) { return t && (t->dtype() == DType::kInt8 || t->dtype() == DType::kUInt8); }
+bool is_float_scale(const Tensor* t) { return t && t->dtype() == DType::kFloat32; }
+
+const ir::Node* per_tensor_dequantize(const ir::Graph& g, const GraphIndex& index, const std::string& value) {
+  const int p = index.producer(value);
+  if (p < 0) return nullptr;
+  const ir::Node& n = g.nodes[static_cast<size_t>(p)];
+  if (!n.domain.empty() || n.op_type != "DequantizeLinear" || n.inputs.size() != 3) return nullptr;
+  const Tensor* scale = constant(g, index, n.inputs[1]);
+  const Tensor* zp = constant(g, index, n.inputs[2]);
+  return is_float_scale(scale) && scale->numel() == 1 && is_8bit_tensor(zp) && zp->numel() == 1 ? &n : nullptr;
+}
+
+int per_tensor_quantize_reader(const ir::Graph& g, const GraphIndex& index, const std::string& value) {
+  if (!index.single_use(value)) return -1;
+  const int r = index.consumers(value)[0];
+  const ir::Node& q = g.nodes[static_cast<size_t>(r)];
+  if (!q.domain.empty() || q.op_type != "QuantizeLinear" || q.inputs.size() != 3 || q.inputs[0] != value) return -1;
+  const Tensor* scale = constant(g, index, q.inputs[1]);
+  const Tensor* zp = constant(g, index, q.inputs[2]);
+  return is_float_scale(scale) && scale->numel() == 1 && is_8bit_tensor(zp) && zp->numel() == 1 ? r : -1;
+}
+
+void drop_unread(const ir::Graph& g, const GraphIndex& index, const std::set<int>& candidates, std::set<int>* dead) {
+  for (int d : candidates) {
+    if (d < 0) continue;
+    const std::string& v = g.nodes[static_cast<size_t>(d)].outputs[0];
+    bool read = index.is_graph_output(v);
+    for (size_t j = 0; j < g.nodes.size() && !read; ++j)
+      if (!dead->count(static_cast<int>(j)))
+        for (const auto& in : g.nodes[j].inputs) read = read || in == v;
+    if (!read) dead->insert(d);
+  }
+}
+
 }  // namespace hi::passes

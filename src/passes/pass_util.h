@@ -39,6 +39,18 @@ bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::str
 int64_t int_attr(const ir::Node& n, const char* key, int64_t def);
 float float_attr(const ir::Node& n, const char* key, float def);
 std::vector<int64_t> ints_attr(const ir::Node& n, const char* key);
+// QDQ models. An int8/uint8 tensor; a float32 one (a scale).
+bool is_8bit_tensor(const Tensor* t);
+bool is_float_scale(const Tensor* t);
+// The DequantizeLinear producing `value`, when it is per tensor with constant scale and zero
+// point (both present), or null.
+const ir::Node* per_tensor_dequantize(const ir::Graph& g, const GraphIndex& index, const std::string& value);
+// The QuantizeLinear that alone reads `value` (not a graph output), per tensor with constant
+// scale and zero point, or -1.
+int per_tensor_quantize_reader(const ir::Graph& g, const GraphIndex& index, const std::string& value);
+// Adds to *dead each node of `candidates` whose output nothing outside *dead reads any more.
+void drop_unread(const ir::Graph& g, const GraphIndex& index, const std::set<int>& candidates, std::set<int>* dead);
+
 // Marks a fused node (FusedConv, FusedMatMul) to compute in bfloat16 when `precision` is "bf16".
 void set_precision(ir::Node& n, const std::string& precision);
 // The other input of a two-input node, given one of them; "" if `known` is not an input.
@@ -69,6 +81,7 @@ int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precisio
 int to_channels_last(ir::Model& m, const TypeOracle& types);
 int fuse_inverted_residual(ir::Model& m);
 int fuse_qdq_conv(ir::Model& m);
+int fuse_qdq_add(ir::Model& m);
 int fuse_attention(ir::Model& m, const TypeOracle& types);
 
 }  // namespace hi::passes

@@ -466,6 +466,33 @@ TEST(FusedQLinearConv, ChannelsLastQLinearConvWithRelu) {
   EXPECT_GT(floored, 0) << "the data should reach below y's zero point, where the Relu acts";
 }
 
+// QLinearAdd (the QDQ pass's quantized Add) gives the codes of DequantizeLinear, Add and
+// QuantizeLinear run one after the other: same shapes and types (the vectorised kernel), and a
+// broadcast with int8 and uint8 mixed (the op by op path).
+TEST(QLinearAdd, SameCodesAsTheThreeOps) {
+  auto three_ops = [](const Tensor& a, float sa, const Tensor& za, const Tensor& b, float sb, const Tensor& zb, float sy, const Tensor& zy) {
+    const Tensor fa = run1({"DequantizeLinear", "", 13, {}, {a, f32({}, {sa}), za}});
+    const Tensor fb = run1({"DequantizeLinear", "", 13, {}, {b, f32({}, {sb}), zb}});
+    return run1({"QuantizeLinear", "", 13, {}, {run1({"Add", "", 14, {}, {fa, fb}}), f32({}, {sy}), zy}});
+  };
+  std::vector<uint8_t> av(3 * 5 * 70), bv(av.size());
+  for (size_t i = 0; i < av.size(); ++i) {
+    av[i] = static_cast<uint8_t>(i * 29 % 256);
+    bv[i] = static_cast<uint8_t>(i * 71 % 256);
+  }
+  const Tensor a = u8({3, 5, 70}, av), b = u8({3, 5, 70}, bv);
+  const Tensor za = u8({}, {128}), zb = u8({}, {3}), zy = u8({}, {60});
+  const Tensor same = run1({"QLinearAdd", "com.hipinfer", 1, {}, {a, f32({}, {0.037f}), za, b, f32({}, {0.011f}), zb, f32({}, {0.05f}), zy}});
+  expect_tensor_eq(same, three_ops(a, 0.037f, za, b, 0.011f, zb, 0.05f, zy));
+  std::vector<int8_t> cv(70);
+  for (size_t i = 0; i < cv.size(); ++i) cv[i] = static_cast<int8_t>(static_cast<int>(i * 13 % 255) - 127);
+  const Tensor c = i8({70}, cv), zc = i8({}, {-5});
+  const Tensor mixed = run1({"QLinearAdd", "com.hipinfer", 1, {}, {a, f32({}, {0.037f}), za, c, f32({}, {0.02f}), zc, f32({}, {0.05f}), zy}});
+  expect_tensor_eq(mixed, three_ops(a, 0.037f, za, c, 0.02f, zc, 0.05f, zy));
+  expect_error_both({"QLinearAdd", "com.hipinfer", 1, {}, {a, f32({2}, {1, 1}), za, b, f32({}, {1}), zb, f32({}, {1}), zy}},
+                    {"A_scale float32[2]", "one element"});
+}
+
 TEST(FusedQLinearConv, Errors) {
   const Tensor s = f32({}, {1});
   const Tensor z = u8({}, {0});

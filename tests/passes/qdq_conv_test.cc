@@ -104,6 +104,50 @@ TEST(QdqConv, RunsOnTheInt8KernelAndAgreesWithTheFloatGraph) {
   }
 }
 
+// A residual block: a = QDQ(stem(x)), b = QDQ(Conv 1x1 (a)), y = QDQ(a + b): the Add of two
+// dequantized values into a QuantizeLinear becomes one QLinearAdd on the codes.
+TEST(QdqConv, ResidualAddRunsOnTheCodes) {
+  GraphBuilder g("qdq_residual", 13, 1);
+  g.add_input("x", ElemType::kFloat, {{1, {}}, {8, {}}, {7, {}}, {9, {}}});
+  auto qdq = [&](const std::string& v, const std::string& name, float s, uint8_t zp) {
+    const std::string sc = g.add_initializer(name + "_scale", {}, {s}, true), z = g.add_initializer_u8(name + "_zp", {}, {zp});
+    return g.op("DequantizeLinear", "/" + name, {g.op("QuantizeLinear", "/" + name, {v, sc, z}), sc, z});
+  };
+  const std::string a = qdq(g.op("Conv", "/stem", {"x", weights(g, "w0", {8, 8, 1, 1}, 0, 0.3)}), "a", 0.03f, 128);
+  const std::string w1 = g.op("DequantizeLinear", "/w1",
+                              {g.add_initializer_i8("w1_q", {8, 8, 1, 1}, codes(64, 5)), g.add_initializer("w1_s", {}, {0.01f}, true),
+                               g.add_initializer_i8("w1_zp", {}, {0})});
+  const std::string b = qdq(g.op("Conv", "/c1", {a, w1}), "b", 0.04f, 100);
+  const std::string y = g.op("Identity", "/out", {qdq(g.op("Add", "/add", {a, b}), "sum", 0.05f, 90)}, {}, "y");
+  g.add_output(y, ElemType::kFloat, {});
+  ASSERT_TRUE(g.finish("test").is_ok());
+  const std::string bytes = g.serialize().value();
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops, 3);
+  if (report.at("to_channels_last") == 0) GTEST_SKIP() << "no channels-last layout in this build";
+  EXPECT_EQ(report.at("fuse_qdq_add"), 1);
+  EXPECT_EQ(ops.count("QLinearAdd"), 1u);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  SessionOptions o0;
+  o0.optimization_level = 0;
+  auto s0 = Session::create_from_bytes(bytes.data(), bytes.size(), o0);
+  auto s3 = Session::create_from_bytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(s0.is_ok() && s3.is_ok());
+  const Tensor x = random_tensor({1, 8, 7, 9}, 4);
+  auto r0 = s0.value()->run({{"x", x}});
+  auto r3 = s3.value()->run({{"x", x}});
+  ASSERT_TRUE(r0.is_ok() && r3.is_ok());
+  const Tensor& want = r0.value().at("y");
+  const Tensor& got = r3.value().at("y");
+  int64_t same = 0;
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const float d = std::fabs(want.data<float>()[i] - got.data<float>()[i]);
+    same += d == 0.f;
+    ASSERT_LE(d, 2 * 0.05f + 1e-6f) << "element " << i;
+  }
+  EXPECT_GT(same, want.numel() * 95 / 100);
+}
+
 TEST(QdqConv, LeavesAloneWhatTheIntegerFormWouldChange) {
   if (!cpu::int8_kernels_available()) GTEST_SKIP() << "no AVX512_VNNI here: the pass does not run";
   std::multiset<std::string> ops;
