@@ -95,24 +95,10 @@ HI_AVX512_VNNI void int8_tile(const TileArgs& t) {
   }
 }
 
-using TileFn = void (*)(const TileArgs&);
-template <int NV, int... R>
-constexpr std::array<TileFn, sizeof...(R)> tile_row(std::integer_sequence<int, R...>) {
-  return {&int8_tile<R + 1, NV>...};
-}
-const std::array<TileFn, 12> kTiles1 = tile_row<1>(std::make_integer_sequence<int, 12>());
-const std::array<TileFn, 12> kTiles2 = tile_row<2>(std::make_integer_sequence<int, 12>());
-const std::array<TileFn, 8> kTiles3 = tile_row<3>(std::make_integer_sequence<int, 8>());
-const std::array<TileFn, 6> kTiles4 = tile_row<4>(std::make_integer_sequence<int, 6>());
-
-TileFn tile_fn(int nv, int rows) {
-  switch (nv) {
-    case 1: return kTiles1[static_cast<size_t>(rows - 1)];
-    case 2: return kTiles2[static_cast<size_t>(rows - 1)];
-    case 3: return kTiles3[static_cast<size_t>(rows - 1)];
-    default: return kTiles4[static_cast<size_t>(rows - 1)];
-  }
-}
+template <int M, int NV>
+struct Tile {
+  static constexpr auto fn = &int8_tile<M, NV>;
+};
 
 class Int8ConvKernel final : public QuantizedConvKernel {
  public:
@@ -211,7 +197,7 @@ class Int8ConvKernel final : public QuantizedConvKernel {
       t.lo = lo_;
       t.hi = hi_;
       t.last_mask = __mmask16((1u << last_lanes) - 1);
-      tile_fn(nv, rows)(t);
+      TileTable<Tile>::get(nv, rows)(t);
     });
   }
 

@@ -6,7 +6,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/kernels.h"
@@ -58,6 +61,33 @@ void walk_tiles(int64_t m, int64_t n, F&& f) {
     v0 += nv;
   }
 }
+
+// The register-tile functions of one product by vectors (1-4) and rows (1 to kTileRows[vectors]):
+// F<M, NV>::fn is the tile for M rows of NV vectors (a function template instantiated per size).
+template <template <int, int> class F>
+class TileTable {
+ public:
+  using Fn = std::remove_const_t<decltype(F<1, 1>::fn)>;
+  static Fn get(int vectors, int rows) {
+    static const std::array<Fn, 12> one = make<1>(std::make_integer_sequence<int, 12>());
+    static const std::array<Fn, 12> two = make<2>(std::make_integer_sequence<int, 12>());
+    static const std::array<Fn, 8> three = make<3>(std::make_integer_sequence<int, 8>());
+    static const std::array<Fn, 6> four = make<4>(std::make_integer_sequence<int, 6>());
+    const size_t r = static_cast<size_t>(rows - 1);
+    switch (vectors) {
+      case 1: return one[r];
+      case 2: return two[r];
+      case 3: return three[r];
+      default: return four[r];
+    }
+  }
+
+ private:
+  template <int NV, int... R>
+  static constexpr std::array<Fn, sizeof...(R)> make(std::integer_sequence<int, R...>) {
+    return {F<R + 1, NV>::fn...};
+  }
+};
 
 // How the kernels on the packed products share C[rows, n] out among threads: blocks of 48 rows x
 // 64 columns, handed out in order. Row blocks outermost when the rows outweigh the weights (each

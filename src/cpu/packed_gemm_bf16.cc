@@ -119,24 +119,10 @@ HI_AVX512_BF16 void gemm_tile(const TileArgs& t) {
   }
 }
 
-using TileFn = void (*)(const TileArgs&);
-template <int NV, int... R>
-constexpr std::array<TileFn, sizeof...(R)> tile_row(std::integer_sequence<int, R...>) {
-  return {&gemm_tile<R + 1, NV>...};
-}
-const std::array<TileFn, 12> kTiles1 = tile_row<1>(std::make_integer_sequence<int, 12>());
-const std::array<TileFn, 12> kTiles2 = tile_row<2>(std::make_integer_sequence<int, 12>());
-const std::array<TileFn, 8> kTiles3 = tile_row<3>(std::make_integer_sequence<int, 8>());
-const std::array<TileFn, 6> kTiles4 = tile_row<4>(std::make_integer_sequence<int, 6>());
-
-TileFn tile_fn(int nv, int rows) {
-  switch (nv) {
-    case 1: return kTiles1[static_cast<size_t>(rows - 1)];
-    case 2: return kTiles2[static_cast<size_t>(rows - 1)];
-    case 3: return kTiles3[static_cast<size_t>(rows - 1)];
-    default: return kTiles4[static_cast<size_t>(rows - 1)];
-  }
-}
+template <int M, int NV>
+struct Tile {
+  static constexpr auto fn = &gemm_tile<M, NV>;
+};
 
 }  // namespace
 
@@ -156,7 +142,7 @@ void packed_gemm_bf16(const uint16_t* a, int64_t lda, int64_t m, const WeightSli
     t.ldz = ldz;
     t.last_mask = __mmask16((1u << last_lanes) - 1);
     t.act = act;
-    tile_fn(nv, rows)(t);
+    TileTable<Tile>::get(nv, rows)(t);
   });
 }
 
