@@ -5,7 +5,7 @@
 // no im2col matrix in memory and no reorder of the whole input into bfloat16 first (oneDNN's
 // kernels need one per call; a stride-2 1x1 convolution here reads only the quarter it uses).
 // Row blocks are gathered as a thread reaches them when the rows are the larger operand, else
-// all at once first (ProductBlocks). make_conv_kernel times it against the other candidates.
+// all at once first (run_made_rows). make_conv_kernel times it against the other candidates.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -40,34 +40,13 @@ class Bf16ConvKernel final : public ConvKernel {
   }
 
   Status run(const float* x, const float* sum, float* y) const override {
-    const ProductBlocks blocks(pixels_, k_, o_);
-    const bool rows_outer = blocks.rows_outer();
-    // (A thread_local named inside a lambda is the running thread's own: hence the pointer.)
-    thread_local std::vector<uint16_t> all_rows;
-    uint16_t* gathered = nullptr;
-    if (!rows_outer) {
-      all_rows.resize(static_cast<size_t>(pixels_ * k_));
-      gathered = all_rows.data();
-      parallel_for(blocks.row_blocks(), 1, [&](int64_t b0, int64_t b1) {
-        const int64_t r0 = b0 * ProductBlocks::kRows, r1 = std::min(pixels_, b1 * ProductBlocks::kRows);
-        gather(x, r0, r1 - r0, gathered + r0 * k_);
-      });
-    }
-    parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
-      thread_local std::vector<uint16_t> panel;
-      int64_t panel_block = -1;
-      for (int64_t t = t0; t < t1; ++t) {
-        const ProductBlocks::Block b = blocks[t];
-        if (rows_outer && panel_block != b.row_block) {
-          panel.resize(static_cast<size_t>(ProductBlocks::kRows * k_));
-          gather(x, b.r0, b.rows, panel.data());
-          panel_block = b.row_block;
-        }
-        const uint16_t* a = rows_outer ? panel.data() : gathered + b.r0 * k_;
-        packed_gemm_bf16(a, k_, b.rows, w_.slice(b.c0 / PackedWeightsBf16::kVector), b.cols, y + b.r0 * o_ + b.c0, o_,
-                         with_sum_ ? sum + b.r0 * o_ + b.c0 : nullptr, o_, act_);
-      }
-    });
+    run_made_rows<uint16_t>(
+        ProductBlocks(pixels_, k_, o_), pixels_, k_, nullptr,
+        [&](int64_t r0, int64_t rows, uint16_t* dst) { gather(x, r0, rows, dst); },
+        [&](const uint16_t* a, const ProductBlocks::Block& b) {
+          packed_gemm_bf16(a, k_, b.rows, w_.slice(b.c0 / PackedWeightsBf16::kVector), b.cols, y + b.r0 * o_ + b.c0, o_,
+                           with_sum_ ? sum + b.r0 * o_ + b.c0 : nullptr, o_, act_);
+        });
     return Status::ok();
   }
 

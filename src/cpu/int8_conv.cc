@@ -144,36 +144,10 @@ class Int8ConvKernel final : public QuantizedConvKernel {
   Status run(const void* x, void* y) const override {
     const auto* xb = static_cast<const uint8_t*>(x);
     auto* yb = static_cast<uint8_t*>(y);
-    const ProductBlocks blocks(pixels_, k_, o_);
-    const bool rows_outer = blocks.rows_outer();
-    thread_local std::vector<uint8_t> all_rows;  // (a thread_local in the lambdas would be each thread's own)
-    const uint8_t* gathered = xb;
-    if (!contiguous_ && !rows_outer) {
-      all_rows.resize(static_cast<size_t>(pixels_ * k_));
-      uint8_t* dst = all_rows.data();
-      parallel_for(blocks.row_blocks(), 1, [&](int64_t b0, int64_t b1) {
-        const int64_t r0 = b0 * ProductBlocks::kRows, r1 = std::min(pixels_, b1 * ProductBlocks::kRows);
-        gather(xb, r0, r1 - r0, dst + r0 * k_);
-      });
-      gathered = dst;
-    }
-    parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
-      thread_local std::vector<uint8_t> panel;
-      int64_t panel_block = -1;
-      for (int64_t t = t0; t < t1; ++t) {
-        const ProductBlocks::Block b = blocks[t];
-        const uint8_t* a = gathered + b.r0 * k_;
-        if (!contiguous_ && rows_outer) {
-          if (panel_block != b.row_block) {
-            panel.resize(static_cast<size_t>(ProductBlocks::kRows * k_));
-            gather(xb, b.r0, b.rows, panel.data());
-            panel_block = b.row_block;
-          }
-          a = panel.data();
-        }
-        product(a, b, yb);
-      }
-    });
+    run_made_rows<uint8_t>(
+        ProductBlocks(pixels_, k_, o_), pixels_, k_, contiguous_ ? xb : nullptr,
+        [&](int64_t r0, int64_t rows, uint8_t* dst) { gather(xb, r0, rows, dst); },
+        [&](const uint8_t* a, const ProductBlocks::Block& b) { product(a, b, yb); });
     return Status::ok();
   }
 

@@ -11,8 +11,10 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include <vector>
 
 #include "cpu/kernels.h"
+#include "cpu/threading.h"
 
 namespace hi::cpu {
 
@@ -114,5 +116,41 @@ struct ProductBlocks {
   int64_t rows_, n_, row_blocks_, col_blocks_;
   bool rows_outer_;
 };
+
+// Runs a product whose A rows must first be made (gathered from a convolution's input, rounded to
+// bfloat16) into rows of k values of T: with row blocks outermost a thread makes a block's rows
+// when it reaches it, otherwise all rows are made first (each made once either way).
+// make(r0, rows, dst) writes rows [r0, r0 + rows); product(a, block) multiplies a block, `a` its
+// first row. `in_place`, when not null, already holds every row (nothing is made).
+template <typename T, typename Make, typename Product>
+void run_made_rows(const ProductBlocks& blocks, int64_t rows, int64_t k, const T* in_place, Make&& make,
+                   Product&& product) {
+  const bool make_per_block = !in_place && blocks.rows_outer();
+  // (A thread_local named inside a lambda is the running thread's own: hence the pointer.)
+  thread_local std::vector<T> all_rows;
+  const T* made = in_place;
+  if (!in_place && !make_per_block) {
+    all_rows.resize(static_cast<size_t>(rows * k));
+    T* dst = all_rows.data();
+    parallel_for(blocks.row_blocks(), 1, [&](int64_t b0, int64_t b1) {
+      const int64_t r0 = b0 * ProductBlocks::kRows, r1 = std::min(rows, b1 * ProductBlocks::kRows);
+      make(r0, r1 - r0, dst + r0 * k);
+    });
+    made = dst;
+  }
+  parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
+    thread_local std::vector<T> panel;
+    int64_t panel_block = -1;
+    for (int64_t t = t0; t < t1; ++t) {
+      const ProductBlocks::Block b = blocks[t];
+      if (make_per_block && panel_block != b.row_block) {
+        panel.resize(static_cast<size_t>(ProductBlocks::kRows * k));
+        make(b.r0, b.rows, panel.data());
+        panel_block = b.row_block;
+      }
+      product(make_per_block ? panel.data() : made + b.r0 * k, b);
+    }
+  });
+}
 
 }  // namespace hi::cpu

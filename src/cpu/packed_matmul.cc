@@ -14,8 +14,8 @@
 namespace hi::cpu {
 namespace {
 
-// kBf16: the bfloat16 product (cpu/packed_gemm_bf16.h), each block of A's rows rounded to
-// bfloat16 as a thread reaches it (row blocks outermost) or all of A first (columns outermost).
+// kBf16: the bfloat16 product (cpu/packed_gemm_bf16.h), A's rows rounded to bfloat16 block by
+// block as run_made_rows hands them out; float32 reads A in place.
 template <bool kBf16>
 class PackedMatMulKernel final : public MatMulKernel {
  public:
@@ -31,38 +31,22 @@ class PackedMatMulKernel final : public MatMulKernel {
 
   Status run(const float* a, const float* z, float* y) const override {
     const ProductBlocks blocks(rows_, k_, n_);
-    const int64_t kp = w_.k;  // the bfloat16 rows' length: k padded to a pair
-    // (A thread_local named inside a lambda is the running thread's own: hence the pointer.)
-    thread_local std::vector<uint16_t> all_rows;
-    uint16_t* converted = nullptr;
-    if (kBf16 && !blocks.rows_outer()) {
-      all_rows.resize(static_cast<size_t>(rows_ * kp));
-      converted = all_rows.data();
-      parallel_for(blocks.row_blocks(), 1, [&](int64_t b0, int64_t b1) {
-        const int64_t r0 = b0 * ProductBlocks::kRows, r1 = std::min(rows_, b1 * ProductBlocks::kRows);
-        convert_rows_to_bf16(a + r0 * k_, k_, r1 - r0, k_, converted + r0 * kp, kp);
-      });
+    auto out = [&](const ProductBlocks::Block& b) { return y + b.r0 * n_ + b.c0; };
+    auto residual = [&](const ProductBlocks::Block& b) { return with_sum_ ? z + b.r0 * n_ + b.c0 : nullptr; };
+    if constexpr (kBf16) {
+      const int64_t kp = w_.k;  // the bfloat16 rows' length: k padded to a pair
+      run_made_rows<uint16_t>(
+          blocks, rows_, kp, nullptr,
+          [&](int64_t r0, int64_t rows, uint16_t* dst) { convert_rows_to_bf16(a + r0 * k_, k_, rows, k_, dst, kp); },
+          [&](const uint16_t* a16, const ProductBlocks::Block& b) {
+            packed_gemm_bf16(a16, kp, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, out(b), n_, residual(b), n_, act_);
+          });
+    } else {
+      run_made_rows<float>(blocks, rows_, k_, a, [](int64_t, int64_t, float*) {},
+                           [&](const float* ab, const ProductBlocks::Block& b) {
+                             packed_gemm(ab, k_, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, out(b), n_, residual(b), n_, act_);
+                           });
     }
-    parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
-      thread_local std::vector<uint16_t> panel;
-      int64_t panel_block = -1;
-      for (int64_t t = t0; t < t1; ++t) {
-        const ProductBlocks::Block b = blocks[t];
-        float* yb = y + b.r0 * n_ + b.c0;
-        const float* zb = with_sum_ ? z + b.r0 * n_ + b.c0 : nullptr;
-        if constexpr (kBf16) {
-          if (blocks.rows_outer() && panel_block != b.row_block) {
-            panel.resize(static_cast<size_t>(ProductBlocks::kRows * kp));
-            convert_rows_to_bf16(a + b.r0 * k_, k_, b.rows, k_, panel.data(), kp);
-            panel_block = b.row_block;
-          }
-          const uint16_t* a16 = blocks.rows_outer() ? panel.data() : converted + b.r0 * kp;
-          packed_gemm_bf16(a16, kp, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, yb, n_, zb, n_, act_);
-        } else {
-          packed_gemm(a + b.r0 * k_, k_, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, yb, n_, zb, n_, act_);
-        }
-      }
-    });
     return Status::ok();
   }
 
