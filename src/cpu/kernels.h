@@ -140,8 +140,10 @@ struct QuantizedAddParams {
 void quantized_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QuantizedAddParams& p, uint8_t* y);
 void quantized_add_s8(const int8_t* a, const int8_t* b, int64_t n, const QuantizedAddParams& p, int8_t* y);
 
-// Row-wise softmax of [rows, n] float32 (numerically stable); nullptr-free: always available.
-void softmax_rows(const float* x, float* y, int64_t rows, int64_t n);
+// Row-wise softmax of [rows, n] float32 (numerically stable); always available. y may be x.
+// With `add`, of x + add: row r adds add[r * add_stride, + n) (stride 0: one row for all), an
+// attention mask added in the same pass.
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, const float* add = nullptr, int64_t add_stride = 0);
 // LayerNormalization over the last n values of each row: y = (x - mean) / sqrt(var + eps) * scale + bias.
 void layer_norm_rows(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n, float epsilon);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "cpu/avx512_util.h"
 #include "cpu/kernels.h"
 #include "cpu/threading.h"
 
@@ -41,9 +42,10 @@ inline float exp_approx(float x) {
 // library itself is built for baseline x86-64 so that it runs on any machine).
 #define HI_ROW_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 
-HI_ROW_KERNEL void softmax_row(const float* xr, float* yr, int64_t n) {
+// One row; `add` (or null) is added to x first (an attention mask's row).
+HI_ROW_KERNEL void softmax_row(const float* xr, const float* add, float* yr, int64_t n) {
   float mx = -INFINITY;
-  for (int64_t j = 0; j < n; ++j) mx = std::max(mx, xr[j]);
+  for (int64_t j = 0; j < n; ++j) mx = std::max(mx, add ? xr[j] + add[j] : xr[j]);
   if (std::isinf(mx) && mx < 0) {  // every value -inf: the reference gives NaN (0/0)
     for (int64_t j = 0; j < n; ++j) yr[j] = NAN;
     return;
@@ -51,7 +53,7 @@ HI_ROW_KERNEL void softmax_row(const float* xr, float* yr, int64_t n) {
   float sum = 0.f;
 #pragma omp simd reduction(+ : sum)
   for (int64_t j = 0; j < n; ++j) {
-    const float e = exp_approx(xr[j] - mx);
+    const float e = exp_approx((add ? xr[j] + add[j] : xr[j]) - mx);
     yr[j] = e;
     sum += e;
   }
@@ -59,6 +61,57 @@ HI_ROW_KERNEL void softmax_row(const float* xr, float* yr, int64_t n) {
 #pragma omp simd
   for (int64_t j = 0; j < n; ++j) yr[j] *= inv;
 }
+
+#ifdef HI_HAVE_AVX512_KERNELS
+// The same row with AVX-512 intrinsics: the loop above does not vectorise (its max keeps the
+// reference's NaN rule, its exp has branches), and attention spends most of its time outside
+// the products here otherwise. Same results: NaN ignored by the max and propagated by the exp,
+// exactly 0 below e^-87, every value -inf giving NaN.
+HI_AVX512 void softmax_row_avx512(const float* xr, const float* add, float* yr, int64_t n) {
+  constexpr __mmask16 all = 0xFFFF;
+  const int64_t full = n / kLanes * kLanes;
+  const __mmask16 tail = static_cast<__mmask16>((1u << (n - full)) - 1);
+  auto load = [&](int64_t j, __mmask16 m) HI_AVX512 {
+    const __m512 v = _mm512_maskz_loadu_ps(m, xr + j);
+    return add ? _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, add + j)) : v;
+  };
+  __m512 vmax = _mm512_set1_ps(-INFINITY);
+  for (int64_t j = 0; j < full; j += kLanes) vmax = _mm512_maskz_max_ps(all, load(j, all), vmax);
+  if (tail) vmax = _mm512_mask_max_ps(vmax, tail, load(full, tail), vmax);
+  alignas(64) float lanes[kLanes];  // (not _mm512_reduce_*: GCC 12 warns inside them under -Werror)
+  _mm512_store_ps(lanes, vmax);
+  float mx = lanes[0];
+  for (int64_t l = 1; l < kLanes; ++l) mx = std::max(mx, lanes[l]);
+  if (std::isinf(mx) && mx < 0) {
+    for (int64_t j = 0; j < n; ++j) yr[j] = NAN;
+    return;
+  }
+  const __m512 m = _mm512_set1_ps(mx), floor = _mm512_set1_ps(-87.f);
+  auto exp_of = [&](int64_t j, __mmask16 lanes) HI_AVX512 {
+    const __m512 d = _mm512_sub_ps(load(j, lanes), m);
+    __m512 e = exp512(d);
+    e = _mm512_mask_mov_ps(e, _mm512_cmp_ps_mask(d, floor, _CMP_LT_OQ), _mm512_setzero_ps());
+    return _mm512_mask_mov_ps(e, _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q), d);  // NaN stays NaN
+  };
+  __m512 sum = _mm512_setzero_ps();
+  for (int64_t j = 0; j < full; j += kLanes) {
+    const __m512 e = exp_of(j, all);
+    _mm512_storeu_ps(yr + j, e);
+    sum = _mm512_add_ps(sum, e);
+  }
+  if (tail) {
+    const __m512 e = _mm512_maskz_mov_ps(tail, exp_of(full, tail));
+    _mm512_mask_storeu_ps(yr + full, tail, e);
+    sum = _mm512_add_ps(sum, e);
+  }
+  _mm512_store_ps(lanes, sum);
+  float total = 0.f;
+  for (float l : lanes) total += l;
+  const __m512 inv = _mm512_set1_ps(1.f / total);
+  for (int64_t j = 0; j < full; j += kLanes) _mm512_storeu_ps(yr + j, _mm512_mul_ps(_mm512_loadu_ps(yr + j), inv));
+  if (tail) _mm512_mask_storeu_ps(yr + full, tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, yr + full), inv));
+}
+#endif
 
 HI_ROW_KERNEL void layer_norm_row(const float* xr, const float* scale, const float* bias, float* yr, int64_t n,
                                   float epsilon) {
@@ -81,9 +134,23 @@ HI_ROW_KERNEL void layer_norm_row(const float* xr, const float* scale, const flo
 
 }  // namespace
 
-void softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, const float* add, int64_t add_stride) {
+#ifdef HI_HAVE_AVX512_KERNELS
+  const bool avx512 = avx512_kernels_available();
+#else
+  const bool avx512 = false;
+#endif
   parallel_for(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) softmax_row(x + r * n, y + r * n, n);
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* a = add ? add + r * add_stride : nullptr;
+#ifdef HI_HAVE_AVX512_KERNELS
+      if (avx512) {
+        softmax_row_avx512(x + r * n, a, y + r * n, n);
+        continue;
+      }
+#endif
+      softmax_row(x + r * n, a, y + r * n, n);
+    }
   });
 }
 

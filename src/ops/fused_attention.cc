@@ -98,14 +98,17 @@ class FusedAttentionOp final : public Op {
         } else {
           cpu::sgemm(false, true, sq, skv, d, scale_, qh, h * d, kh, h * d, 0.f, scores.data(), skv);
         }
-        if (pm) {
+        // A mask whose rows are contiguous (BERT's [B, 1, 1, S] among them) is added by the
+        // softmax in its own pass; any other broadcast first, element by element.
+        const float* mask_rows = pm && ms[3] == 1 ? pm + bi * ms[0] + hi * ms[1] : nullptr;
+        if (pm && !mask_rows) {
           for (int64_t i = 0; i < sq; ++i) {
             const float* mr = pm + bi * ms[0] + hi * ms[1] + i * ms[2];
             float* sr = scores.data() + i * skv;
             for (int64_t j = 0; j < skv; ++j) sr[j] += mr[j * ms[3]];
           }
         }
-        cpu::softmax_rows(scores.data(), scores.data(), sq, skv);
+        cpu::softmax_rows(scores.data(), scores.data(), sq, skv, mask_rows, ms[2]);
         float* yh = py + (bi * sq * h + hi) * dv;
         if (packed) {
           vp.pack(vh, skv, skv, dv, h * dv, 1, 1.f, nullptr);
