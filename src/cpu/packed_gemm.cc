@@ -10,6 +10,21 @@
 
 namespace hi::cpu {
 
+namespace {
+
+// pack's general case, column by column (a 1x1 convolution's [O, C] weights, attention's K^T).
+void pack_strided_columns(const float* src, int64_t k_real, int64_t n, int64_t k_stride, int64_t n_stride, float scale,
+                          int64_t k, int64_t vectors, float* w) {
+  for (int64_t o = 0; o < vectors * kLanes; ++o) {
+    float* column = w + (o / kLanes) * k * kLanes + o % kLanes;
+    const int64_t rows = o < n ? k_real : 0;
+    for (int64_t i = 0; i < rows; ++i) column[i * kLanes] = src[i * k_stride + o * n_stride] * scale;
+    for (int64_t i = rows; i < k; ++i) column[i * kLanes] = 0.f;
+  }
+}
+
+}  // namespace
+
 void PackedWeights::pack(const float* src, int64_t k_real, int64_t k_padded, int64_t n, int64_t k_stride,
                          int64_t n_stride, float scale, const float* b) {
   k = k_padded;
@@ -17,11 +32,19 @@ void PackedWeights::pack(const float* src, int64_t k_real, int64_t k_padded, int
   // Every element written once (FusedAttention packs each head's K and V on every run): the
   // values, and zeros in the padding rows and columns.
   w.resize(static_cast<size_t>(vectors * k * kLanes));
-  for (int64_t o = 0; o < vectors * kLanes; ++o) {
-    float* column = w.data() + (o / kLanes) * k * kLanes + o % kLanes;
-    const int64_t rows = o < n ? k_real : 0;
-    for (int64_t i = 0; i < rows; ++i) column[i * kLanes] = src[i * k_stride + o * n_stride] * scale;
-    for (int64_t i = rows; i < k; ++i) column[i * kLanes] = 0.f;
+  if (n_stride == 1) {
+    // Rows of src contiguous (a MatMul's B, attention's V): 16 consecutive floats per (vector, row).
+    for (int64_t v = 0; v < vectors; ++v) {
+      const int64_t lanes = std::min<int64_t>(kLanes, n - v * kLanes);
+      for (int64_t i = 0; i < k; ++i) {
+        float* dst = w.data() + (v * k + i) * kLanes;
+        const int64_t copied = i < k_real ? lanes : 0;
+        for (int64_t j = 0; j < copied; ++j) dst[j] = src[i * k_stride + v * kLanes + j] * scale;
+        for (int64_t j = copied; j < kLanes; ++j) dst[j] = 0.f;
+      }
+    }
+  } else {
+    pack_strided_columns(src, k_real, n, k_stride, n_stride, scale, k, vectors, w.data());
   }
   bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
   if (b) std::copy(b, b + n, bias.begin());
@@ -51,17 +74,25 @@ struct TileArgs {
   int64_t ldz;
   __mmask16 last_mask;  // lanes written in the tile's last vector
   Activation act;
+  bool first, last;  // the first pass over k starts from bias (+ Z), the last applies act
 };
 
-// C[M, NV * 16] = act(A[M, k] W[k, NV * 16] + bias (+ Z)), accumulators in registers.
+// One pass over k rows of C[M, NV * 16] = act(A[M, k] W[k, NV * 16] + bias (+ Z)), accumulators
+// in registers: the first pass starts from bias (+ Z), later ones from what C holds, and the last
+// applies the activation. Z is read before C's tile is first written, so Z may be C itself.
 template <int M, int NV>
 HI_AVX512 void gemm_tile(const TileArgs& t) {
   __m512 acc[M][NV];
 #pragma GCC unroll 4
   for (int j = 0; j < NV; ++j) {
+    const __mmask16 mask = j == NV - 1 ? t.last_mask : __mmask16(0xFFFF);
     const __m512 b = _mm512_loadu_ps(t.bias + j * kLanes);
 #pragma GCC unroll 12
-    for (int i = 0; i < M; ++i) acc[i][j] = b;
+    for (int i = 0; i < M; ++i) {
+      if (!t.first) acc[i][j] = _mm512_maskz_loadu_ps(mask, t.c + i * t.ldc + j * kLanes);
+      else if (t.z) acc[i][j] = _mm512_add_ps(b, _mm512_maskz_loadu_ps(mask, t.z + i * t.ldz + j * kLanes));
+      else acc[i][j] = b;
+    }
   }
   for (int64_t kk = 0; kk < t.k; ++kk) {
     __m512 wv[NV];
@@ -79,9 +110,7 @@ HI_AVX512 void gemm_tile(const TileArgs& t) {
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       const __mmask16 mask = j == NV - 1 ? t.last_mask : __mmask16(0xFFFF);
-      __m512 v = acc[i][j];
-      if (t.z) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, t.z + i * t.ldz + j * kLanes));
-      _mm512_mask_storeu_ps(t.c + i * t.ldc + j * kLanes, mask, activate(v, t.act));
+      _mm512_mask_storeu_ps(t.c + i * t.ldc + j * kLanes, mask, t.last ? activate(acc[i][j], t.act) : acc[i][j]);
     }
   }
 }
@@ -91,26 +120,36 @@ struct Tile {
   static constexpr auto fn = &gemm_tile<M, NV>;
 };
 
+// k is taken kDepth rows at a time, every tile of C per pass: a pass's weights for 4 vectors
+// (32 KiB) stay in the L1 cache across the row tiles instead of streaming from L2 for each
+// (measured on Intel Xeon: 1.2-1.3x on products with k of 256 and more).
+constexpr int64_t kDepth = 128;
+
 }  // namespace
 
 void packed_gemm(const float* a, int64_t lda, int64_t m, const WeightSlice& w, int64_t n, float* c, int64_t ldc,
                  const float* z, int64_t ldz, const Activation& act) {
-  walk_tiles(m, n, [&](int64_t v0, int nv, int64_t last_lanes, int64_t r0, int rows) {
-    TileArgs t{};
-    t.a = a + r0 * lda;
-    t.lda = lda;
-    t.w = w.w + v0 * w.w_stride;
-    t.w_stride = w.w_stride;
-    t.k = w.k;
-    t.bias = w.bias + v0 * kLanes;
-    t.c = c + r0 * ldc + v0 * kLanes;
-    t.ldc = ldc;
-    t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
-    t.ldz = ldz;
-    t.last_mask = __mmask16((1u << last_lanes) - 1);
-    t.act = act;
-    TileTable<Tile>::get(nv, rows)(t);
-  });
+  for (int64_t k0 = 0; k0 == 0 || k0 < w.k; k0 += kDepth) {
+    const int64_t depth = std::min(kDepth, w.k - k0);
+    walk_tiles(m, n, [&](int64_t v0, int nv, int64_t last_lanes, int64_t r0, int rows) {
+      TileArgs t{};
+      t.a = a + r0 * lda + k0;
+      t.lda = lda;
+      t.w = w.w + v0 * w.w_stride + k0 * kLanes;
+      t.w_stride = w.w_stride;
+      t.k = depth;
+      t.bias = w.bias + v0 * kLanes;
+      t.c = c + r0 * ldc + v0 * kLanes;
+      t.ldc = ldc;
+      t.z = z ? z + r0 * ldz + v0 * kLanes : nullptr;
+      t.ldz = ldz;
+      t.last_mask = __mmask16((1u << last_lanes) - 1);
+      t.act = act;
+      t.first = k0 == 0;
+      t.last = k0 + depth >= w.k;
+      TileTable<Tile>::get(nv, rows)(t);
+    });
+  }
 }
 
 #else
