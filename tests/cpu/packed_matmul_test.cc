@@ -21,7 +21,8 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
   const Case cases[] = {{1, 1, 1, Activation::Kind::kNone, false, false},   {5, 3, 17, Activation::Kind::kRelu, true, false},
                         {47, 17, 15, Activation::Kind::kNone, true, true},   {97, 300, 130, Activation::Kind::kGelu, true, false},
                         {128, 64, 65, Activation::Kind::kGeluTanh, true, true}, {13, 33, 200, Activation::Kind::kClip, false, true},
-                        {49, 160, 33, Activation::Kind::kTanh, true, false}};
+                        {49, 160, 33, Activation::Kind::kTanh, true, false},  {50, 257, 70, Activation::Kind::kRelu, true, true},
+                        {20, 384, 64, Activation::Kind::kClip, false, true}};  // k past one 128-row pass
   uint32_t seed = 1;
   for (const Case& c : cases) {
     Activation act;
@@ -49,6 +50,28 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
 }
 
 // A channels-last 1x1 convolution on the packed product: weights [O, C, 1, 1], odd sizes.
+// The executor may hand a residual's buffer as the output (in place): every pass over k must
+// read Z before that tile of the output is written.
+TEST(PackedMatMul, ResidualMayBeTheOutput) {
+  const int64_t rows = 30, k = 300, n = 40;
+  Activation relu;
+  relu.kind = Activation::Kind::kRelu;
+  const auto a = random_values(static_cast<size_t>(rows * k), 11);
+  const auto w = random_values(static_cast<size_t>(k * n), 12);
+  const auto z = random_values(static_cast<size_t>(rows * n), 13);
+  auto kernel = make_packed_matmul_kernel(rows, k, n, w.data(), nullptr, relu, true);
+  if (!kernel) GTEST_SKIP() << "no AVX-512 on this CPU: the packed product is not made";
+  std::vector<float> separate(z.size()), in_place = z;
+  ASSERT_TRUE(kernel->run(a.data(), z.data(), separate.data()).is_ok());
+  ASSERT_TRUE(kernel->run(a.data(), in_place.data(), in_place.data()).is_ok());
+  for (size_t i = 0; i < z.size(); ++i) ASSERT_EQ(in_place[i], separate[i]) << i;
+  for (int64_t j = 0; j < n; ++j) {
+    double acc = z[static_cast<size_t>(j)];
+    for (int64_t i = 0; i < k; ++i) acc += double(a[static_cast<size_t>(i)]) * w[static_cast<size_t>(i * n + j)];
+    ASSERT_NEAR(separate[static_cast<size_t>(j)], std::max(0.0, acc), 1e-4 * (1 + std::fabs(acc))) << j;
+  }
+}
+
 TEST(PackedPointwiseConv, MatchesAPlainLoop) {
   const ConvGeometry g = conv_geometry(2, 19, 37, 5, 7, 1, 1, 1, {0, 0, 0, 0});
   Activation relu;
