@@ -1,4 +1,4 @@
-// softmax_rows (cpu/row_kernels.cc) against a double-precision reference: rows of awkward
+// softmax_rows and layer_norm_rows (cpu/row_kernels.cc) against a double-precision reference: rows of awkward
 // lengths (shorter than a vector, between vectors, longer), with and without an added mask row
 // (per row and shared), in place, and the special values: NaN, -inf, every value -inf.
 #include <gtest/gtest.h>
@@ -72,6 +72,31 @@ TEST(SoftmaxRows, SpecialValues) {
   for (int64_t j = 0; j < n; ++j) {
     EXPECT_TRUE(std::isnan(y[static_cast<size_t>(n + j)])) << j;
     EXPECT_TRUE(std::isnan(y[static_cast<size_t>(2 * n + j)])) << j;
+  }
+}
+
+TEST(LayerNormRows, MatchesTheReferenceOnAwkwardRows) {
+  for (int64_t n : {1, 5, 16, 31, 256, 259}) {
+    const int64_t rows = 4;
+    std::vector<float> x = random_values(static_cast<size_t>(rows * n), static_cast<uint32_t>(n) + 100);
+    for (float& v : x) v = v * 3.f + 2.f;  // an offset mean, as hidden states have
+    const std::vector<float> scale = random_values(static_cast<size_t>(n), 1), bias = random_values(static_cast<size_t>(n), 2);
+    for (const float* b : {bias.data(), static_cast<const float*>(nullptr)}) {
+      std::vector<float> y(x.size(), NAN);
+      layer_norm_rows(x.data(), scale.data(), b, y.data(), rows, n, 1e-5f);
+      for (int64_t r = 0; r < rows; ++r) {
+        double mean = 0, sq = 0;
+        for (int64_t j = 0; j < n; ++j) mean += x[static_cast<size_t>(r * n + j)];
+        mean /= static_cast<double>(n);
+        for (int64_t j = 0; j < n; ++j) sq += std::pow(x[static_cast<size_t>(r * n + j)] - mean, 2);
+        const double inv_std = 1.0 / std::sqrt(sq / static_cast<double>(n) + 1e-5);
+        for (int64_t j = 0; j < n; ++j) {
+          const size_t i = static_cast<size_t>(r * n + j);
+          const double want = (x[i] - mean) * inv_std * scale[static_cast<size_t>(j)] + (b ? b[j] : 0.0);
+          ASSERT_NEAR(y[i], want, 2e-5 * (1 + std::fabs(want))) << "n " << n << " at " << r << "," << j << (b ? " bias" : "");
+        }
+      }
+    }
   }
 }
 
