@@ -67,14 +67,29 @@ TEST(BenchProfile, AveragesPerOpTypeAndRanksNodes) {
   EXPECT_DOUBLE_EQ(p.ops[0].share, 5.0 / 6.0);
   EXPECT_EQ(p.ops[1].op_type, "Relu");
   EXPECT_DOUBLE_EQ(p.ops[1].ms_per_run, 1.0);
-  ASSERT_EQ(p.top_nodes.size(), 3u);
-  EXPECT_EQ(p.top_nodes[0].node, "a");
-  EXPECT_EQ(p.top_nodes[0].kernel, "oneDNN brgconv");  // the kernel each node ran on comes along
-  EXPECT_DOUBLE_EQ(p.top_nodes[0].ms_per_run, 4.0);
-  for (const NodeTimeSummary& n : p.top_nodes)
+  ASSERT_EQ(p.nodes.size(), 3u);
+  EXPECT_EQ(p.nodes[0].node, "a");
+  EXPECT_EQ(p.nodes[0].kernel, "oneDNN brgconv");  // the kernel each node ran on comes along
+  EXPECT_DOUBLE_EQ(p.nodes[0].ms_per_run, 4.0);
+  for (const NodeTimeSummary& n : p.nodes)
     if (n.node == "b") {
       EXPECT_EQ(n.kernel, "");  // the reference kernel
     }
+  // Every node is kept (the JSON lists them all; the text report prints ten), slowest first.
+  {
+    ProfileAccumulator many;
+    std::vector<NodeTime> run;
+    for (int i = 0; i < 25; ++i) {
+      std::string name = "n";  // (not "n" + to_string: GCC 12 warns falsely on that, -Wrestrict)
+      name += std::to_string(i);
+      run.push_back({name, "Add", 0.1 * i, ""});
+    }
+    many.add(run);
+    const Profile all = many.summary();
+    ASSERT_EQ(all.nodes.size(), 25u);
+    EXPECT_EQ(all.nodes.front().node, "n24");
+    EXPECT_EQ(all.nodes.back().node, "n0");
+  }
   // Another node list (another session) starts the sums again.
   acc.add({{"x", "Add", 2.0, ""}});
   EXPECT_EQ(acc.summary().runs, 1);

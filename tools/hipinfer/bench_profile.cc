@@ -35,11 +35,10 @@ Profile ProfileAccumulator::summary() const {
   }
   std::sort(p.ops.begin(), p.ops.end(), [](const OpTime& a, const OpTime& b) { return a.ms_per_run > b.ms_per_run; });
   for (const NodeTime& t : total_)
-    p.top_nodes.push_back(
+    p.nodes.push_back(
         {t.node, t.op_type, t.kernel, t.ms / n, p.node_ms_per_run > 0 ? t.ms / n / p.node_ms_per_run : 0});
-  std::sort(p.top_nodes.begin(), p.top_nodes.end(),
+  std::sort(p.nodes.begin(), p.nodes.end(),
             [](const NodeTimeSummary& a, const NodeTimeSummary& b) { return a.ms_per_run > b.ms_per_run; });
-  if (p.top_nodes.size() > 10) p.top_nodes.resize(10);
   return p;
 }
 

@@ -28,7 +28,7 @@ struct Profile {
   int64_t runs = 0;
   double node_ms_per_run = 0;       // every node's time per run; the rest of a run is overhead
   std::vector<OpTime> ops;          // slowest first
-  std::vector<NodeTimeSummary> top_nodes;  // the slowest nodes, at most 10
+  std::vector<NodeTimeSummary> nodes;  // every node, slowest first (the text report prints ten)
 };
 
 class ProfileAccumulator {
