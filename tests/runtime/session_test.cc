@@ -52,6 +52,28 @@ TEST(Session, RunsWithAnyBatch) {
   }
 }
 
+// Paddle2ONNX (PP-OCR's models among others) writes dim_value -1 for a dimension it does not
+// know; ONNX Runtime runs such models with any size there, and so must we.
+TEST(Session, MinusOneDimsInTheGraphsTypesAreDynamic) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {1, 3});
+  b.output("y", onnx::TensorProto::FLOAT, {1, 3});
+  b.node("Relu", {"x"}, {"y"}, "relu");
+  auto* graph = b.proto().mutable_graph();
+  for (auto* vi : {graph->mutable_input(0), graph->mutable_output(0)})
+    vi->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(-1);
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  EXPECT_EQ(s.value()->inputs()[0].to_string(), "float32[?, 3]");
+  for (int64_t batch : {1, 5}) {
+    auto out = s.value()->run({{"x", filled({batch, 3}, -1)}});
+    ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+    EXPECT_EQ(out.value().at("y").shape(), (Shape{batch, 3}));
+    EXPECT_EQ(out.value().at("y").data<float>()[2], 1.f);  // relu(-1 + 2)
+  }
+}
+
 TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {
   ModelBuilder b;
   b.input("x", onnx::TensorProto::FLOAT, {2, 3});
