@@ -267,10 +267,11 @@ Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto
     if (tt.has_shape()) {
       std::vector<ir::Dim> dims;
       for (const auto& d : tt.shape().dim()) {
-        if (d.has_dim_value() && d.dim_value() < 0) {
-          // Paddle2ONNX (PP-OCR among others) and older converters write -1 for a dimension
-          // they do not know instead of leaving it unset; ONNX Runtime takes that as dynamic,
-          // and so do we. (A negative dim in a tensor's data stays an error.)
+        if ((d.has_dim_value() && d.dim_value() < 0) || (d.has_dim_param() && d.dim_param() == "?")) {
+          // Paddle2ONNX (PP-OCR among others) and older converters write -1, or the name "?",
+          // for a dimension they do not know instead of leaving it unset; ONNX Runtime takes
+          // either as dynamic, and so do we: "?" is not one symbol that binds every dim it
+          // names to the same size. (A negative dim in a tensor's data stays an error.)
           dims.push_back(ir::Dim::named(""));
         } else if (d.has_dim_value()) {
           dims.push_back(ir::Dim::known(d.dim_value()));

@@ -1,7 +1,8 @@
 // Runs the convolutional part of a graph channels-last ([N, H, W, C]): the layout oneDNN's
 // fastest float32 convolutions use on AVX-512. Convolutions and pools switch to their
 // channels-last forms (FusedConv channels_last=1, ChannelsLastPool); elementwise ops between
-// them (QDQ models' per-tensor QuantizeLinear / DequantizeLinear too) follow their inputs' layout; a Transpose enters the region and one leaves it for each
+// them (QDQ models' per-tensor QuantizeLinear / DequantizeLinear too, and binary ops that
+// broadcast rank-4 or one-element operands) follow their inputs' layout; a Transpose enters the region and one leaves it for each
 // reader that needs the original layout. Without this, every convolution would reorder its
 // input and output.
 #include <map>
@@ -22,6 +23,12 @@ const std::map<std::string, std::string> kPools = {{"MaxPool", "max"},
 bool is_float_rank4(const TypeOracle& types, const std::string& v) {
   const ir::ValueType* t = types(v);
   return t && t->kind == ir::ValueKind::kTensor && t->dtype == DType::kFloat32 && t->rank() == 4;
+}
+
+bool is_single_float(const TypeOracle& types, const std::string& v) {
+  const ir::ValueType* t = types(v);
+  return t && t->kind == ir::ValueKind::kTensor && t->dtype == DType::kFloat32 && t->is_static() && t->rank() <= 4 &&
+         shape_numel(t->concrete_shape()) == 1;
 }
 
 bool is_rank4(const TypeOracle& types, const std::string& v) {
@@ -114,8 +121,11 @@ int to_channels_last(ir::Model& m, const TypeOracle& types) {
         convert = last.count(n.inputs[0]) > 0;
         for (size_t i = 1; i < n.inputs.size(); ++i) convert = convert && (n.inputs[i].empty() || !is_float_rank4(types, n.inputs[i]));
       } else if (kBinary.count(n.op_type) && n.inputs.size() == 2) {
-        const bool same = same_shape(types, n.inputs[0], n.inputs[1]) && same_shape(types, n.inputs[0], n.outputs[0]);
-        convert = same && (last.count(n.inputs[0]) || last.count(n.inputs[1]));
+        // Broadcasting commutes with permuting both operands alike when both are rank 4 (an SE
+        // block's [N, C, H, W] * [N, C, 1, 1]), and a one-element operand (hard-swish's + 3)
+        // broadcasts the same in either layout; anything else keeps the original layout.
+        auto fits = [&](const std::string& v) { return is_float_rank4(types, v) || is_single_float(types, v); };
+        convert = fits(n.inputs[0]) && fits(n.inputs[1]) && (last.count(n.inputs[0]) || last.count(n.inputs[1]));
       }
     }
     if (!convert) {

@@ -52,24 +52,29 @@ TEST(Session, RunsWithAnyBatch) {
   }
 }
 
-// Paddle2ONNX (PP-OCR's models among others) writes dim_value -1 for a dimension it does not
-// know; ONNX Runtime runs such models with any size there, and so must we.
-TEST(Session, MinusOneDimsInTheGraphsTypesAreDynamic) {
+// Paddle2ONNX (PP-OCR's models among others) writes dim_value -1, or dim_param "?", for a
+// dimension it does not know; ONNX Runtime runs such models with any size there (and two "?"
+// dims with different sizes), and so must we.
+TEST(Session, MinusOneAndQuestionMarkDimsAreDynamic) {
   ModelBuilder b;
-  b.input("x", onnx::TensorProto::FLOAT, {1, 3});
-  b.output("y", onnx::TensorProto::FLOAT, {1, 3});
+  b.input("x", onnx::TensorProto::FLOAT, {1, 3, 1});
+  b.output("y", onnx::TensorProto::FLOAT, {1, 3, 1});
   b.node("Relu", {"x"}, {"y"}, "relu");
   auto* graph = b.proto().mutable_graph();
-  for (auto* vi : {graph->mutable_input(0), graph->mutable_output(0)})
-    vi->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(-1);
+  for (auto* vi : {graph->mutable_input(0), graph->mutable_output(0)}) {
+    auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+    shape->mutable_dim(0)->set_dim_value(-1);
+    shape->mutable_dim(1)->set_dim_param("?");
+    shape->mutable_dim(2)->set_dim_param("?");
+  }
   const std::string bytes = b.bytes();
   auto s = Session::create_from_bytes(bytes.data(), bytes.size());
   ASSERT_TRUE(s.is_ok()) << s.status().to_string();
-  EXPECT_EQ(s.value()->inputs()[0].to_string(), "float32[?, 3]");
-  for (int64_t batch : {1, 5}) {
-    auto out = s.value()->run({{"x", filled({batch, 3}, -1)}});
+  EXPECT_EQ(s.value()->inputs()[0].to_string(), "float32[?, ?, ?]");
+  for (const Shape& shape : {Shape{1, 3, 1}, Shape{5, 2, 7}}) {
+    auto out = s.value()->run({{"x", filled(shape, -1)}});
     ASSERT_TRUE(out.is_ok()) << out.status().to_string();
-    EXPECT_EQ(out.value().at("y").shape(), (Shape{batch, 3}));
+    EXPECT_EQ(out.value().at("y").shape(), shape);
     EXPECT_EQ(out.value().at("y").data<float>()[2], 1.f);  // relu(-1 + 2)
   }
 }
