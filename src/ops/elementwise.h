@@ -2,8 +2,10 @@
 // Arithmetic on float16/bfloat16 happens in float and rounds once per element.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
+#include "cpu/threading.h"
 #include "ops/dispatch.h"
 #include "ops/op.h"
 #include "ops/shape_util.h"
@@ -68,17 +70,55 @@ struct LegacyBroadcast {
 };
 
 // out = f(a, b) with numpy broadcasting. In and Out are storage types; f works on compute types.
+// A row along the last dim at a time, each operand either advancing with the output or held
+// (broadcast along that dim), so that each of the four row loops vectorises; a same-shape or
+// one-element operand makes the whole tensor one row. Rows are shared among the threads when
+// there are enough elements to pay for a parallel region.
 template <typename In, typename Out, typename F>
 void binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
+  const int64_t n = out.numel();
+  if (n == 0) return;
   const In* pa = a.data<In>();
   const In* pb = b.data<In>();
   Out* po = out.data<Out>();
   using C = compute_t<In>;
-  for_each_broadcast(out.shape(), a.shape(), b.shape(), [&](int64_t o, int64_t ia, int64_t ib) {
-    if constexpr (std::is_same_v<Out, In>)
-      po[o] = static_cast<Out>(f(static_cast<C>(pa[ia]), static_cast<C>(pb[ib])));
-    else
-      po[o] = f(static_cast<C>(pa[ia]), static_cast<C>(pb[ib]));
+  auto whole = [&](const Tensor& t) { return t.shape() == out.shape() || t.numel() == 1; };
+  const Shape& os = out.shape();
+  const int64_t inner = whole(a) && whole(b) ? n : (os.empty() ? 1 : os.back());
+  const int64_t rows = n / inner;
+  auto advances = [&](const Tensor& t) {
+    return t.numel() != 1 && (t.shape() == os || (!t.shape().empty() && t.shape().back() != 1));
+  };
+  const bool a_moves = advances(a), b_moves = advances(b);
+  const BroadcastIndex ia(os, a.shape()), ib(os, b.shape());
+  auto store = [](Out* o, C v) { *o = static_cast<Out>(v); };
+  // len elements from ra, rb (each advancing or held) into ro.
+  auto span = [&](const In* ra, const In* rb, Out* ro, int64_t len) {
+    if (a_moves && b_moves) {
+      for (int64_t j = 0; j < len; ++j) store(ro + j, f(static_cast<C>(ra[j]), static_cast<C>(rb[j])));
+    } else if (a_moves) {
+      const C bv = static_cast<C>(rb[0]);
+      for (int64_t j = 0; j < len; ++j) store(ro + j, f(static_cast<C>(ra[j]), bv));
+    } else if (b_moves) {
+      const C av = static_cast<C>(ra[0]);
+      for (int64_t j = 0; j < len; ++j) store(ro + j, f(av, static_cast<C>(rb[j])));
+    } else {
+      const C v = f(static_cast<C>(ra[0]), static_cast<C>(rb[0]));
+      for (int64_t j = 0; j < len; ++j) store(ro + j, v);
+    }
+  };
+  if (rows == 1) {
+    // One row (same shapes, or a one-element operand): chunks of it for the threads.
+    cpu::parallel_for(n, int64_t{1} << 15, [&](int64_t j0, int64_t j1) {
+      span(pa + (a_moves ? j0 : 0), pb + (b_moves ? j0 : 0), po + j0, j1 - j0);
+    });
+    return;
+  }
+  cpu::parallel_for(rows, std::max<int64_t>(1, (int64_t{1} << 15) / inner), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t base = r * inner;
+      span(pa + (a.numel() == 1 ? 0 : ia.offset(base)), pb + (b.numel() == 1 ? 0 : ib.offset(base)), po + base, inner);
+    }
   });
 }
 

@@ -1,5 +1,6 @@
 // Elementwise ops: hand-computed cases and broadcasting edge cases.
 #include "ops/op_test_util.h"
+#include "ops/shape_util.h"
 
 namespace hi::test {
 namespace {
@@ -33,6 +34,50 @@ TEST(Sub, MiddleDimBroadcast) {
     for (int j = 0; j < 4; ++j)
       for (int k = 0; k < 5; ++k)
         EXPECT_EQ(y.data<float>()[(i * 4 + j) * 5 + k], a.data<float>()[i * 5 + k] - b.data<float>()[j]);
+}
+
+// Every way the row loop can see its operands (both advancing, one held per row, one element,
+// rank-broadcast, both held), small and large enough to be shared among threads (one long row
+// and many rows), against an index-by-index reference.
+TEST(Binary, BroadcastsMatchAPlainLoopAtEverySize) {
+  struct Case {
+    Shape a, b;
+  };
+  const Case cases[] = {{{2, 3, 4, 5}, {1, 3, 1, 5}}, {{2, 3, 4, 5}, {2, 3, 4, 1}}, {{7}, {2, 3, 7}},
+                        {{3, 1}, {1, 11}},           {{2, 1, 1}, {2, 1, 1}},        {{4, 300, 70}, {}},
+                        {{1}, {4, 300, 70}},          {{8, 40, 30, 24}, {8, 1, 1, 24}}, {{70001}, {70001}},
+                        {{9, 1000, 11}, {9, 1000, 1}}, {{5, 1, 33}, {5, 4000, 1}}};
+  uint64_t seed = 3;
+  for (const Case& c : cases) {
+    const Tensor a = random_f32(c.a, seed++), b = random_f32(c.b, seed++, 0.5f, 2.f);
+    for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+      auto r = run_op({op, "", 17, {}, {a, b}});
+      ASSERT_TRUE(r.is_ok()) << op << " " << r.status().to_string();
+      const Tensor& y = r.value()[0];
+      const Shape out = ops::broadcast_shapes(c.a, c.b).value();
+      ASSERT_EQ(y.shape(), out) << op;
+      // Output element o's coordinates, read back in a and b with size-1 dims held.
+      auto offset = [&](const Shape& in, int64_t o) {
+        int64_t off = 0, stride = 1;
+        for (size_t k = out.size(); k-- > 0;) {
+          const int64_t coord = o % out[k];
+          o /= out[k];
+          const size_t from_end = out.size() - 1 - k;
+          if (from_end < in.size()) {
+            const int64_t d = in[in.size() - 1 - from_end];
+            off += (d == 1 ? 0 : coord) * stride;
+            stride *= d;
+          }
+        }
+        return off;
+      };
+      for (int64_t o = 0; o < y.numel(); ++o) {
+        const float x = a.data<float>()[offset(c.a, o)], z = b.data<float>()[offset(c.b, o)];
+        const float want = op[0] == 'A' ? x + z : op[0] == 'S' ? x - z : op[0] == 'M' ? x * z : x / z;
+        ASSERT_EQ(y.data<float>()[o], want) << op << " " << shape_to_string(c.a) << " " << shape_to_string(c.b) << " at " << o;
+      }
+    }
+  }
 }
 
 TEST(Mul, Int64) {
