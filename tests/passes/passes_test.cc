@@ -114,6 +114,49 @@ TEST(Passes, PerTensorQuantizeDequantizeFollowTheChannelsLastLayout) {
   EXPECT_LT(level_difference(bytes, "x", {2, 6, 9, 11}), 0.03);
 }
 
+// Hard-swish as Paddle2ONNX writes it, x * Clip(x + 3, 0, 6) / 6, the same with the division
+// before the product, x * HardSigmoid(x), and an SE block multiplying [N, C, H, W] by
+// [N, C, 1, 1]: each hard-swish becomes one HardSwish folded into its convolution, and the
+// broadcast multiply stays in the channels-last region (one Transpose, out).
+TEST(Passes, HardSwishPatternsFuseAndBroadcastsStayChannelsLast) {
+  GraphBuilder g("hard_swish", 11, 1);
+  g.add_input("x", ElemType::kFloat, {{2, {}}, {5, {}}, {9, {}}, {13, {}}});
+  auto conv = [&](const std::string& in, const std::string& name, int64_t cin, int64_t cout, int64_t k) {
+    return g.op("Conv", "/" + name, {in, weights(g, name + "_w", {cout, cin, k, k}), weights(g, name + "_b", {cout})},
+                {Attr::ints_of("pads", {k / 2, k / 2, k / 2, k / 2})});
+  };
+  auto clip6_of_x_plus_3 = [&](const std::string& x, const std::string& scope) {
+    return g.clip(scope, g.op("Add", scope, {x, g.constant_f32(scope, 3.f)}), 0.f, 6.f);
+  };
+  const std::string c1 = conv("x", "c1", 5, 8, 3);
+  const std::string h1 = g.op("Div", "/h1", {g.op("Mul", "/h1", {c1, clip6_of_x_plus_3(c1, "/h1")}), g.constant_f32("/h1", 6.f)});
+  const std::string c2 = conv(h1, "c2", 8, 8, 1);
+  const std::string h2 = g.op("Mul", "/h2", {g.op("Div", "/h2", {clip6_of_x_plus_3(c2, "/h2"), g.constant_f32("/h2", 6.f)}), c2});
+  const std::string c3 = conv(h2, "c3", 8, 8, 3);
+  const std::string h3 = g.op("Mul", "/h3", {c3, g.op("HardSigmoid", "/h3", {c3}, {Attr::f("alpha", 1.f / 6.f), Attr::f("beta", 0.5f)})});
+  // SE: a per-(image, channel) gate from the pooled values.
+  const std::string pooled = g.op("GlobalAveragePool", "/se", {h3});
+  const std::string gate = g.op("HardSigmoid", "/se", {conv(g.op("Relu", "/se", {conv(pooled, "se1", 8, 4, 1)}), "se2", 4, 8, 1)});
+  const std::string scaled = g.op("Mul", "/se_mul", {h3, gate});
+  // Not hard-swish (+ 2.5): left as it is.
+  const std::string c4 = conv(scaled, "c4", 8, 6, 1);
+  const std::string other = g.op("Div", "/o", {g.op("Mul", "/o", {c4, g.clip("/o", g.op("Add", "/o", {c4, g.constant_f32("/o", 2.5f)}), 0.f, 6.f)}),
+                                                g.constant_f32("/o", 6.f)});
+  g.add_output(g.op("Identity", "/out", {other}, {}, "y"), ElemType::kFloat, {});
+  ASSERT_TRUE(g.finish("test").is_ok());
+  const std::string bytes = g.serialize().value();
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops, 3);
+  EXPECT_EQ(report.at("fuse_hard_swish"), 3);
+  EXPECT_EQ(ops.count("HardSwish"), 0u);  // all three folded into their convolutions
+  EXPECT_EQ(ops.count("Clip"), 1u);       // the + 2.5 one
+  EXPECT_EQ(ops.count("Div"), 1u);
+  if (report.at("to_channels_last") != 0) {
+    EXPECT_EQ(ops.count("Transpose"), 1u);
+  }
+  EXPECT_LT(level_difference(bytes, "x", {2, 5, 9, 13}), 1e-5);
+}
+
 TEST(Passes, ChannelsLastRegionReadsTheInputAsGivenAndHasOneExit) {
   const std::string bytes = conv_model(13);
   std::multiset<std::string> ops;
