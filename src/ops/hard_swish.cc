@@ -15,5 +15,8 @@ struct HardSwishFn : NoAttributes {
 }  // namespace
 
 HI_REGISTER_OP(HardSwish, ActivationOp<kFloatTypes, HardSwishFn>)
+// The same op for graphs whose ai.onnx opset predates HardSwish (14): what fuse_hard_swish
+// makes of hard-swish written out in elementwise ops there.
+HI_REGISTER_OP(HardSwishInternal, ActivationOp<kFloatTypes, HardSwishFn>)
 
 }  // namespace hi::ops

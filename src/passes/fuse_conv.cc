@@ -14,14 +14,20 @@ namespace {
 // one the fused kernels take (or its parameters are not constants).
 bool as_activation(const ir::Graph& g, const GraphIndex& index, const ir::Node& n, std::string* name,
                    std::vector<float>* params) {
-  if (!n.domain.empty() || n.inputs.empty() || n.outputs.size() != 1) return false;
+  if (n.inputs.empty() || n.outputs.size() != 1) return false;
+  if (is_hard_swish(n)) {
+    *name = "HardSwish";
+    params->clear();
+    return n.inputs.size() == 1;
+  }
+  if (!n.domain.empty()) return false;
   auto attr_f = [&](const char* key, float def) {
     const ir::Attribute* a = n.attr(key);
     return a ? a->f : def;
   };
   params->clear();
   const std::string& op = n.op_type;
-  if (op == "Relu" || op == "Sigmoid" || op == "Tanh" || op == "HardSwish") {
+  if (op == "Relu" || op == "Sigmoid" || op == "Tanh") {
     if (n.inputs.size() != 1) return false;
     *name = op;
     return true;

@@ -1,6 +1,7 @@
 // Hard-swish written out in elementwise ops, as exporters without the HardSwish op write it
-// (Paddle2ONNX's PP-OCR models, PyTorch before opset 14), becomes one HardSwish node, which
-// fuse_conv then folds into the convolution before it:
+// (Paddle2ONNX's PP-OCR models, PyTorch before opset 14), becomes one HardSwish node (in
+// hipinfer's domain where the graph's opset predates ai.onnx's, 14), which fuse_conv then
+// folds into the convolution before it:
 //   Mul(x, Clip(Add(x, 3), 0, 6)) then Div by 6 or Mul by 1/6, either operand order, the
 //   division also allowed on the Clip before the Mul;
 //   Mul(x, HardSigmoid(x, alpha 1/6, beta 0.5)).
@@ -8,6 +9,7 @@
 // by float32 rounding only (x * (x + 3) / 6 against x * (x / 6 + 0.5)).
 #include <cmath>
 
+#include "ops/internal.h"
 #include "passes/pass_util.h"
 
 namespace hi::passes {
@@ -124,6 +126,9 @@ int fuse_hard_swish(ir::Model& m, const TypeOracle& types) {
   HardSwishMatcher matcher(g, index);
   std::set<int> dead;
   int fused = 0;
+  // ai.onnx has HardSwish from opset 14; before that the node goes in hipinfer's domain.
+  const auto onnx_opset = m.opsets.find("");
+  const bool has_standard_hard_swish = onnx_opset != m.opsets.end() && onnx_opset->second >= 14;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node& n = g.nodes[i];
     std::string x;
@@ -137,12 +142,14 @@ int fuse_hard_swish(ir::Model& m, const TypeOracle& types) {
     ir::Node hs;
     hs.name = n.name.empty() ? n.outputs[0] + "/HardSwish" : n.name + "/HardSwish";
     hs.op_type = "HardSwish";
+    if (!has_standard_hard_swish) hs.domain = ops::kInternalDomain;
     hs.inputs = {x};
     hs.outputs = {n.outputs[0]};
     n = std::move(hs);
     ++fused;
   }
   erase_nodes(g, dead);
+  if (fused && !has_standard_hard_swish) m.opsets[ops::kInternalDomain] = 1;
   return fused;
 }
 

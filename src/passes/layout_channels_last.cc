@@ -115,7 +115,7 @@ int to_channels_last(ir::Model& m, const TypeOracle& types) {
       convert = true;
     } else if (is_per_tensor_qdq(n, types)) {
       convert = last.count(n.inputs[0]) > 0;
-    } else if (n.domain.empty() && n.outputs.size() == 1 && is_float_rank4(types, n.outputs[0])) {
+    } else if ((n.domain.empty() || is_hard_swish(n)) && n.outputs.size() == 1 && is_float_rank4(types, n.outputs[0])) {
       // Elementwise: follows its inputs when they are already channels-last.
       if (kUnary.count(n.op_type)) {
         convert = last.count(n.inputs[0]) > 0;

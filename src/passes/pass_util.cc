@@ -2,6 +2,8 @@
 
 #include <functional>
 
+#include "ops/internal.h"
+
 namespace hi::passes {
 
 GraphIndex::GraphIndex(const ir::Graph& g) {
@@ -75,6 +77,10 @@ std::string other_input(const ir::Node& n, const std::string& known) {
   if (n.inputs[0] == known) return n.inputs[1];
   if (n.inputs[1] == known) return n.inputs[0];
   return "";
+}
+
+bool is_hard_swish(const ir::Node& n) {
+  return n.op_type == "HardSwish" && (n.domain.empty() || n.domain == ops::kInternalDomain);
 }
 
 bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::string& name, float* value) {

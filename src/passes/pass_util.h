@@ -37,6 +37,8 @@ const Tensor* constant(const ir::Graph& g, const GraphIndex& index, const std::s
 bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::string& name, float* value);
 // A node's int, float or ints attribute, or the default (an empty list) when it has none.
 int64_t int_attr(const ir::Node& n, const char* key, int64_t def);
+// ai.onnx HardSwish, or the one fuse_hard_swish puts in hipinfer's domain for older opsets.
+bool is_hard_swish(const ir::Node& n);
 float float_attr(const ir::Node& n, const char* key, float def);
 std::vector<int64_t> ints_attr(const ir::Node& n, const char* key);
 // QDQ models. An int8/uint8 tensor; a float32 one (a scale).

@@ -15,6 +15,7 @@ const std::vector<GpuOpEntry>& gpu_op_list() {
       HI_ENTRY("", "Neg", unary),           HI_ENTRY("", "Abs", unary),
       HI_ENTRY("", "Erf", unary),           HI_ENTRY("", "Gelu", unary),
       HI_ENTRY("", "HardSigmoid", unary),   HI_ENTRY("", "HardSwish", unary),
+      HI_ENTRY(kInternalDomain, "HardSwish", unary),  // fuse_hard_swish's, for opsets before 14
       HI_ENTRY("", "Softplus", unary),      HI_ENTRY("", "Elu", unary),
       HI_ENTRY("", "Selu", unary),          HI_ENTRY("", "Sin", unary),
       HI_ENTRY("", "Cos", unary),           HI_ENTRY("", "Floor", unary),
