@@ -146,7 +146,8 @@ Status run_compare(RunContext& ctx, F f) {
   return Status::ok();
 }
 
-// out[i] = f(x[i]) for the types in Types; f takes and returns the compute type.
+// out[i] = f(x[i]) for the types in Types; f takes and returns the compute type. Large
+// tensors are cut into chunks for the threads (f must not keep state between calls).
 template <uint64_t Types, typename F>
 Status run_unary(RunContext& ctx, F f) {
   const Tensor& x = ctx.in(0);
@@ -156,7 +157,9 @@ Status run_unary(RunContext& ctx, F f) {
         const T* px = x.data<T>();
         T* po = out.data<T>();
         using C = compute_t<T>;
-        for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(f(static_cast<C>(px[i])));
+        cpu::parallel_for(n, int64_t{1} << 15, [&](int64_t i0, int64_t i1) {
+          for (int64_t i = i0; i < i1; ++i) po[i] = static_cast<T>(f(static_cast<C>(px[i])));
+        });
       }))
     return unsupported_dtype(ctx.node(), x.dtype());
   return Status::ok();
