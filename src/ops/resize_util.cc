@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cpu/threading.h"
 #include "ops/dispatch.h"
 #include "ops/numeric.h"
 
@@ -162,6 +163,50 @@ bool is_identity(const ResizeOptions& opt, const ResizeAxis& a, int64_t in) {
   return unit_scale && a.out == in && full_roi;
 }
 
+// Nearest-neighbour resizing as a gather: each output element copies one input element, at the
+// index each axis's table gives (no arithmetic on the values, so any element type is copied
+// as it is). Rows along the last axis are shared among the threads. False where an output
+// element reads the extrapolation value instead (tf_crop_and_resize outside the box).
+bool resize_nearest(const Tensor& x, const std::vector<ResizeAxis>& axes, const ResizeOptions& opt, Tensor& y) {
+  const Shape& in = x.shape();
+  const size_t r = in.size();
+  std::vector<std::vector<int64_t>> index(r);
+  for (size_t d = 0; d < r; ++d) {
+    const AxisTaps t = axis_taps(opt, axes[d], in[d]);
+    for (uint8_t e : t.extrapolate)
+      if (e) return false;
+    index[d] = t.index;
+  }
+  std::vector<int64_t> in_stride(r, 1);
+  for (size_t d = r - 1; d-- > 0;) in_stride[d] = in_stride[d + 1] * in[d + 1];
+  const Shape& out = y.shape();
+  const int64_t last = out[r - 1], rows = y.numel() / last;
+  const std::vector<int64_t>& cols = index[r - 1];
+  auto gather = [&]<typename E>(E) {
+    const E* src = static_cast<const E*>(x.raw());
+    E* dst = static_cast<E*>(y.raw());
+    cpu::parallel_for(rows, std::max<int64_t>(1, 4096 / last), [&](int64_t r0, int64_t r1) {
+      for (int64_t row = r0; row < r1; ++row) {
+        int64_t off = 0, rest = row;
+        for (size_t d = r - 1; d-- > 0;) {
+          off += index[d][static_cast<size_t>(rest % out[d])] * in_stride[d];
+          rest /= out[d];
+        }
+        const E* s = src + off;
+        E* o = dst + row * last;
+        for (int64_t j = 0; j < last; ++j) o[j] = s[cols[static_cast<size_t>(j)]];
+      }
+    });
+  };
+  switch (dtype_size(x.dtype())) {
+    case 1: gather(uint8_t{}); return true;
+    case 2: gather(uint16_t{}); return true;
+    case 4: gather(uint32_t{}); return true;
+    case 8: gather(uint64_t{}); return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axes, const ResizeOptions& opt) {
@@ -177,6 +222,9 @@ Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axe
   }
   Tensor y = Tensor::empty(x.dtype(), out_shape);
   if (y.numel() == 0) return y;
+  if (opt.mode == ResizeMode::kNearest && !cur.empty() && dtype_is_supported(x.dtype()) && x.dtype() != DType::kString &&
+      resize_nearest(x, axes, opt, y))
+    return y;
   std::vector<double> buf(static_cast<size_t>(x.numel()));
   if (!dispatch<kNumericTypes>(x.dtype(), [&]<typename T>() {
         const T* p = x.data<T>();
