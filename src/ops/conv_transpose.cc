@@ -9,6 +9,7 @@
 // An output larger than `natural` (negative total) is extended with zeros (plus bias) at the
 // end, as ONNX Runtime and the ONNX reference implementation do.
 #include "cpu/kernels.h"
+#include "cpu/threading.h"
 #include "ops/conv_util.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -109,6 +110,12 @@ class ConvTransposeOp final : public Op {
     if (y.numel() == 0) return Status::ok();
     bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
+      if constexpr (std::is_same_v<T, C>) {  // float32 and float64: no copies in and out
+        T* py = y.data<T>();
+        std::fill(py, py + y.numel(), T(0));
+        run_typed<C>(x.data<T>(), w.data<T>(), b ? b->data<T>() : nullptr, py, n, c, mg, g);
+        return;
+      }
       const auto xs = to_compute<T, C>(x), ws = to_compute<T, C>(w);
       std::vector<C> bs;
       if (b) bs = to_compute<T, C>(*b);
@@ -160,17 +167,20 @@ class ConvTransposeOp final : public Op {
           cpu::sgemm(true, false, mg * k_size, in_size, cg, 1.f, wg, mg * k_size, xg, in_size, 0.f, col.data(), in_size);
         else
           gemm_ref<C>(true, false, mg * k_size, in_size, cg, C(1), wg, mg * k_size, xg, in_size, C(0), col.data(), in_size);
-        for (int64_t o = 0; o < mg; ++o) {
-          C* yo = y + (img * m + grp * mg + o) * out_size;
-          for (int64_t k = 0; k < k_size; ++k) {
-            const C* row = col.data() + (o * k_size + k) * in_size;
-            const int64_t* t = target.data() + k * in_size;
-            for (int64_t i = 0; i < in_size; ++i)
-              if (t[i] >= 0) yo[t[i]] += row[i];
+        // Each output channel's scatter is its own (output channels shared among the threads).
+        cpu::parallel_for(mg, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, k_size * in_size)), [&](int64_t o0, int64_t o1) {
+          for (int64_t o = o0; o < o1; ++o) {
+            C* yo = y + (img * m + grp * mg + o) * out_size;
+            for (int64_t k = 0; k < k_size; ++k) {
+              const C* row = col.data() + (o * k_size + k) * in_size;
+              const int64_t* t = target.data() + k * in_size;
+              for (int64_t i = 0; i < in_size; ++i)
+                if (t[i] >= 0) yo[t[i]] += row[i];
+            }
+            if (bias)
+              for (int64_t s = 0; s < out_size; ++s) yo[s] += bias[grp * mg + o];
           }
-          if (bias)
-            for (int64_t s = 0; s < out_size; ++s) yo[s] += bias[grp * mg + o];
-        }
+        });
       }
     }
   }
