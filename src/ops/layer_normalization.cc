@@ -132,5 +132,8 @@ class LayerNormalizationOp final : public Op {
 }  // namespace
 
 HI_REGISTER_OP(LayerNormalization, LayerNormalizationOp)
+// The same op for graphs whose ai.onnx opset predates LayerNormalization (17): what
+// fuse_layer_norm makes of LayerNorm written out in elementwise ops there.
+HI_REGISTER_OP(LayerNormalizationInternal, LayerNormalizationOp)
 
 }  // namespace hi::ops

@@ -38,7 +38,7 @@ int drop_unused_initializers(ir::Graph& g) {
 }  // namespace
 
 // Every pass, in the order they run.
-const char* const kPassNames[] = {"eliminate_identity", "fold_conv_batchnorm", "fuse_hard_swish", "fuse_conv",
+const char* const kPassNames[] = {"eliminate_identity", "fold_conv_batchnorm", "fuse_hard_swish", "fuse_layer_norm", "fuse_conv",
                                   "fuse_attention",     "fuse_matmul",         "fuse_gemm",
                                   "to_channels_last",   "fuse_inverted_residual", "fuse_qdq_conv",
                                   "fuse_qdq_add"};
@@ -62,7 +62,10 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
     pass("eliminate_identity", [&] { return eliminate_identity(model); });
     pass("fold_conv_batchnorm", [&] { return fold_conv_batchnorm(model, types); });
   }
-  if (options.level >= 2) pass("fuse_hard_swish", [&] { return fuse_hard_swish(model, types); });
+  if (options.level >= 2) {
+    pass("fuse_hard_swish", [&] { return fuse_hard_swish(model, types); });
+    pass("fuse_layer_norm", [&] { return fuse_layer_norm(model, types); });
+  }
   if (options.level >= 2 || options.precision == "bf16") pass("fuse_conv", [&] { return fuse_conv(model, types, options.precision); });
   if (options.level >= 2) {
     pass("fuse_attention", [&] { return fuse_attention(model, types); });

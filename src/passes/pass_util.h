@@ -78,6 +78,7 @@ DType dtype_of_value(const TypeOracle& types, const std::string& name);
 int eliminate_identity(ir::Model& m);
 int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types);
 int fuse_hard_swish(ir::Model& m, const TypeOracle& types);
+int fuse_layer_norm(ir::Model& m, const TypeOracle& types);
 int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int fuse_matmul(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precision);

@@ -157,6 +157,38 @@ TEST(Passes, HardSwishPatternsFuseAndBroadcastsStayChannelsLast) {
   EXPECT_LT(level_difference(bytes, "x", {2, 5, 9, 13}), 1e-5);
 }
 
+// LayerNorm as exporters before opset 17 write it: ReduceMean, Sub, Pow (or Mul(d, d)),
+// ReduceMean, Add eps, Sqrt, Div, then * gamma and + beta (either optional). Over the last axis
+// it becomes one LayerNormalization; over another axis it stays as it is.
+TEST(Passes, LayerNormPatternsFuseOverTheLastAxisOnly) {
+  GraphBuilder g("layer_norm", 13, 1);
+  g.add_input("x", ElemType::kFloat, {{2, {}}, {7, {}}, {19, {}}});
+  auto mean = [&](const std::string& v, const std::string& scope, int64_t axis) {
+    return g.op("ReduceMean", scope, {v}, {Attr::ints_of("axes", {axis})});
+  };
+  auto layer_norm = [&](const std::string& x, const std::string& scope, int64_t axis, bool pow) {
+    const std::string d = g.op("Sub", scope, {x, mean(x, scope, axis)});
+    const std::string sq = pow ? g.op("Pow", scope, {d, g.constant_f32(scope, 2.f)}) : g.op("Mul", scope, {d, d});
+    const std::string sd = g.op("Sqrt", scope, {g.op("Add", scope, {mean(sq, scope, axis), g.constant_f32(scope, 1e-5f)})});
+    return g.op("Div", scope, {d, sd});
+  };
+  const std::string n1 = layer_norm("x", "/ln1", -1, true);
+  const std::string y1 = g.op("Add", "/ln1", {g.op("Mul", "/ln1", {n1, weights(g, "gamma1", {19}, 1.0)}), weights(g, "beta1", {19})});
+  const std::string n2 = layer_norm(g.op("Relu", "/r", {y1}), "/ln2", 2, false);
+  const std::string y2 = g.op("Mul", "/ln2", {weights(g, "gamma2", {19}, 1.0), n2});  // gamma first, no beta
+  const std::string y3 = layer_norm(y2, "/ln3", 1, true);  // the middle axis: not a LayerNormalization
+  g.add_output(g.op("Identity", "/out", {y3}, {}, "y"), ElemType::kFloat, {});
+  ASSERT_TRUE(g.finish("test").is_ok());
+  const std::string bytes = g.serialize().value();
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops, 2);
+  EXPECT_EQ(report.at("fuse_layer_norm"), 2);
+  EXPECT_EQ(ops.count("LayerNormalization"), 2u);
+  EXPECT_EQ(ops.count("ReduceMean"), 2u);  // ln3's
+  EXPECT_EQ(ops.count("Sqrt"), 1u);
+  EXPECT_LT(level_difference(bytes, "x", {2, 7, 19}), 1e-5);
+}
+
 TEST(Passes, ChannelsLastRegionReadsTheInputAsGivenAndHasOneExit) {
   const std::string bytes = conv_model(13);
   std::multiset<std::string> ops;
