@@ -6,25 +6,6 @@
 #include "passes/pass_util.h"
 
 namespace hi::passes {
-namespace {
-
-std::vector<double> as_doubles(const Tensor& t) {
-  std::vector<double> v(static_cast<size_t>(t.numel()));
-  for (size_t i = 0; i < v.size(); ++i) v[i] = t.as_double(static_cast<int64_t>(i));
-  return v;
-}
-
-Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& v) {
-  Tensor t = Tensor::empty(dtype, shape);
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (dtype == DType::kFloat32) t.data<float>()[i] = static_cast<float>(v[i]);
-    else t.data<double>()[i] = v[i];
-  }
-  return t;
-}
-
-}  // namespace
-
 int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types) {
   ir::Graph& g = m.graph;
   int folded = 0;

@@ -38,9 +38,10 @@ int drop_unused_initializers(ir::Graph& g) {
 }  // namespace
 
 // Every pass, in the order they run.
-const char* const kPassNames[] = {"eliminate_identity", "fold_conv_batchnorm", "fuse_hard_swish", "fuse_layer_norm", "fuse_conv",
-                                  "fuse_attention",     "fuse_matmul",         "fuse_gemm",
-                                  "to_channels_last",   "fuse_inverted_residual", "fuse_qdq_conv",
+const char* const kPassNames[] = {"eliminate_identity",    "fold_conv_batchnorm", "fold_conv_affine",
+                                  "fuse_hard_swish",       "fuse_layer_norm",     "fuse_conv",
+                                  "fuse_attention",        "fuse_matmul",         "fuse_gemm",
+                                  "to_channels_last",      "fuse_inverted_residual", "fuse_qdq_conv",
                                   "fuse_qdq_add"};
 
 Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& types, PassReport* report) {
@@ -61,6 +62,7 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
   if (options.level >= 1) {
     pass("eliminate_identity", [&] { return eliminate_identity(model); });
     pass("fold_conv_batchnorm", [&] { return fold_conv_batchnorm(model, types); });
+    pass("fold_conv_affine", [&] { return fold_conv_affine(model, types); });
   }
   if (options.level >= 2) {
     pass("fuse_hard_swish", [&] { return fuse_hard_swish(model, types); });

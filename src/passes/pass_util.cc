@@ -79,6 +79,21 @@ std::string other_input(const ir::Node& n, const std::string& known) {
   return "";
 }
 
+std::vector<double> as_doubles(const Tensor& t) {
+  std::vector<double> v(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.as_double(static_cast<int64_t>(i));
+  return v;
+}
+
+Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& v) {
+  Tensor t = Tensor::empty(dtype, shape);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (dtype == DType::kFloat32) t.data<float>()[i] = static_cast<float>(v[i]);
+    else t.data<double>()[i] = v[i];
+  }
+  return t;
+}
+
 bool is_hard_swish(const ir::Node& n) {
   return n.op_type == "HardSwish" && (n.domain.empty() || n.domain == ops::kInternalDomain);
 }

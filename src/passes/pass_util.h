@@ -37,6 +37,9 @@ const Tensor* constant(const ir::Graph& g, const GraphIndex& index, const std::s
 bool scalar_constant(const ir::Graph& g, const GraphIndex& index, const std::string& name, float* value);
 // A node's int, float or ints attribute, or the default (an empty list) when it has none.
 int64_t int_attr(const ir::Node& n, const char* key, int64_t def);
+// A constant's values as doubles, and back into a tensor of `dtype` (float32 or float64).
+std::vector<double> as_doubles(const Tensor& t);
+Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& v);
 // ai.onnx HardSwish, or the one fuse_hard_swish puts in hipinfer's domain for older opsets.
 bool is_hard_swish(const ir::Node& n);
 float float_attr(const ir::Node& n, const char* key, float def);
@@ -77,6 +80,7 @@ DType dtype_of_value(const TypeOracle& types, const std::string& name);
 // The passes (each returns the number of rewrites it made).
 int eliminate_identity(ir::Model& m);
 int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types);
+int fold_conv_affine(ir::Model& m, const TypeOracle& types);
 int fuse_hard_swish(ir::Model& m, const TypeOracle& types);
 int fuse_layer_norm(ir::Model& m, const TypeOracle& types);
 int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precision);

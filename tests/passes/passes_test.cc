@@ -189,6 +189,34 @@ TEST(Passes, LayerNormPatternsFuseOverTheLastAxisOnly) {
   EXPECT_LT(level_difference(bytes, "x", {2, 7, 19}), 1e-5);
 }
 
+// Conv -> Mul -> Add (or Add -> Mul) by constants per output channel or one value (PP-LCNetV3's
+// learnable affine blocks as Paddle2ONNX writes them) fold into the convolution; a constant along
+// a spatial axis (even one as long as the channels), or a value with another reader, stops the
+// chain.
+TEST(Passes, ConvAffineChainsFoldIntoTheConvolution) {
+  GraphBuilder g("conv_affine", 13, 1);
+  g.add_input("x", ElemType::kFloat, {{2, {}}, {6, {}}, {7, {}}, {8, {}}});
+  const std::string c1 = g.op("Conv", "/c1", {"x", weights(g, "w1", {8, 6, 3, 3}), weights(g, "b1", {8})},
+                              {Attr::ints_of("pads", {1, 1, 1, 1})});
+  const std::string a1 = g.op("Add", "/a1", {g.op("Mul", "/m1", {g.constant_f32("/m1", 1.7f), c1}), weights(g, "t1", {8, 1, 1})});
+  const std::string r1 = g.op("Relu", "/r1", {a1});
+  // Grouped, no bias: Add one value, then Mul by [1, M, 1, 1] (the shift is scaled too).
+  const std::string c2 = g.op("Conv", "/c2", {r1, weights(g, "w2", {8, 2, 3, 3})}, {Attr::i("group", 4), Attr::ints_of("pads", {1, 1, 1, 1})});
+  const std::string a2 = g.op("Mul", "/m2", {g.op("Add", "/a2", {c2, g.constant_f32("/a2", -0.25f)}), weights(g, "s2", {1, 8, 1, 1})});
+  // Along the width (8, as many as the channels): not per channel, this Mul stays.
+  const std::string c3 = g.op("Conv", "/c3", {a2, weights(g, "w3", {8, 8, 1, 1})});
+  const std::string m3 = g.op("Mul", "/m3", {c3, weights(g, "s3", {1, 1, 1, 8})});
+  g.add_output(g.op("Identity", "/out", {m3}, {}, "y"), ElemType::kFloat, {});
+  ASSERT_TRUE(g.finish("test").is_ok());
+  const std::string bytes = g.serialize().value();
+  std::multiset<std::string> ops;
+  const auto report = optimise(bytes, &ops, 1);
+  EXPECT_EQ(report.at("fold_conv_affine"), 2);
+  EXPECT_EQ(ops.count("Mul"), 1u);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  EXPECT_LT(level_difference(bytes, "x", {2, 6, 7, 8}), 1e-5);
+}
+
 TEST(Passes, ChannelsLastRegionReadsTheInputAsGivenAndHasOneExit) {
   const std::string bytes = conv_model(13);
   std::multiset<std::string> ops;
