@@ -65,20 +65,8 @@ int fold_conv_affine(ir::Model& m, const TypeOracle& types) {
       out = n.outputs[0];
     }
     if (chain.empty()) continue;
-    std::vector<double> wv = as_doubles(*w), bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
-    if (static_cast<int64_t>(bv.size()) != mo) continue;
-    const size_t per_out = wv.size() / static_cast<size_t>(mo);
-    for (size_t o = 0; o < static_cast<size_t>(mo); ++o) {
-      for (size_t k = 0; k < per_out; ++k) wv[o * per_out + k] *= scale[o];
-      bv[o] = bv[o] * scale[o] + shift[o];
-    }
-    const std::string wname = fresh_name(g, conv.inputs[1] + "_affine");
-    g.initializers[wname] = from_doubles(w->dtype(), w->shape(), wv);
-    const std::string bname = fresh_name(g, (b ? conv.inputs[2] : conv.outputs[0]) + "_affine_bias");
-    g.initializers[bname] = from_doubles(w->dtype(), {mo}, bv);
-    conv.inputs.resize(3);
-    conv.inputs[1] = wname;
-    conv.inputs[2] = bname;
+    if (b && b->numel() != mo) continue;
+    fold_channel_affine_into_conv(g, conv, *w, b, scale, shift, "affine");
     conv.outputs[0] = out;
     dead.insert(chain.begin(), chain.end());
     ++folded;

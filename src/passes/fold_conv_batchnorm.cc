@@ -39,20 +39,13 @@ int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types) {
     const ir::Attribute* eps_attr = bn.attr("epsilon");
     const double eps = eps_attr ? eps_attr->f : 1e-5;
     const auto sc = as_doubles(*scale), bt = as_doubles(*beta), mu = as_doubles(*mean), vr = as_doubles(*var);
-    std::vector<double> wv = as_doubles(*w), bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
-    const size_t per_out = wv.size() / static_cast<size_t>(mo);
+    // y = (conv - mean) * s + beta with s = scale / sqrt(var + eps): conv * s + (beta - mean * s).
+    std::vector<double> s(static_cast<size_t>(mo)), shift(static_cast<size_t>(mo));
     for (size_t o = 0; o < static_cast<size_t>(mo); ++o) {
-      const double s = sc[o] / std::sqrt(vr[o] + eps);
-      for (size_t k = 0; k < per_out; ++k) wv[o * per_out + k] *= s;
-      bv[o] = (bv[o] - mu[o]) * s + bt[o];
+      s[o] = sc[o] / std::sqrt(vr[o] + eps);
+      shift[o] = bt[o] - mu[o] * s[o];
     }
-    const std::string wname = fresh_name(g, conv.inputs[1] + "_bnfolded");
-    g.initializers[wname] = from_doubles(w->dtype(), w->shape(), wv);
-    const std::string bname = fresh_name(g, (b ? conv.inputs[2] : conv.outputs[0]) + "_bnfolded_bias");
-    g.initializers[bname] = from_doubles(w->dtype(), {mo}, bv);
-    conv.inputs.resize(3);
-    conv.inputs[1] = wname;
-    conv.inputs[2] = bname;
+    fold_channel_affine_into_conv(g, conv, *w, b, s, shift, "bnfolded");
     conv.outputs[0] = bn.outputs[0];
     dead.insert(static_cast<int>(i));
     ++folded;

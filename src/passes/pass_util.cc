@@ -94,6 +94,24 @@ Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& 
   return t;
 }
 
+void fold_channel_affine_into_conv(ir::Graph& g, ir::Node& conv, const Tensor& w, const Tensor* b,
+                                   const std::vector<double>& scale, const std::vector<double>& shift, const std::string& tag) {
+  const int64_t mo = w.dim(0);
+  std::vector<double> wv = as_doubles(w), bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
+  const size_t per_out = wv.size() / static_cast<size_t>(mo);
+  for (size_t o = 0; o < static_cast<size_t>(mo); ++o) {
+    for (size_t k = 0; k < per_out; ++k) wv[o * per_out + k] *= scale[o];
+    bv[o] = bv[o] * scale[o] + shift[o];
+  }
+  const std::string wname = fresh_name(g, conv.inputs[1] + "_" + tag);
+  g.initializers[wname] = from_doubles(w.dtype(), w.shape(), wv);
+  const std::string bname = fresh_name(g, (b ? conv.inputs[2] : conv.outputs[0]) + "_" + tag + "_bias");
+  g.initializers[bname] = from_doubles(w.dtype(), {mo}, bv);
+  conv.inputs.resize(3);
+  conv.inputs[1] = wname;
+  conv.inputs[2] = bname;
+}
+
 bool is_hard_swish(const ir::Node& n) {
   return n.op_type == "HardSwish" && (n.domain.empty() || n.domain == ops::kInternalDomain);
 }
