@@ -117,6 +117,10 @@ class MatMulKernel {
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                  const float* bias, const Activation& act, bool with_sum,
                                                  Precision precision = Precision::kFloat32);
+// The same on oneDNN's matmul (cpu/dnnl_matmul.cc), float32; nullptr without oneDNN.
+// make_matmul_kernel times it against the packed product once.
+std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
+                                                      const float* bias, const Activation& act, bool with_sum);
 // The same on our own packed AVX-512 product (cpu/packed_matmul.cc), float32 or bfloat16; the
 // activations vector_activation_supported names; nullptr where it does not apply.
 // make_matmul_kernel times the float32 one against oneDNN's once.
@@ -144,6 +148,8 @@ void quantized_add_s8(const int8_t* a, const int8_t* b, int64_t n, const Quantiz
 // With `add`, of x + add: row r adds add[r * add_stride, + n) (stride 0: one row for all), an
 // attention mask added in the same pass.
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, const float* add = nullptr, int64_t add_stride = 0);
+// y[i] = act(y[i]) for n floats, in registers where the CPU has AVX-512 (cpu/avx512_util.h).
+void activate_in_place(float* y, int64_t n, const Activation& act);
 // LayerNormalization over the last n values of each row: y = (x - mean) / sqrt(var + eps) * scale + bias.
 void layer_norm_rows(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n, float epsilon);
 

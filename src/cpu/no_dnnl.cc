@@ -33,6 +33,11 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry&, const float*, 
   return nullptr;
 }
 
+std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t, int64_t, int64_t, const float*, const float*,
+                                                      const Activation&, bool) {
+  return nullptr;
+}
+
 }  // namespace hi::cpu
 
 namespace hi::cpu {

@@ -111,6 +111,15 @@ HI_AVX512 void softmax_row_avx512(const float* xr, const float* add, float* yr, 
   for (int64_t j = 0; j < full; j += kLanes) _mm512_storeu_ps(yr + j, _mm512_mul_ps(_mm512_loadu_ps(yr + j), inv));
   if (tail) _mm512_mask_storeu_ps(yr + full, tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, yr + full), inv));
 }
+
+HI_AVX512 void activate_avx512(float* y, int64_t n, const Activation& act) {
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) _mm512_storeu_ps(y + i, activate(_mm512_loadu_ps(y + i), act));
+  if (i < n) {
+    const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(y + i, tail, activate(_mm512_maskz_loadu_ps(tail, y + i), act));
+  }
+}
 #endif
 
 HI_ROW_KERNEL void layer_norm_row(const float* xr, const float* scale, const float* bias, float* yr, int64_t n,
@@ -151,6 +160,21 @@ void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, const float
 #endif
       softmax_row(x + r * n, a, y + r * n, n);
     }
+  });
+}
+
+void activate_in_place(float* y, int64_t n, const Activation& act) {
+  if (act.kind == Activation::Kind::kNone) return;
+#ifdef HI_HAVE_AVX512_KERNELS
+  const bool avx512 = avx512_kernels_available() && vector_activation_supported(act);
+#else
+  const bool avx512 = false;
+#endif
+  parallel_for(n, 1 << 14, [&](int64_t i0, int64_t i1) {
+#ifdef HI_HAVE_AVX512_KERNELS
+    if (avx512) return activate_avx512(y + i0, i1 - i0, act);
+#endif
+    for (int64_t i = i0; i < i1; ++i) y[i] = act.apply(y[i]);
   });
 }
 

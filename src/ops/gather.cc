@@ -1,5 +1,11 @@
 // Gather: picks slices of `data` along an axis by integer indices (negative ones count from
 // the end); output shape is data[:axis] + indices.shape + data[axis+1:]. Any element type.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "cpu/threading.h"
 #include "ops/arity.h"
 #include "ops/copy_util.h"
 
@@ -55,17 +61,28 @@ class GatherOp final : public Op {
     const int64_t outer = dims_product(data.shape(), 0, uaxis);
     const int64_t inner = dims_product(data.shape(), uaxis + 1, data.shape().size());
     const int64_t n = indices.numel();
+    const int64_t* idx64 = indices.dtype() == DType::kInt64 ? indices.data<int64_t>() : nullptr;
+    const int32_t* idx32 = indices.dtype() == DType::kInt32 ? indices.data<int32_t>() : nullptr;
+    auto index = [&](int64_t k) {
+      const int64_t i = idx64 ? idx64[k] : idx32[k];
+      return i < 0 ? i + axis_dim : i;
+    };
     if (!dispatch_storage(data.dtype(), [&]<typename U>() {
           const U* src = storage<U>(data);
           U* dst = storage<U>(out);
-          for (int64_t o = 0; o < outer; ++o)
-            for (int64_t k = 0; k < n; ++k) {
-              int64_t i = indices.as_int64(k);
-              if (i < 0) i += axis_dim;
-              const U* from = src + (o * axis_dim + i) * inner;
-              U* to = dst + (o * n + k) * inner;
-              for (int64_t j = 0; j < inner; ++j) to[j] = from[j];
+          // Output row r = (o, k) is input row (o, indices[k]), `inner` elements each. Rows of
+          // fixed-size elements move by memcpy, shared among the threads when there are many
+          // bytes: an embedding lookup reads rows scattered over a large table.
+          auto copy_rows = [&](int64_t r0, int64_t r1) {
+            for (int64_t r = r0; r < r1; ++r) {
+              const U* from = src + ((r / n) * axis_dim + index(r % n)) * inner;
+              U* to = dst + r * inner;
+              if constexpr (std::is_same_v<U, std::string>) std::copy(from, from + inner, to);
+              else std::memcpy(to, from, static_cast<size_t>(inner) * sizeof(U));
             }
+          };
+          if constexpr (std::is_same_v<U, std::string>) copy_rows(0, outer * n);
+          else cpu::parallel_for(outer * n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, inner * sizeof(U))), copy_rows);
         }))
       return check_movable(ctx.node(), data.dtype());
     return Status::ok();

@@ -1,6 +1,7 @@
-// The own packed matrix product (cpu/packed_matmul.cc, cpu/packed_gemm.cc) against a plain loop
-// in double: awkward row, depth and column counts (tails of tiles, of 16-column vectors and of
-// 64-column blocks), with and without bias and residual, through the activations it fuses.
+// The own packed matrix product (cpu/packed_matmul.cc, cpu/packed_gemm.cc) and oneDNN's
+// (cpu/dnnl_matmul.cc) against a plain loop in double: awkward row, depth and column counts (tails
+// of tiles, of 16-column vectors and of 64-column blocks), with and without bias and residual,
+// through the activations they fuse.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +13,11 @@
 namespace hi::cpu {
 namespace {
 
-TEST(PackedMatMul, MatchesAPlainLoop) {
+using MakeMatMul = std::unique_ptr<MatMulKernel> (*)(int64_t, int64_t, int64_t, const float*, const float*,
+                                                     const Activation&, bool);
+
+// The kernel `make` builds against the loop, over awkward sizes and every fused epilogue.
+void expect_matches_a_plain_loop(MakeMatMul make) {
   struct Case {
     int64_t rows, k, n;
     Activation::Kind act;
@@ -22,7 +27,8 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
                         {47, 17, 15, Activation::Kind::kNone, true, true},   {97, 300, 130, Activation::Kind::kGelu, true, false},
                         {128, 64, 65, Activation::Kind::kGeluTanh, true, true}, {13, 33, 200, Activation::Kind::kClip, false, true},
                         {49, 160, 33, Activation::Kind::kTanh, true, false},  {50, 257, 70, Activation::Kind::kRelu, true, true},
-                        {20, 384, 64, Activation::Kind::kClip, false, true}};  // k past one 128-row pass
+                        {20, 384, 64, Activation::Kind::kClip, false, true},   // k past one 128-row pass
+                        {131, 40, 263, Activation::Kind::kGelu, true, true}};  // several threads' share of an epilogue
   uint32_t seed = 1;
   for (const Case& c : cases) {
     Activation act;
@@ -33,8 +39,8 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
     const auto w = random_values(static_cast<size_t>(c.k * c.n), seed++);
     const auto b = random_values(static_cast<size_t>(c.n), seed++);
     const auto z = random_values(static_cast<size_t>(c.rows * c.n), seed++);
-    auto kernel = make_packed_matmul_kernel(c.rows, c.k, c.n, w.data(), c.bias ? b.data() : nullptr, act, c.residual);
-    if (!kernel) GTEST_SKIP() << "no AVX-512 on this CPU: the packed product is not made";
+    auto kernel = make(c.rows, c.k, c.n, w.data(), c.bias ? b.data() : nullptr, act, c.residual);
+    if (!kernel) GTEST_SKIP() << "this kernel is not made here (no AVX-512 on this CPU, or no oneDNN in this build)";
     std::vector<float> y(static_cast<size_t>(c.rows * c.n), NAN);
     ASSERT_TRUE(kernel->run(a.data(), c.residual ? z.data() : nullptr, y.data()).is_ok());
     for (int64_t r = 0; r < c.rows; ++r)
@@ -44,10 +50,18 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
         if (c.residual) acc += z[static_cast<size_t>(r * c.n + j)];
         const float want = act.apply(static_cast<float>(acc));
         ASSERT_NEAR(y[static_cast<size_t>(r * c.n + j)], want, 1e-4 * (1 + std::fabs(want)))
-            << c.rows << "x" << c.k << "x" << c.n << " " << act.name() << " at " << r << "," << j;
+            << kernel->describe() << ": " << c.rows << "x" << c.k << "x" << c.n << " " << act.name() << " at " << r << "," << j;
       }
   }
 }
+
+TEST(PackedMatMul, MatchesAPlainLoop) {
+  expect_matches_a_plain_loop([](int64_t rows, int64_t k, int64_t n, const float* w, const float* b, const Activation& act,
+                                 bool sum) { return make_packed_matmul_kernel(rows, k, n, w, b, act, sum); });
+}
+
+// oneDNN's matmul, GELU applied by our own code after it (not as oneDNN's post-op) among the cases.
+TEST(DnnlMatMul, MatchesAPlainLoop) { expect_matches_a_plain_loop(make_dnnl_matmul_kernel); }
 
 // A channels-last 1x1 convolution on the packed product: weights [O, C, 1, 1], odd sizes.
 // The executor may hand a residual's buffer as the output (in place): every pass over k must

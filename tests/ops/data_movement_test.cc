@@ -355,6 +355,31 @@ TEST(Gather, RandomAwkward) {
     }
 }
 
+// An embedding lookup: rows of a large table by int32 indices (negatives among them), enough
+// rows that the copy is shared among the threads; and picks along an inner axis.
+TEST(Gather, EmbeddingRowsAcrossThreads) {
+  Tensor table = random_f32({3001, 97}, 21);
+  Tensor ids64 = random_i64({5, 333}, 22, -3001, 3000);
+  std::vector<int32_t> v32(ids64.data<int64_t>(), ids64.data<int64_t>() + ids64.numel());
+  auto y = ok({"Gather", "", 13, {}, {table, i32({5, 333}, v32)}});
+  ASSERT_EQ(y[0].shape(), (Shape{5, 333, 97}));
+  for (int64_t k = 0; k < 5 * 333; ++k) {
+    const int64_t i = v32[static_cast<size_t>(k)] < 0 ? v32[static_cast<size_t>(k)] + 3001 : v32[static_cast<size_t>(k)];
+    for (int64_t c = 0; c < 97; ++c) ASSERT_EQ(y[0].data<float>()[k * 97 + c], table.data<float>()[i * 97 + c]) << k << "," << c;
+  }
+  // Along axis 1 of [40, 2000, 3]: 40 blocks of row picks.
+  Tensor wide = random_f32({40, 2000, 3}, 23);
+  Tensor ids = random_i64({700}, 24, -2000, 1999);
+  auto z = ok({"Gather", "", 13, {{"axis", attr_int(1)}}, {wide, ids}});
+  ASSERT_EQ(z[0].shape(), (Shape{40, 700, 3}));
+  for (int64_t o = 0; o < 40; ++o)
+    for (int64_t k = 0; k < 700; ++k) {
+      const int64_t i = ids.data<int64_t>()[k] < 0 ? ids.data<int64_t>()[k] + 2000 : ids.data<int64_t>()[k];
+      for (int64_t c = 0; c < 3; ++c)
+        ASSERT_EQ(z[0].data<float>()[(o * 700 + k) * 3 + c], wide.data<float>()[(o * 2000 + i) * 3 + c]) << o << "," << k;
+    }
+}
+
 TEST(Gather, Inference) {
   EXPECT_EQ(inferred("Gather", 13, {{"axis", attr_int(1)}}, {sym(DType::kFloat16, {"b", "s", "64"}), sym(DType::kInt64, {"n"})}),
             "float16[b, n, 64]");
