@@ -67,6 +67,10 @@ class FusedMatMulOp final : public Op {
     return Status::ok();
   }
 
+  // Z may be Y: every kernel reads a residual element before it writes Y's at the same index
+  // (oneDNN's sum post-op, the packed products, the reference's accumulation onto Z).
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 3; }
+
   Status run(RunContext& ctx) const override {
     const Tensor& a = ctx.in(0);
     const Tensor& b = ctx.in(1);
@@ -84,20 +88,17 @@ class FusedMatMulOp final : public Op {
     float* py = y.data<float>();
     if (auto kernel = fast_kernel(rows, k, n, b, bias, z != nullptr))
       return kernel->run(a.data<float>(), z ? z->data<float>() : nullptr, py);
-    if (k == 0) std::fill(py, py + y.numel(), 0.f);
-    else cpu::sgemm(false, false, rows, n, k, 1.f, a.data<float>(), k, b.data<float>(), n, 0.f, py, n);
-    const float* pb = bias.data<float>();
+    // The product accumulates onto Z, copied into Y first unless Y is Z already (in place).
     const float* pz = z ? z->data<float>() : nullptr;
+    if (pz && pz != py) std::copy(pz, pz + y.numel(), py);
+    if (k == 0 && !pz) std::fill(py, py + y.numel(), 0.f);
+    if (k > 0) cpu::sgemm(false, false, rows, n, k, 1.f, a.data<float>(), k, b.data<float>(), n, pz ? 1.f : 0.f, py, n);
+    const float* pb = bias.data<float>();
     const cpu::Activation act = activation_;
     cpu::parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
         float* row = py + r * n;
-        const float* zr = pz ? pz + r * n : nullptr;
-        for (int64_t j = 0; j < n; ++j) {
-          float v = row[j] + pb[j];
-          if (zr) v += zr[j];
-          row[j] = act.apply(v);
-        }
+        for (int64_t j = 0; j < n; ++j) row[j] = act.apply(row[j] + pb[j]);
       }
     });
     return Status::ok();

@@ -145,6 +145,36 @@ struct PlannedAllocator final : OutputAllocator {
   }
 };
 
+// While recording: each (output, input) pair of this node that its op may run in place, where
+// the input is a whole recorded buffer that no other input of the node reads and the output a
+// buffer made here; make_plan decides from the lifetimes which are granted.
+void note_in_place(const Op& op, const std::vector<int>& inputs, int node, const std::vector<Value>& values, const std::vector<Value>& outs,
+                   const std::vector<PlannedBuffer>& recorded, const std::map<const void*, size_t>& by_storage,
+                   std::vector<InPlaceCandidate>* in_place) {
+  auto input_tensor = [&](size_t i) -> const Tensor* {
+    if (inputs[i] < 0) return nullptr;
+    const Value& v = values[static_cast<size_t>(inputs[i])];
+    return v.is_tensor() ? &v.tensor : nullptr;
+  };
+  for (size_t o = 0; o < outs.size(); ++o) {
+    if (!outs[o].is_tensor()) continue;
+    const auto out = by_storage.find(outs[o].tensor.storage().get());
+    if (out == by_storage.end() || recorded[out->second].node != node) continue;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Tensor* t = input_tensor(i);
+      if (!t || !op.may_run_in_place(o, i)) continue;
+      const auto in = by_storage.find(t->storage().get());
+      if (in == by_storage.end() || t->raw() != t->storage().get() ||
+          static_cast<int64_t>(t->nbytes()) != recorded[in->second].bytes)
+        continue;
+      bool read_twice = false;
+      for (size_t j = 0; j < inputs.size(); ++j)
+        if (const Tensor* other = input_tensor(j); j != i && other && other->storage() == t->storage()) read_twice = true;
+      if (!read_twice) in_place->push_back({node, in->second, out->second});
+    }
+  }
+}
+
 }  // namespace
 
 struct Executor::Planner {
@@ -514,6 +544,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     values[static_cast<size_t>(slot)] = *v;
   }
   std::vector<PlannedBuffer> recorded;
+  std::vector<InPlaceCandidate> in_place;
   std::map<const void*, size_t> by_storage;
   std::vector<int> slot_buffer(recording ? values.size() : 0, -1);  // recorded buffer each slot views
   RecordingAllocator recorder;
@@ -547,6 +578,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     HI_RETURN_IF_ERROR(guarded(n, [&] { return cn.op->run(ctx); }));
     if (node_ms)
       (*node_ms)[k] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    if (recording) note_in_place(*cn.op, cn.inputs, static_cast<int>(k), values, outs, recorded, by_storage, &in_place);
     for (size_t i = 0; i < outs.size(); ++i) {
       if (cn.outputs[i] < 0) continue;
       const auto slot = static_cast<size_t>(cn.outputs[i]);
@@ -579,10 +611,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     std::vector<bool> escapes(recorded.size(), false);
     for (int b : slot_buffer)
       if (b >= 0) escapes[static_cast<size_t>(b)] = true;
-    auto made = std::make_shared<MemoryPlan>();
-    for (size_t i = 0; i < recorded.size(); ++i)
-      if (!escapes[i]) made->buffers.push_back(recorded[i]);
-    plan_offsets(made.get());
+    auto made = std::make_shared<MemoryPlan>(make_plan(std::move(recorded), escapes, in_place));
     std::lock_guard<std::mutex> lock(planner_->mutex);
     planner_->entries.emplace(signature, Planner::Entry{made, {}});
   } else if (arena) {

@@ -38,4 +38,32 @@ void plan_offsets(MemoryPlan* plan) {
     plan->by_output[{plan->buffers[i].node, plan->buffers[i].output}] = i;
 }
 
+MemoryPlan make_plan(std::vector<PlannedBuffer> recorded, const std::vector<bool>& escapes,
+                     const std::vector<InPlaceCandidate>& in_place) {
+  // shares[b]: the buffer whose bytes b takes (b itself when none).
+  std::vector<size_t> shares(recorded.size());
+  for (size_t i = 0; i < shares.size(); ++i) shares[i] = i;
+  for (const InPlaceCandidate& c : in_place) {
+    const size_t root = shares[c.input];
+    PlannedBuffer& in = recorded[root];
+    const PlannedBuffer& out = recorded[c.output];
+    if (escapes[root] || escapes[c.output] || shares[c.output] != c.output || root == c.output || in.bytes != out.bytes ||
+        in.last != c.node || out.first != c.node)
+      continue;
+    in.last = out.last;
+    shares[c.output] = root;
+  }
+  MemoryPlan plan;
+  std::vector<size_t> index(recorded.size(), 0);  // recorded buffer -> its place in plan.buffers
+  for (size_t i = 0; i < recorded.size(); ++i)
+    if (!escapes[i] && shares[i] == i) {
+      index[i] = plan.buffers.size();
+      plan.buffers.push_back(recorded[i]);
+    }
+  plan_offsets(&plan);
+  for (size_t i = 0; i < recorded.size(); ++i)
+    if (shares[i] != i) plan.by_output[{recorded[i].node, recorded[i].output}] = index[shares[i]];
+  return plan;
+}
+
 }  // namespace hi::ops

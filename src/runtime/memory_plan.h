@@ -8,6 +8,11 @@
 // output). Graph outputs and values that escape the run stay on the heap. Offsets are then
 // assigned greedily, largest buffer first, at the lowest offset that overlaps no buffer alive
 // at the same time. Later runs with the same signature take their buffers from an arena.
+//
+// In place: where an op reads each element of an input before writing the output element at the
+// same index (Op::may_run_in_place: a convolution's or product's residual Z read by its sum
+// post-op), and that input's buffer dies at the node, the output takes the input's bytes. No
+// copy of Z into Y, and one buffer fewer in the cache.
 #pragma once
 
 #include <cstddef>
@@ -35,5 +40,19 @@ struct MemoryPlan {
 
 // Assigns offsets (64-byte aligned) and fills arena_bytes, total_bytes and by_output.
 void plan_offsets(MemoryPlan* plan);
+
+// Output buffer `output` of node `node` may take the bytes of buffer `input`, one of the node's
+// inputs (indices into the recorded buffers).
+struct InPlaceCandidate {
+  int node = 0;
+  size_t input = 0, output = 0;
+};
+
+// The plan from a recording run's buffers: those that `escapes` marks (still viewed after the
+// run) stay off it; each candidate, taken in node order, is granted when neither buffer escapes,
+// they are the same size, and the input's buffer (or the buffer it already shares) is last used
+// at that node: the output then maps to that buffer, whose life now runs to the output's end.
+MemoryPlan make_plan(std::vector<PlannedBuffer> recorded, const std::vector<bool>& escapes,
+                     const std::vector<InPlaceCandidate>& in_place);
 
 }  // namespace hi::ops
