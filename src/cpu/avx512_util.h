@@ -80,6 +80,39 @@ HI_AVX512 inline __m512 gelu512(__m512 x) {
   return _mm512_maskz_fmadd_ps(above, half_x, erf, half_x);
 }
 
+// Transposes the 16x16 block held in r[0..15] (row i in r[i]) in place: four butterfly stages,
+// each swapping the off-diagonal d x d blocks (d = 8, 4, 2, 1) of every 2d x 2d block with one
+// two-source permute per row. Stage s's lane indices: row i (bit d clear) keeps its low half
+// and takes row i + d's; row i + d takes row i's high half and keeps its own.
+struct TransposeIndex {
+  int32_t lo[4][16], hi[4][16];
+};
+constexpr TransposeIndex make_transpose_index() {
+  TransposeIndex t{};
+  for (int s = 0; s < 4; ++s)
+    for (int j = 0, d = 8 >> s; j < 16; ++j) {
+      t.lo[s][j] = (j & d) ? 16 + j - d : j;
+      t.hi[s][j] = (j & d) ? 16 + j : j + d;
+    }
+  return t;
+}
+inline constexpr TransposeIndex kTransposeIndex = make_transpose_index();
+
+HI_AVX512 inline void transpose16x16(__m512* r) {
+#pragma GCC unroll 4
+  for (int s = 0; s < 4; ++s) {
+    const int d = 8 >> s;
+    const __m512i lo = _mm512_loadu_si512(kTransposeIndex.lo[s]), hi = _mm512_loadu_si512(kTransposeIndex.hi[s]);
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) {
+      if (i & d) continue;
+      const __m512 a = r[i], b = r[i + d];
+      r[i] = _mm512_permutex2var_ps(a, lo, b);
+      r[i + d] = _mm512_permutex2var_ps(a, hi, b);
+    }
+  }
+}
+
 // tanh(x) = 1 - 2 / (e^(2x) + 1), exact at the limits (e^(2x) overflows to infinity: 1).
 HI_AVX512 inline __m512 tanh512(__m512 x) {
   const __m512 e = exp512(_mm512_add_ps(x, x));

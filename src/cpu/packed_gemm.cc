@@ -23,6 +23,32 @@ void pack_strided_columns(const float* src, int64_t k_real, int64_t n, int64_t k
   }
 }
 
+#ifdef HI_HAVE_AVX512_KERNELS
+// pack_strided_columns where each column's k values are contiguous (k_stride 1: attention's K
+// read as K^T, a 1x1 convolution's [O, C]): 16 columns x 16 rows at a time, loaded as rows of
+// src and transposed in registers (3x faster than the element loop for a 64 x 128 head).
+HI_AVX512 void pack_transposed_columns(const float* src, int64_t k_real, int64_t n, int64_t n_stride, float scale,
+                                       int64_t k, int64_t vectors, float* w) {
+  const __m512 s = _mm512_set1_ps(scale);
+  for (int64_t v = 0; v < vectors; ++v)
+    for (int64_t i0 = 0; i0 < k; i0 += kLanes) {
+      const int64_t rows = std::min<int64_t>(kLanes, k_real - i0);  // real k rows in this chunk
+      const __mmask16 row_mask = rows <= 0 ? 0 : rows >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << rows) - 1);
+      __m512 r[kLanes];
+#pragma GCC unroll 16
+      for (int64_t l = 0; l < kLanes; ++l) {
+        const int64_t o = v * kLanes + l;
+        r[l] = o < n ? _mm512_maskz_mul_ps(row_mask, _mm512_maskz_loadu_ps(row_mask, src + o * n_stride + i0), s)
+                     : _mm512_setzero_ps();
+      }
+      transpose16x16(r);
+      const int64_t stored = std::min<int64_t>(kLanes, k - i0);
+#pragma GCC unroll 16
+      for (int64_t i = 0; i < stored; ++i) _mm512_storeu_ps(w + (v * k + i0 + i) * kLanes, r[i]);
+    }
+}
+#endif
+
 }  // namespace
 
 void PackedWeights::pack(const float* src, int64_t k_real, int64_t k_padded, int64_t n, int64_t k_stride,
@@ -44,7 +70,15 @@ void PackedWeights::pack(const float* src, int64_t k_real, int64_t k_padded, int
       }
     }
   } else {
+#ifdef HI_HAVE_AVX512_KERNELS
+    if (k_stride == 1 && avx512_kernels_available()) {
+      pack_transposed_columns(src, k_real, n, n_stride, scale, k, vectors, w.data());
+    } else {
+      pack_strided_columns(src, k_real, n, k_stride, n_stride, scale, k, vectors, w.data());
+    }
+#else
     pack_strided_columns(src, k_real, n, k_stride, n_stride, scale, k, vectors, w.data());
+#endif
   }
   bias.assign(static_cast<size_t>(vectors * kLanes), 0.f);
   if (b) std::copy(b, b + n, bias.begin());

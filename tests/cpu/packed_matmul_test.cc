@@ -4,10 +4,12 @@
 // through the activations they fuse.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
 #include "cpu/kernels.h"
+#include "cpu/packed_gemm.h"
 #include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {
@@ -83,6 +85,27 @@ TEST(PackedMatMul, ResidualMayBeTheOutput) {
     double acc = z[static_cast<size_t>(j)];
     for (int64_t i = 0; i < k; ++i) acc += double(a[static_cast<size_t>(i)]) * w[static_cast<size_t>(i * n + j)];
     ASSERT_NEAR(separate[static_cast<size_t>(j)], std::max(0.0, acc), 1e-4 * (1 + std::fabs(acc))) << j;
+  }
+}
+
+// Packing a strided [k, n] view whose k values per column are contiguous (attention's K as K^T,
+// a 1x1 convolution's [O, C]) goes through 16x16 register transposes: every element of the
+// layout, padding rows and columns included, against the definition.
+TEST(PackedWeights, ContiguousColumnsMatchTheLayoutsDefinition) {
+  for (const auto [k_real, k_padded, n, n_stride] : {std::array<int64_t, 4>{37, 40, 35, 41}, {64, 64, 128, 256},
+                                                      {1, 1, 1, 1}, {16, 17, 16, 16}, {5, 8, 70, 9}}) {
+    const auto src = random_values(static_cast<size_t>(n * n_stride + k_real), 31);
+    PackedWeights p;
+    p.pack(src.data(), k_real, k_padded, n, 1, n_stride, 0.5f, nullptr);
+    ASSERT_EQ(p.k, k_padded);
+    ASSERT_EQ(p.vectors, (n + 15) / 16);
+    for (int64_t v = 0; v < p.vectors; ++v)
+      for (int64_t i = 0; i < k_padded; ++i)
+        for (int64_t l = 0; l < 16; ++l) {
+          const int64_t o = v * 16 + l;
+          const float want = o < n && i < k_real ? src[static_cast<size_t>(o * n_stride + i)] * 0.5f : 0.f;
+          ASSERT_EQ(p.w[static_cast<size_t>((v * k_padded + i) * 16 + l)], want) << k_real << "x" << n << " at " << v << "," << i << "," << l;
+        }
   }
 }
 
