@@ -78,10 +78,7 @@ HI_AVX512 void softmax_row_avx512(const float* xr, const float* add, float* yr, 
   __m512 vmax = _mm512_set1_ps(-INFINITY);
   for (int64_t j = 0; j < full; j += kLanes) vmax = _mm512_maskz_max_ps(all, load(j, all), vmax);
   if (tail) vmax = _mm512_mask_max_ps(vmax, tail, load(full, tail), vmax);
-  alignas(64) float lanes[kLanes];  // (not _mm512_reduce_*: GCC 12 warns inside them under -Werror)
-  _mm512_store_ps(lanes, vmax);
-  float mx = lanes[0];
-  for (int64_t l = 1; l < kLanes; ++l) mx = std::max(mx, lanes[l]);
+  const float mx = max_lanes(vmax);
   if (std::isinf(mx) && mx < 0) {
     for (int64_t j = 0; j < n; ++j) yr[j] = NAN;
     return;
@@ -104,10 +101,7 @@ HI_AVX512 void softmax_row_avx512(const float* xr, const float* add, float* yr, 
     _mm512_mask_storeu_ps(yr + full, tail, e);
     sum = _mm512_add_ps(sum, e);
   }
-  _mm512_store_ps(lanes, sum);
-  float total = 0.f;
-  for (float l : lanes) total += l;
-  const __m512 inv = _mm512_set1_ps(1.f / total);
+  const __m512 inv = _mm512_set1_ps(1.f / sum_lanes(sum));
   for (int64_t j = 0; j < full; j += kLanes) _mm512_storeu_ps(yr + j, _mm512_mul_ps(_mm512_loadu_ps(yr + j), inv));
   if (tail) _mm512_mask_storeu_ps(yr + full, tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, yr + full), inv));
 }
