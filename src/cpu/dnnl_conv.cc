@@ -111,10 +111,6 @@ void remember_winner(const std::string& key, int winner) {
   winners()[key] = winner;
 }
 
-double time_kernel(const ConvKernel& k, const memory::desc& src, const memory::desc& dst) {
-  return time_on_zeros(k, src.get_size() / sizeof(float), dst.get_size() / sizeof(float));
-}
-
 }  // namespace
 
 std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
@@ -194,22 +190,22 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     const std::string key = geometry_key(g, act, with_sum) + (compute == dt::f32 ? "f32" : "bf16");
     if (const int known = remembered_winner(key); known >= 0)
       if (auto k = candidate(known)) return k;
-    std::unique_ptr<ConvKernel> best = candidate(0);
-    int winner = 0;
-    double best_ms = -1;
-    for (int i = 1; i < kCandidates; ++i) {
-      std::unique_ptr<ConvKernel> other = candidate(i);
-      if (!other) continue;
-      if (best_ms < 0) best_ms = time_kernel(*best, user_src, user_dst);
-      const double ms = time_kernel(*other, user_src, user_dst);
-      if (ms < best_ms) {
-        best = std::move(other);
-        best_ms = ms;
-        winner = i;
+    std::vector<std::unique_ptr<ConvKernel>> made;
+    std::vector<int> made_from;
+    for (int i = 0; i < kCandidates; ++i)
+      if (auto k = candidate(i)) {
+        made.push_back(std::move(k));
+        made_from.push_back(i);
       }
+    if (made.empty()) return nullptr;
+    size_t best = 0;
+    if (made.size() > 1) {
+      std::vector<const ConvKernel*> kernels;
+      for (const auto& k : made) kernels.push_back(k.get());
+      best = fastest_on_zeros(kernels, user_src.get_size() / sizeof(float), user_dst.get_size() / sizeof(float));
     }
-    remember_winner(key, winner);
-    return best;
+    remember_winner(key, made_from[best]);
+    return std::move(made[best]);
   } catch (const dnnl::error&) {
     return nullptr;  // a case oneDNN does not implement: the reference kernel takes it
   }

@@ -111,7 +111,7 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
   std::unique_ptr<MatMulKernel> own = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
   if (!dnnl_kernel || !own) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own);
   const size_t in = static_cast<size_t>(rows * k), out = static_cast<size_t>(rows * n);
-  const bool own_faster = time_on_zeros(*own, in, out) < time_on_zeros(*dnnl_kernel, in, out);
+  const bool own_faster = fastest_on_zeros<MatMulKernel>({dnnl_kernel.get(), own.get()}, in, out) == 1;
   std::lock_guard<std::mutex> lock(mutex);
   own_wins[key] = own_faster;
   return own_faster ? std::move(own) : std::move(dnnl_kernel);
