@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "cpu/aligned.h"
 #include "cpu/avx512_util.h"
 #include "cpu/threading.h"
 
@@ -160,7 +161,7 @@ class ImageConvKernel final : public ConvKernel {
   Activation act_;
   bool with_sum_;
   int64_t out_padded_ = 0;
-  std::vector<float> w_, b_;
+  AlignedVector<float> w_, b_;
 };
 
 }  // namespace

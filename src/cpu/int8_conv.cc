@@ -209,8 +209,8 @@ class Int8ConvKernel final : public QuantizedConvKernel {
   int32_t x_zero_point_ = 0;
   double lo_ = 0, hi_ = 255;
   bool contiguous_ = false;
-  std::vector<int8_t> w_;
-  std::vector<int32_t> offset_;
+  AlignedVector<int8_t> w_;
+  AlignedVector<int32_t> offset_;
   std::vector<double> multiplier_;
 };
 

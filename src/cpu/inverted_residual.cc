@@ -13,10 +13,14 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "cpu/avx512_util.h"
+#include "cpu/fastest.h"
 #include "cpu/packed_gemm.h"
 #include "cpu/threading.h"
 
@@ -31,6 +35,10 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
                                                                       const InvertedResidualWeights&) {
   return nullptr;
 }
+std::unique_ptr<InvertedResidualKernel> make_fused_inverted_residual_kernel(const InvertedResidualGeometry&,
+                                                                            const InvertedResidualWeights&) {
+  return nullptr;
+}
 
 #else
 
@@ -40,6 +48,7 @@ namespace {
 
 class AvxInvertedResidual final : public InvertedResidualKernel {
  public:
+  std::string describe() const override { return "hipinfer fused inverted residual (AVX-512)"; }
   AvxInvertedResidual(const InvertedResidualGeometry& g, const InvertedResidualWeights& w) : g_(g) {
     hidden_padded_ = round_up(g.hidden, kLanes);
     if (g.expand) expand_.pack_rows(w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
@@ -68,7 +77,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     // Parts: every thread filters its hidden channels of the whole batch into one shared D, then
     // (after the barrier that ends the first loop) projects its share of D's pixels.
     const int64_t pixels = g_.batch * g_.out_height * g_.out_width;
-    thread_local std::vector<float> d_all;
+    thread_local AlignedVector<float> d_all;
     d_all.resize(static_cast<size_t>(pixels * hidden_padded_));
     float* d = d_all.data();
     const WeightSlice project = project_.slice(0);
@@ -141,7 +150,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     const int64_t w = g_.width, ow = g_.out_width;
     const int64_t c0 = part_begin(part), width = part_begin(part + 1) - c0;
     const float* xi = x + image * g_.height * w * g_.in_channels;
-    thread_local std::vector<float> e_buf, d_buf;
+    thread_local AlignedVector<float> e_buf, d_buf;
     if (!read_x_directly_) e_buf.resize(static_cast<size_t>(e_rows_ * w * width));
     if (!d_all) d_buf.resize(static_cast<size_t>(group_rows_ * ow * width));
     int64_t have0 = 0, have1 = 0;  // input rows e_buf holds, from its start
@@ -246,14 +255,14 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   int64_t hidden_padded_ = 0, bands_ = 1, parts_ = 1, part_width_ = 0, group_rows_ = 1, e_rows_ = 1;
   bool read_x_directly_ = false;
   PackedWeights expand_, project_;
-  std::vector<float> depthwise_w_, depthwise_b_;  // [taps, hidden_padded], [hidden_padded]
+  AlignedVector<float> depthwise_w_, depthwise_b_;  // [taps, hidden_padded], [hidden_padded]
   std::array<Activation, 3> acts_;
 };
 
 }  // namespace
 
-std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry& g,
-                                                                      const InvertedResidualWeights& w) {
+std::unique_ptr<InvertedResidualKernel> make_fused_inverted_residual_kernel(const InvertedResidualGeometry& g,
+                                                                            const InvertedResidualWeights& w) {
   if (!inverted_residual_available()) return nullptr;
   for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act})
     if (!inverted_residual_activation_supported(*a)) return nullptr;
@@ -261,6 +270,40 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
       g.out_channels <= 0 || (!g.expand && g.hidden != g.in_channels))
     return nullptr;
   return std::make_unique<AvxInvertedResidual>(g, w);
+}
+
+std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry& g,
+                                                                      const InvertedResidualWeights& w) {
+  std::unique_ptr<InvertedResidualKernel> fused = make_fused_inverted_residual_kernel(g, w);
+  if (!fused) return nullptr;
+  // Fused or chained, whichever times faster, remembered per geometry for the process (a
+  // MobileNet repeats block shapes).
+  static std::mutex mutex;
+  static std::map<std::string, bool> chain_wins;
+  std::string key;
+  for (int64_t v : {g.batch, g.height, g.width, g.in_channels, g.hidden, g.out_channels, int64_t{g.expand}, g.kernel_h,
+                    g.kernel_w, g.stride_h, g.stride_w, g.pad_top, g.pad_left, g.out_height, g.out_width,
+                    int64_t{g.residual}, int64_t{current_threads()}})
+    key += std::to_string(v) + ",";
+  for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act}) key += a->name() + ",";
+  auto remembered = [&]() -> int {  // -1: not timed yet, else whether the chain won
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = chain_wins.find(key);
+    return it == chain_wins.end() ? -1 : it->second;
+  };
+  const int known = remembered();
+  if (known == 0) return fused;
+  std::unique_ptr<InvertedResidualKernel> chained = make_chained_inverted_residual_kernel(g, w);
+  if (!chained) return fused;
+  if (known == 1) return chained;
+  const size_t in = static_cast<size_t>(g.batch * g.height * g.width * g.in_channels);
+  const size_t out = static_cast<size_t>(g.batch * g.out_height * g.out_width * g.out_channels);
+  const bool chain_faster = fastest_on_zeros<InvertedResidualKernel>({fused.get(), chained.get()}, in, out) == 1;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    chain_wins[key] = chain_faster;
+  }
+  return chain_faster ? std::move(chained) : std::move(fused);
 }
 
 #endif

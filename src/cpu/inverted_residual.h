@@ -21,6 +21,7 @@ struct InvertedResidualGeometry {
   int64_t kernel_h = 3, kernel_w = 3, stride_h = 1, stride_w = 1;
   int64_t pad_top = 1, pad_left = 1;             // the bottom/right pads follow from out_height/out_width
   int64_t out_height = 0, out_width = 0;
+  bool residual = false;                         // Z is given: the projection adds it
 };
 
 struct InvertedResidualWeights {
@@ -38,13 +39,23 @@ class InvertedResidualKernel {
   virtual ~InvertedResidualKernel() = default;
   // y = project(depthwise(expand(x))) + z; z may be null. May be called from several threads.
   virtual void run(const float* x, const float* z, float* y) const = 0;
+  virtual std::string describe() const = 0;  // for profiles
 };
 
 // True when this CPU runs the kernel (AVX-512F) and it handles `act` (none, Relu, Clip).
 bool inverted_residual_available();
 bool inverted_residual_activation_supported(const Activation& act);
-// nullptr when the CPU lacks AVX-512 or an activation is not supported. Packs the weights.
+// The block's kernel: the fused strip walk or, where it is made too, the chain below, whichever
+// times faster (once per geometry for the process). nullptr when the CPU lacks AVX-512, an
+// activation is not supported or the geometry is empty. Packs the weights.
 std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry& g,
                                                                       const InvertedResidualWeights& w);
+// The fused strip walk alone (cpu/inverted_residual.cc), with the same conditions.
+std::unique_ptr<InvertedResidualKernel> make_fused_inverted_residual_kernel(const InvertedResidualGeometry& g,
+                                                                            const InvertedResidualWeights& w);
+// The block as three convolutions on make_conv_kernel's kernels (cpu/inverted_residual_chain.cc);
+// nullptr where one of them is not made (no oneDNN) or its buffers would pass 12 MiB.
+std::unique_ptr<InvertedResidualKernel> make_chained_inverted_residual_kernel(const InvertedResidualGeometry& g,
+                                                                              const InvertedResidualWeights& w);
 
 }  // namespace hi::cpu

@@ -13,6 +13,7 @@
 #include <vector>
 #include <vector>
 
+#include "cpu/aligned.h"
 #include "cpu/kernels.h"
 #include "cpu/threading.h"
 
@@ -26,7 +27,7 @@ struct WeightSlice {
 };
 
 struct PackedWeights {
-  std::vector<float> w, bias;  // [vectors][k][16], [vectors * 16]; zeros past n and the real k
+  AlignedVector<float> w, bias;  // [vectors][k][16], [vectors * 16]; zeros past n and the real k
   int64_t k = 0, vectors = 0;
   // From weights [n][k_real] (an ONNX 1x1 convolution's [O, I, 1, 1]), k padded to k_padded rows.
   void pack_rows(const float* weights, const float* bias, int64_t n, int64_t k_real, int64_t k_padded);
@@ -127,7 +128,7 @@ void run_made_rows(const ProductBlocks& blocks, int64_t rows, int64_t k, const T
                    Product&& product) {
   const bool make_per_block = !in_place && blocks.rows_outer();
   // (A thread_local named inside a lambda is the running thread's own: hence the pointer.)
-  thread_local std::vector<T> all_rows;
+  thread_local AlignedVector<T> all_rows;
   const T* made = in_place;
   if (!in_place && !make_per_block) {
     all_rows.resize(static_cast<size_t>(rows * k));
@@ -139,7 +140,7 @@ void run_made_rows(const ProductBlocks& blocks, int64_t rows, int64_t k, const T
     made = dst;
   }
   parallel_for(blocks.count(), 1, [&](int64_t t0, int64_t t1) {
-    thread_local std::vector<T> panel;
+    thread_local AlignedVector<T> panel;
     int64_t panel_block = -1;
     for (int64_t t = t0; t < t1; ++t) {
       const ProductBlocks::Block b = blocks[t];

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu/aligned.h"
 #include "cpu/kernels.h"
 
 namespace hi::cpu {
@@ -27,8 +28,8 @@ struct WeightSliceBf16 {
 };
 
 struct PackedWeightsBf16 {
-  std::vector<uint16_t> w;  // [vectors][k / 2][16][2]; zeros past n and the real k
-  std::vector<float> bias;  // [vectors * 16]
+  AlignedVector<uint16_t> w;  // [vectors][k / 2][16][2]; zeros past n and the real k
+  AlignedVector<float> bias;  // [vectors * 16]
   int64_t k = 0, vectors = 0;
   // From any strided [k_real, n] view, element (i, j) at src[i * k_stride + j * n_stride]; k
   // padded to an even count; bias may be null (zeros).

@@ -104,7 +104,7 @@ class WinogradConvKernel final : public ConvKernel {
  private:
   HI_AVX512 void run_group(const float* x, const float* z, float* y, int64_t t0, int64_t t1) const {
     const int64_t n_tiles = t1 - t0;
-    thread_local std::vector<float> v_buf, m_buf;
+    thread_local AlignedVector<float> v_buf, m_buf;
     v_buf.resize(static_cast<size_t>(kPositions * n_tiles * c_padded_));
     m_buf.resize(static_cast<size_t>(kPositions * n_tiles * o_padded_));
     float* v = v_buf.data();  // [position][tile][C]
@@ -112,7 +112,7 @@ class WinogradConvKernel final : public ConvKernel {
     for (int64_t t = t0; t < t1; ++t) transform_input(x, t, v + (t - t0) * c_padded_, n_tiles * c_padded_);
     if constexpr (kBf16) {
       // Rounded to bfloat16 in one pass over the group's transformed inputs (still in the cache).
-      thread_local std::vector<uint16_t> v16_buf;
+      thread_local AlignedVector<uint16_t> v16_buf;
       v16_buf.resize(v_buf.size());
       convert_rows_to_bf16(v, c_padded_, kPositions * n_tiles, c_padded_, v16_buf.data(), c_padded_);
       for (int p = 0; p < kPositions; ++p)
@@ -192,7 +192,7 @@ class WinogradConvKernel final : public ConvKernel {
   bool with_sum_;
   int64_t c_ = 0, o_ = 0, c_padded_ = 0, o_padded_ = 0, tiles_h_ = 0, tiles_w_ = 0, group_ = 1;
   std::array<Weights, kPositions> u_;
-  std::vector<float> bias_;
+  AlignedVector<float> bias_;
 };
 
 }  // namespace

@@ -83,7 +83,7 @@ class FusedAttentionOp final : public Op {
     }
     const bool packed = cpu::avx512_kernels_available();
     cpu::parallel_for(b * h, 1, [&](int64_t t0, int64_t t1) {
-      thread_local std::vector<float> scores;
+      thread_local cpu::AlignedVector<float> scores;
       thread_local cpu::PackedWeights kt, vp;  // this head's K^T * scale and V, packed
       scores.resize(static_cast<size_t>(sq * skv));
       for (int64_t t = t0; t < t1; ++t) {

@@ -104,6 +104,7 @@ class InvertedResidualOp final : public Op {
     g.pad_left = pads[1];
     g.out_height = out[0];
     g.out_width = out[1];
+    g.residual = z != nullptr;
     const Shape y_shape = {g.batch, g.out_height, g.out_width, g.out_channels};
     if (z) HI_RETURN_IF_ERROR(expect("residual Z", z, y_shape));
     Tensor& y = ctx.output(0, DType::kFloat32, y_shape);
@@ -112,7 +113,7 @@ class InvertedResidualOp final : public Op {
     {
       // One kernel (packed weights) per input shape and weight set.
       const std::vector<int64_t> key = {g.batch, g.height, g.width, reinterpret_cast<int64_t>(wd.raw()),
-                                        reinterpret_cast<int64_t>(wp.raw())};
+                                        reinterpret_cast<int64_t>(wp.raw()), g.residual};
       std::lock_guard<std::mutex> lock(mutex_);
       if (kernels_.size() >= 16) kernels_.clear();
       auto& slot = kernels_[key];
@@ -135,6 +136,11 @@ class InvertedResidualOp final : public Op {
       return error(StatusCode::kUnsupported, "this CPU has no AVX-512, which the fused inverted residual kernel needs");
     kernel->run(x.data<float>(), z ? z->data<float>() : nullptr, y.data<float>());
     return Status::ok();
+  }
+
+  std::string kernel_name() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return describe_kernels(kernels_);
   }
 
  private:

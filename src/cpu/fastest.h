@@ -1,0 +1,34 @@
+// Choosing among candidate kernels for one shape by timing them (convolutions, products, the
+// inverted residual block), shared by the oneDNN and own kernel files.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+namespace hi::cpu {
+
+// Which of the candidate kernels runs fastest, timed on zeros (the weights do not matter): after
+// one warm-up run each, rounds in which every kernel runs once in turn, each kept at its best
+// round. Interleaved, a busy moment on a shared machine slows all of them alike instead of
+// deciding for one; as many rounds as fit about 20 ms per kernel, 3 to 15. How
+// make_conv_kernel and make_matmul_kernel choose.
+template <typename Kernel>
+size_t fastest_on_zeros(const std::vector<const Kernel*>& kernels, size_t input_floats, size_t output_floats) {
+  std::vector<float> x(input_floats, 0.f), z(output_floats, 0.f), y(output_floats, 0.f);
+  auto time_once = [&](const Kernel& k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)k.run(x.data(), z.data(), y.data());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  std::vector<double> best(kernels.size(), 1e30);
+  double slowest = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) slowest = std::max(slowest, time_once(*kernels[i]));
+  const int rounds = std::clamp(static_cast<int>(20.0 / std::max(slowest, 1e-3)), 3, 15);
+  for (int r = 0; r < rounds; ++r)
+    for (size_t i = 0; i < kernels.size(); ++i) best[i] = std::min(best[i], time_once(*kernels[i]));
+  return static_cast<size_t>(std::min_element(best.begin(), best.end()) - best.begin());
+}
+
+}  // namespace hi::cpu
