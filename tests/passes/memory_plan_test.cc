@@ -81,8 +81,11 @@ TEST(MemoryPlan, InPlaceTakesTheInputsBytesOnlyWhereItDies) {
   EXPECT_EQ(offset(5), offset(3));
   EXPECT_EQ(p.buffers.size(), 4u);  // a+b, c, d+e+f, g
   EXPECT_EQ(p.by_output.size(), recorded.size());
-  for (const auto& b : p.buffers)
-    if (b.node == 3) EXPECT_EQ(b.last, 6);  // d's bytes live on through f's last reader
+  for (const auto& b : p.buffers) {
+    if (b.node == 3) {
+      EXPECT_EQ(b.last, 6);  // d's bytes live on through f's last reader
+    }
+  }
 
   // A buffer some value views after the run is never shared, in either role.
   std::vector<bool> escapes(recorded.size(), false);
@@ -164,7 +167,9 @@ TEST(MemoryPlan, ResidualsRunInPlaceWithTheSameResults) {
       // t and y1 share bytes; the middle product and y2 have their own; y escapes. Channels-last,
       // x is transposed once for the last residual, whose convolution then runs on its bytes.
       const int64_t buffers = convolutions ? 4 : 3;
-      if (run > 0) EXPECT_EQ(stats.planned_activation_bytes, buffers * buffer_bytes) << (convolutions ? "conv" : "matmul");
+      if (run > 0) {
+        EXPECT_EQ(stats.planned_activation_bytes, buffers * buffer_bytes) << (convolutions ? "conv" : "matmul");
+      }
     }
   }
 }
