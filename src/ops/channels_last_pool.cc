@@ -19,31 +19,15 @@ namespace {
 
 // The channel loops, compiled for AVX-512, AVX2 and baseline x86-64 and picked at load time (the
 // library is built for baseline x86-64): y[ch] = reduce over the taps of x[tap * c + ch], times
-// `scale` (1 / the divisor for an average). The max takes a NaN as std::max does: only from the
-// first tap.
-#define HI_POOL_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
-HI_POOL_KERNEL void pool_taps(const float* x, const int64_t* taps, int64_t count, int64_t c, bool max, float scale,
-                              float* y) {
+// `scale` (1 / the divisor for an average). taps null: rows 0 .. count - 1 (a global pool). The
+// max takes a NaN as std::max does: only from the first tap.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void pool_taps(const float* x, const int64_t* taps,
+                                                                            int64_t count, int64_t c, bool max,
+                                                                            float scale, float* y) {
   const float init = max ? -std::numeric_limits<float>::infinity() : 0.f;
   for (int64_t ch = 0; ch < c; ++ch) y[ch] = init;
   for (int64_t t = 0; t < count; ++t) {
-    const float* row = x + taps[t] * c;
-    if (max) {
-      for (int64_t ch = 0; ch < c; ++ch) y[ch] = y[ch] < row[ch] ? row[ch] : y[ch];
-    } else {
-      for (int64_t ch = 0; ch < c; ++ch) y[ch] += row[ch];
-    }
-  }
-  if (!max)
-    for (int64_t ch = 0; ch < c; ++ch) y[ch] *= scale;
-}
-
-// The same over `rows` consecutive rows (a global pool).
-HI_POOL_KERNEL void pool_rows(const float* x, int64_t rows, int64_t c, bool max, float scale, float* y) {
-  const float init = max ? -std::numeric_limits<float>::infinity() : 0.f;
-  for (int64_t ch = 0; ch < c; ++ch) y[ch] = init;
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* row = x + r * c;
+    const float* row = x + (taps ? taps[t] : t) * c;
     if (max) {
       for (int64_t ch = 0; ch < c; ++ch) y[ch] = y[ch] < row[ch] ? row[ch] : y[ch];
     } else {
@@ -101,7 +85,7 @@ class ChannelsLastPoolOp final : public Op {
       const bool max = mode_ == "global_max";
       cpu::parallel_for(n, 1, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {
-          pool_rows(px + b * in_size * c, in_size, c, max, max ? 1.f : 1.f / static_cast<float>(in_size), py + b * c);
+          pool_taps(px + b * in_size * c, nullptr, in_size, c, max, max ? 1.f : 1.f / static_cast<float>(in_size), py + b * c);
         }
       });
       return Status::ok();
