@@ -23,6 +23,7 @@ class ActivationOp final : public Op {
     return infer_same_as_input(ctx, Types);
   }
   Status run(RunContext& ctx) const override { return run_unary<Types>(ctx, fn_); }
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 0; }  // see run_unary
 
  private:
   Fn fn_;

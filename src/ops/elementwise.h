@@ -148,6 +148,8 @@ Status run_compare(RunContext& ctx, F f) {
 
 // out[i] = f(x[i]) for the types in Types; f takes and returns the compute type. Large
 // tensors are cut into chunks for the threads (f must not keep state between calls).
+// Each output element is written right after its input element is read, at the same index (the
+// threads' chunks are disjoint): the output may be the input's storage (Op::may_run_in_place).
 template <uint64_t Types, typename F>
 Status run_unary(RunContext& ctx, F f) {
   const Tensor& x = ctx.in(0);
@@ -171,6 +173,7 @@ class UnaryOp : public Op {
  public:
   Status infer(InferContext& ctx) const override { return infer_same_as_input(ctx, Types); }
   Status run(RunContext& ctx) const override { return run_unary<Types>(ctx, F{}); }
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 0; }  // see run_unary
 };
 
 // An op computing out = F{}(a, b) with broadcasting over Types.
@@ -183,6 +186,9 @@ class BinaryOp : public Op {
   }
   Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types, DType::kUndefined, &legacy_); }
   Status run(RunContext& ctx) const override { return run_binary<Types>(ctx, F{}, legacy_); }
+  // An operand of the output's size may be its storage: binary_loop reads both operands' elements
+  // for an output element before writing it, and a full-size operand's index is the output's.
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in < 2; }
 
  private:
   LegacyBroadcast legacy_;

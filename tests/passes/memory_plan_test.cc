@@ -174,6 +174,44 @@ TEST(MemoryPlan, ResidualsRunInPlaceWithTheSameResults) {
   }
 }
 
+// Elementwise ops run in place along a chain: x -> Relu -> Sigmoid -> Add(bias) -> Mul(x) -> Neg
+// -> y. Relu's output is the only planned buffer: Sigmoid, the broadcast Add and the Mul (whose
+// other operand is the graph input) take its bytes in turn; Neg's output is the graph's.
+TEST(MemoryPlan, ElementwiseChainsShareOneBuffer) {
+  zoo::GraphBuilder g("elementwise", 14, 9);
+  g.add_input("x", zoo::ElemType::kFloat, {{-1, "batch"}, {40, {}}});
+  std::string h = g.op("Relu", "/a", {"x"});
+  h = g.op("Sigmoid", "/b", {h});
+  h = g.op("Add", "/c", {h, g.add_initializer("bias", {40}, zoo::random_normal(g.rng("bias"), 40, 0.0, 1.0))});
+  h = g.op("Mul", "/d", {h, "x"});
+  g.op("Neg", "/e", {h}, {}, "y");
+  g.add_output("y", zoo::ElemType::kFloat, {});
+  ASSERT_TRUE(g.finish("test").is_ok());
+  const std::string bytes = g.serialize().value();
+  SessionOptions unplanned;
+  unplanned.optimization_level = 0;
+  auto ref = Session::create_from_bytes(bytes.data(), bytes.size(), unplanned);
+  auto planned = Session::create_from_bytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(ref.is_ok() && planned.is_ok());
+  for (int run = 0; run < 3; ++run) {
+    Tensor x = Tensor::empty(DType::kFloat32, {9, 40});
+    std::mt19937 gen(static_cast<uint32_t>(run));
+    std::normal_distribution<float> d(0.f, 2.f);
+    for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = d(gen);
+    const TensorMap in = {{"x", x}};
+    RunStats stats;
+    auto a = ref.value()->run(in);
+    auto b = planned.value()->run(in, {}, &stats);
+    ASSERT_TRUE(a.is_ok() && b.is_ok());
+    const Tensor& ya = a.value().at("y");
+    const Tensor& yb = b.value().at("y");
+    for (int64_t i = 0; i < ya.numel(); ++i) ASSERT_EQ(ya.data<float>()[i], yb.data<float>()[i]) << i;
+    if (run > 0) {
+      EXPECT_EQ(stats.planned_activation_bytes, (9 * 40 * 4 + 63) / 64 * 64);
+    }
+  }
+}
+
 // x[batch, 16] -> 6 chained MatMul + Relu layers with a skip connection; symbolic batch.
 std::string chain_model() {
   zoo::GraphBuilder g("chain", 14, 9);
