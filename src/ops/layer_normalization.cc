@@ -51,6 +51,10 @@ class LayerNormalizationOp final : public Op {
     return Status::ok();
   }
 
+  // Y may be X's storage: both paths read a row whole (mean, variance) before writing it, each
+  // element from X's at the same index.
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 0; }
+
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     const Tensor& scale = ctx.in(1);

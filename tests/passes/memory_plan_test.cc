@@ -174,13 +174,17 @@ TEST(MemoryPlan, ResidualsRunInPlaceWithTheSameResults) {
   }
 }
 
-// Elementwise ops run in place along a chain: x -> Relu -> Sigmoid -> Add(bias) -> Mul(x) -> Neg
-// -> y. Relu's output is the only planned buffer: Sigmoid, the broadcast Add and the Mul (whose
-// other operand is the graph input) take its bytes in turn; Neg's output is the graph's.
+// Elementwise ops run in place along a chain: x -> Relu -> LayerNormalization -> Sigmoid ->
+// Add(bias) -> Mul(x) -> Neg -> y. Relu's output is the only planned buffer: the LayerNorm,
+// Sigmoid, the broadcast Add and the Mul (whose other operand is the graph input) take its bytes
+// in turn; Neg's output is the graph's.
 TEST(MemoryPlan, ElementwiseChainsShareOneBuffer) {
-  zoo::GraphBuilder g("elementwise", 14, 9);
+  zoo::GraphBuilder g("elementwise", 17, 9);
   g.add_input("x", zoo::ElemType::kFloat, {{-1, "batch"}, {40, {}}});
   std::string h = g.op("Relu", "/a", {"x"});
+  h = g.op("LayerNormalization", "/ln",
+           {h, g.add_initializer("gamma", {40}, zoo::random_normal(g.rng("gamma"), 40, 1.0, 0.2)),
+            g.add_initializer("beta", {40}, zoo::random_normal(g.rng("beta"), 40, 0.0, 0.2))});
   h = g.op("Sigmoid", "/b", {h});
   h = g.op("Add", "/c", {h, g.add_initializer("bias", {40}, zoo::random_normal(g.rng("bias"), 40, 0.0, 1.0))});
   h = g.op("Mul", "/d", {h, "x"});
