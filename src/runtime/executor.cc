@@ -148,9 +148,9 @@ struct PlannedAllocator final : OutputAllocator {
 // While recording: each (output, input) pair of this node that its op may run in place, where
 // the input is a whole recorded buffer that no other input of the node reads and the output a
 // buffer made here; make_plan decides from the lifetimes which are granted.
-void note_in_place(const Op& op, const std::vector<int>& inputs, int node, const std::vector<Value>& values, const std::vector<Value>& outs,
-                   const std::vector<PlannedBuffer>& recorded, const std::map<const void*, size_t>& by_storage,
-                   std::vector<InPlaceCandidate>* in_place) {
+void note_in_place(const Op& op, const std::vector<int>& inputs, int node, const std::vector<Value>& values,
+                   const std::vector<Value>& outs, const std::vector<PlannedBuffer>& recorded,
+                   const std::map<const void*, size_t>& by_storage, std::vector<InPlaceCandidate>* in_place) {
   auto input_tensor = [&](size_t i) -> const Tensor* {
     if (inputs[i] < 0) return nullptr;
     const Value& v = values[static_cast<size_t>(inputs[i])];
