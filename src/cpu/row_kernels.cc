@@ -108,7 +108,13 @@ HI_AVX512 void softmax_row_avx512(const float* xr, const float* add, float* yr, 
 
 HI_AVX512 void activate_avx512(float* y, int64_t n, const Activation& act) {
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) _mm512_storeu_ps(y + i, activate(_mm512_loadu_ps(y + i), act));
+  // The GELU after oneDNN's matmul gets a loop of its own: through activate()'s switch, taken
+  // per vector, it ran 1.25x slower.
+  if (act.kind == Activation::Kind::kGelu) {
+    for (; i + kLanes <= n; i += kLanes) _mm512_storeu_ps(y + i, gelu512(_mm512_loadu_ps(y + i)));
+  } else {
+    for (; i + kLanes <= n; i += kLanes) _mm512_storeu_ps(y + i, activate(_mm512_loadu_ps(y + i), act));
+  }
   if (i < n) {
     const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
     _mm512_mask_storeu_ps(y + i, tail, activate(_mm512_maskz_loadu_ps(tail, y + i), act));
