@@ -2,6 +2,7 @@
 // alive together share bytes, and planned runs give the same outputs as unplanned ones.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <thread>
 
@@ -22,6 +23,35 @@ PlannedBuffer buffer(int node, int64_t bytes, int first, int last) {
   b.first = first;
   b.last = last;
   return b;
+}
+
+// Standard normal values of the given shape.
+Tensor random_input(const Shape& shape, uint32_t seed) {
+  Tensor t = Tensor::empty(DType::kFloat32, shape);
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> d(0.f, 1.f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(gen);
+  return t;
+}
+
+// Runs `in` through the unoptimised, unplanned session and the planned one; every element of "y"
+// must agree within tol (relative to 1 + |value|). Returns the planned run's stats.
+RunStats expect_planned_matches(Session& unplanned, Session& planned, const TensorMap& in, float tol) {
+  RunStats stats;
+  auto a = unplanned.run(in);
+  auto b = planned.run(in, {}, &stats);
+  EXPECT_TRUE(a.is_ok() && b.is_ok());
+  if (!a.is_ok() || !b.is_ok()) return stats;
+  const Tensor& ya = a.value().at("y");
+  const Tensor& yb = b.value().at("y");
+  EXPECT_EQ(ya.shape(), yb.shape());
+  for (int64_t i = 0; i < ya.numel() && i < yb.numel(); ++i) {
+    if (std::fabs(ya.data<float>()[i] - yb.data<float>()[i]) > tol * (1 + std::fabs(ya.data<float>()[i]))) {
+      ADD_FAILURE() << "y[" << i << "]: " << yb.data<float>()[i] << " planned, " << ya.data<float>()[i] << " unplanned";
+      break;
+    }
+  }
+  return stats;
 }
 
 void expect_no_live_overlap(const MemoryPlan& p) {
@@ -152,18 +182,8 @@ TEST(MemoryPlan, ResidualsRunInPlaceWithTheSameResults) {
     ASSERT_TRUE(ref.is_ok() && planned.is_ok());
     const int64_t buffer_bytes = (shape_numel(shape) * 4 + 63) / 64 * 64;
     for (int run = 0; run < 3; ++run) {
-      Tensor x = Tensor::empty(DType::kFloat32, shape);
-      std::mt19937 gen(static_cast<uint32_t>(run));
-      std::normal_distribution<float> d(0.f, 1.f);
-      for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = d(gen);
-      RunStats stats;
-      auto a = ref.value()->run({{"x", x}});
-      auto b = planned.value()->run({{"x", x}}, {}, &stats);
-      ASSERT_TRUE(a.is_ok() && b.is_ok());
-      const Tensor& ya = a.value().at("y");
-      const Tensor& yb = b.value().at("y");
-      for (int64_t i = 0; i < ya.numel(); ++i)
-        ASSERT_NEAR(ya.data<float>()[i], yb.data<float>()[i], 1e-4f * (1 + std::fabs(ya.data<float>()[i]))) << i;
+      const Tensor x = random_input(shape, static_cast<uint32_t>(run));
+      const RunStats stats = expect_planned_matches(*ref.value(), *planned.value(), {{"x", x}}, 1e-4f);
       // t and y1 share bytes; the middle product and y2 have their own; y escapes. Channels-last,
       // x is transposed once for the last residual, whose convolution then runs on its bytes.
       const int64_t buffers = convolutions ? 4 : 3;
@@ -198,18 +218,8 @@ TEST(MemoryPlan, ElementwiseChainsShareOneBuffer) {
   auto planned = Session::create_from_bytes(bytes.data(), bytes.size());
   ASSERT_TRUE(ref.is_ok() && planned.is_ok());
   for (int run = 0; run < 3; ++run) {
-    Tensor x = Tensor::empty(DType::kFloat32, {9, 40});
-    std::mt19937 gen(static_cast<uint32_t>(run));
-    std::normal_distribution<float> d(0.f, 2.f);
-    for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = d(gen);
-    const TensorMap in = {{"x", x}};
-    RunStats stats;
-    auto a = ref.value()->run(in);
-    auto b = planned.value()->run(in, {}, &stats);
-    ASSERT_TRUE(a.is_ok() && b.is_ok());
-    const Tensor& ya = a.value().at("y");
-    const Tensor& yb = b.value().at("y");
-    for (int64_t i = 0; i < ya.numel(); ++i) ASSERT_EQ(ya.data<float>()[i], yb.data<float>()[i]) << i;
+    const TensorMap in = {{"x", random_input({9, 40}, static_cast<uint32_t>(run))}};
+    const RunStats stats = expect_planned_matches(*ref.value(), *planned.value(), in, 0.f);
     if (run > 0) {
       EXPECT_EQ(stats.planned_activation_bytes, (9 * 40 * 4 + 63) / 64 * 64);
     }
@@ -235,13 +245,7 @@ std::string chain_model() {
   return g.serialize().value();
 }
 
-Tensor input(int64_t batch, uint32_t seed) {
-  Tensor t = Tensor::empty(DType::kFloat32, {batch, 16});
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.f, 1.f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(gen);
-  return t;
-}
+Tensor input(int64_t batch, uint32_t seed) { return random_input({batch, 16}, seed); }
 
 TEST(MemoryPlan, PlannedRunsMatchUnplanned) {
   const std::string bytes = chain_model();
@@ -253,14 +257,7 @@ TEST(MemoryPlan, PlannedRunsMatchUnplanned) {
   for (int64_t batch : {3, 5, 3}) {
     for (int run = 0; run < 3; ++run) {
       const TensorMap in = {{"x", input(batch, static_cast<uint32_t>(run + batch))}};
-      RunStats stats;
-      auto a = ref.value()->run(in);
-      auto b = planned.value()->run(in, {}, &stats);
-      ASSERT_TRUE(a.is_ok() && b.is_ok());
-      const Tensor& ya = a.value().at("y");
-      const Tensor& yb = b.value().at("y");
-      ASSERT_EQ(ya.shape(), yb.shape());
-      for (int64_t i = 0; i < ya.numel(); ++i) ASSERT_NEAR(ya.data<float>()[i], yb.data<float>()[i], 1e-5f) << i;
+      const RunStats stats = expect_planned_matches(*ref.value(), *planned.value(), in, 1e-5f);
       if (run == 0 && batch == 5) {
         EXPECT_EQ(stats.planned_arena_bytes, 0);  // the run that makes this shape's plan
       }
