@@ -15,6 +15,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -274,10 +275,8 @@ std::unique_ptr<InvertedResidualKernel> make_fused_inverted_residual_kernel(cons
 
 std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry& g,
                                                                       const InvertedResidualWeights& w) {
-  std::unique_ptr<InvertedResidualKernel> fused = make_fused_inverted_residual_kernel(g, w);
-  if (!fused) return nullptr;
   // Fused or chained, whichever times faster, remembered per geometry for the process (a
-  // MobileNet repeats block shapes).
+  // MobileNet repeats block shapes): a remembered winner is the only kernel made.
   static std::mutex mutex;
   static std::map<std::string, bool> chain_wins;
   std::string key;
@@ -286,16 +285,17 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
                     int64_t{g.residual}, int64_t{current_threads()}})
     key += std::to_string(v) + ",";
   for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act}) key += a->name() + ",";
-  auto remembered = [&]() -> int {  // -1: not timed yet, else whether the chain won
+  std::optional<bool> chain_won;
+  {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = chain_wins.find(key);
-    return it == chain_wins.end() ? -1 : it->second;
-  };
-  const int known = remembered();
-  if (known == 0) return fused;
+    if (auto it = chain_wins.find(key); it != chain_wins.end()) chain_won = it->second;
+  }
+  if (chain_won == true)
+    if (auto chained = make_chained_inverted_residual_kernel(g, w)) return chained;
+  std::unique_ptr<InvertedResidualKernel> fused = make_fused_inverted_residual_kernel(g, w);
+  if (!fused || chain_won.has_value()) return fused;
   std::unique_ptr<InvertedResidualKernel> chained = make_chained_inverted_residual_kernel(g, w);
   if (!chained) return fused;
-  if (known == 1) return chained;
   const size_t in = static_cast<size_t>(g.batch * g.height * g.width * g.in_channels);
   const size_t out = static_cast<size_t>(g.batch * g.out_height * g.out_width * g.out_channels);
   const bool chain_faster = fastest_on_zeros<InvertedResidualKernel>({fused.get(), chained.get()}, in, out) == 1;
