@@ -120,6 +120,43 @@ HI_AVX512 void activate_avx512(float* y, int64_t n, const Activation& act) {
     _mm512_mask_storeu_ps(y + i, tail, activate(_mm512_maskz_loadu_ps(tail, y + i), act));
   }
 }
+
+// layer_norm_row with AVX-512 intrinsics, the same two passes (mean, then the squared deviations
+// from it) in float. Each sum runs over four accumulators: the compiled loop kept one, so a
+// 256-wide row waited on a chain of 16 dependent adds per pass and the rows were latency-bound
+// (1024 x 256 on two cores: 29 us).
+HI_AVX512 void layer_norm_row_avx512(const float* xr, const float* scale, const float* bias, float* yr, int64_t n,
+                                     float epsilon) {
+  const int64_t full = n / kLanes * kLanes;
+  const __mmask16 tail = static_cast<__mmask16>((1u << (n - full)) - 1);
+  // f(j, mask) over the row's vectors into four partial sums.
+  auto reduce = [&](auto&& f) HI_AVX512 {
+    __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+    int64_t j = 0;
+    for (; j + 4 * kLanes <= full; j += 4 * kLanes) {
+#pragma GCC unroll 4
+      for (int u = 0; u < 4; ++u) acc[u] = _mm512_add_ps(acc[u], f(j + u * kLanes, __mmask16(0xFFFF)));
+    }
+    for (; j < full; j += kLanes) acc[0] = _mm512_add_ps(acc[0], f(j, __mmask16(0xFFFF)));
+    if (tail) acc[1] = _mm512_add_ps(acc[1], f(full, tail));
+    return sum_lanes(_mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), _mm512_add_ps(acc[2], acc[3])));
+  };
+  const float mean =
+      reduce([&](int64_t j, __mmask16 m) HI_AVX512 { return _mm512_maskz_loadu_ps(m, xr + j); }) / static_cast<float>(n);
+  const __m512 vmean = _mm512_set1_ps(mean);
+  const float sq = reduce([&](int64_t j, __mmask16 m) HI_AVX512 {
+    const __m512 d = _mm512_maskz_sub_ps(m, _mm512_maskz_loadu_ps(m, xr + j), vmean);
+    return _mm512_mul_ps(d, d);
+  });
+  const __m512 inv_std = _mm512_set1_ps(1.f / std::sqrt(sq / static_cast<float>(n) + epsilon));
+  auto normalize = [&](int64_t j, __mmask16 m) HI_AVX512 {
+    const __m512 t = _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, xr + j), vmean), inv_std);
+    const __m512 b = bias ? _mm512_maskz_loadu_ps(m, bias + j) : _mm512_setzero_ps();
+    _mm512_mask_storeu_ps(yr + j, m, _mm512_fmadd_ps(t, _mm512_maskz_loadu_ps(m, scale + j), b));
+  };
+  for (int64_t j = 0; j < full; j += kLanes) normalize(j, __mmask16(0xFFFF));
+  if (tail) normalize(full, tail);
+}
 #endif
 
 HI_ROW_KERNEL void layer_norm_row(const float* xr, const float* scale, const float* bias, float* yr, int64_t n,
@@ -180,8 +217,21 @@ void activate_in_place(float* y, int64_t n, const Activation& act) {
 
 void layer_norm_rows(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n,
                      float epsilon) {
+#ifdef HI_HAVE_AVX512_KERNELS
+  const bool avx512 = avx512_kernels_available();
+#else
+  const bool avx512 = false;
+#endif
   parallel_for(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) layer_norm_row(x + r * n, scale, bias, y + r * n, n, epsilon);
+    for (int64_t r = r0; r < r1; ++r) {
+#ifdef HI_HAVE_AVX512_KERNELS
+      if (avx512) {
+        layer_norm_row_avx512(x + r * n, scale, bias, y + r * n, n, epsilon);
+        continue;
+      }
+#endif
+      layer_norm_row(x + r * n, scale, bias, y + r * n, n, epsilon);
+    }
   });
 }
 

@@ -1,6 +1,6 @@
 // softmax_rows and layer_norm_rows (cpu/row_kernels.cc) against a double-precision reference: rows of awkward
 // lengths (shorter than a vector, between vectors, longer), with and without an added mask row
-// (per row and shared), in place, and the special values: NaN, -inf, every value -inf.
+// (per row and shared), in place (both), and the special values: NaN, -inf, every value -inf.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -76,7 +76,7 @@ TEST(SoftmaxRows, SpecialValues) {
 }
 
 TEST(LayerNormRows, MatchesTheReferenceOnAwkwardRows) {
-  for (int64_t n : {1, 5, 16, 31, 256, 259}) {
+  for (int64_t n : {1, 5, 16, 31, 100, 256, 259}) {
     const int64_t rows = 4;
     std::vector<float> x = random_values(static_cast<size_t>(rows * n), static_cast<uint32_t>(n) + 100);
     for (float& v : x) v = v * 3.f + 2.f;  // an offset mean, as hidden states have
@@ -84,6 +84,9 @@ TEST(LayerNormRows, MatchesTheReferenceOnAwkwardRows) {
     for (const float* b : {bias.data(), static_cast<const float*>(nullptr)}) {
       std::vector<float> y(x.size(), NAN);
       layer_norm_rows(x.data(), scale.data(), b, y.data(), rows, n, 1e-5f);
+      std::vector<float> in_place = x;
+      layer_norm_rows(in_place.data(), scale.data(), b, in_place.data(), rows, n, 1e-5f);
+      ASSERT_EQ(in_place, y) << "n " << n;
       for (int64_t r = 0; r < rows; ++r) {
         double mean = 0, sq = 0;
         for (int64_t j = 0; j < n; ++j) mean += x[static_cast<size_t>(r * n + j)];
