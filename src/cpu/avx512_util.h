@@ -46,17 +46,21 @@ constexpr int64_t kLanes = 16;  // floats in a 512-bit vector
 inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 #ifdef HI_HAVE_AVX512_KERNELS
-// exp(x) to about 2 ulp: x = n ln2 + r with |r| <= ln2 / 2, a degree-6 polynomial for e^r, 2^n by
-// scalef. Below -87 it gives 0 (the float range ends there), above 88 infinity.
-HI_AVX512 inline __m512 exp512(__m512 x) {
-  constexpr __mmask16 all = 0xFFFF;
-  x = _mm512_maskz_max_ps(all, _mm512_maskz_min_ps(all, x, _mm512_set1_ps(88.f)), _mm512_set1_ps(-87.f));
-  const __m512 n = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT);
+// exp(x) on the lanes of `kept` (others 0) for x in [-87, 88] or NaN (NaN comes out NaN): x = n ln2
+// + r with |r| <= ln2 / 2, a degree-6 polynomial for e^r, 2^n by scalef; about 2 ulp.
+HI_AVX512 inline __m512 exp512_in_range(__mmask16 kept, __m512 x) {
+  const __m512 n = _mm512_maskz_roundscale_ps(kept, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT);
   __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
   r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860682030941723e-6f), r);
   __m512 p = _mm512_set1_ps(1.f / 720.f);
   for (float c : {1.f / 120.f, 1.f / 24.f, 1.f / 6.f, 0.5f, 1.f, 1.f}) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(c));
-  return _mm512_maskz_scalef_ps(all, p, n);
+  return _mm512_maskz_scalef_ps(kept, p, n);
+}
+// exp(x) for any x: clamped to [-87, 88] first (below -87 it gives e^-87, above 88 e^88).
+HI_AVX512 inline __m512 exp512(__m512 x) {
+  constexpr __mmask16 all = 0xFFFF;
+  x = _mm512_maskz_max_ps(all, _mm512_maskz_min_ps(all, x, _mm512_set1_ps(88.f)), _mm512_set1_ps(-87.f));
+  return exp512_in_range(all, x);
 }
 
 // GELU, erf form: 0.5 x (1 + erf(x / sqrt 2)). erf(x / sqrt 2) = x P(x^2) / Q(x^2) with P and Q of

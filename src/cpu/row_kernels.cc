@@ -84,11 +84,11 @@ HI_AVX512 void softmax_row_avx512(const float* xr, const float* add, float* yr, 
     return;
   }
   const __m512 m = _mm512_set1_ps(mx), floor = _mm512_set1_ps(-87.f);
+  // d = x - max <= 0 needs no upper clamp, and lanes below -87 (-inf among them) are left out by
+  // exp512_in_range's mask instead of clamped and then zeroed: 13 instructions a vector, not 17.
   auto exp_of = [&](int64_t j, __mmask16 lanes) HI_AVX512 {
     const __m512 d = _mm512_sub_ps(load(j, lanes), m);
-    __m512 e = exp512(d);
-    e = _mm512_mask_mov_ps(e, _mm512_cmp_ps_mask(d, floor, _CMP_LT_OQ), _mm512_setzero_ps());
-    return _mm512_mask_mov_ps(e, _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q), d);  // NaN stays NaN
+    return exp512_in_range(_mm512_cmp_ps_mask(d, floor, _CMP_NLT_UQ), d);  // NaN kept: it comes out NaN
   };
   __m512 sum = _mm512_setzero_ps();
   for (int64_t j = 0; j < full; j += kLanes) {
