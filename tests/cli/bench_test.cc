@@ -1,10 +1,12 @@
 // The pieces of `hipinfer bench` that can be checked without running a model: percentiles on
-// known samples, throughput, the JSON writer, the chart's axis and escaping, the output check.
+// known samples, throughput, the JSON writer, the chart's axis and escaping, the output check,
+// the accuracy guard's comparison of two precisions.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
+#include "bench_accuracy.h"
 #include "bench_compare.h"
 #include "bench_json.h"
 #include "bench_machine.h"
@@ -194,6 +196,55 @@ TEST(BenchCompare, AllZeroReferenceGivesInfiniteRelativeError) {
   const auto d = compare_outputs(ours, {{"z", Tensor::from_vector<float>({0, 0}, {2})}}, 1e-3);
   EXPECT_TRUE(std::isinf(d[0].max_rel_error));
   EXPECT_FALSE(d[0].match);
+}
+
+TEST(BenchAccuracy, TopOneAgreementAndHowFarFloat32Leads) {
+  // Ten classes, three rows. Row 0: a clear top-1 (class 3), kept. Row 1: classes 5 and 6 nearly
+  // tied, flipped by the reduced precision. Row 2: a clear top-1 (class 0) that moves to class 9,
+  // which a rounding error cannot do: it shows as a disagreement among the clear rows.
+  std::vector<float> want(30, 0.f), got(30, 0.f);
+  for (int j = 0; j < 10; ++j) want[static_cast<size_t>(j)] = want[static_cast<size_t>(10 + j)] = want[static_cast<size_t>(20 + j)] = 0.1f * static_cast<float>(j % 3);
+  want[3] = 5.f;
+  want[15] = 1.f, want[16] = 1.001f;
+  want[20] = 4.f;
+  got = want;
+  got[3] = 4.9f;
+  got[15] = 1.002f;
+  got[29] = 6.f;
+  OutputAccuracy a;
+  add_to_accuracy(Tensor::from_vector<float>(want, {3, 10}), Tensor::from_vector<float>(got, {3, 10}), a);
+  EXPECT_EQ(a.rows, 3);
+  EXPECT_EQ(a.top1_agree, 1);
+  ASSERT_EQ(a.leads.size(), 3u);
+  EXPECT_GT(a.leads[0], 2.0);
+  EXPECT_LT(a.leads[1], 0.01);
+  EXPECT_EQ(a.clear_rows, 2);
+  EXPECT_EQ(a.clear_agree, 1);
+  EXPECT_NEAR(a.max_abs_error, 6.f - 0.1f * (9 % 3), 1e-6);
+  EXPECT_NEAR(a.max_rel_error, a.max_abs_error / 5.0, 1e-6);  // relative to the largest |float32 value|
+  EXPECT_DOUBLE_EQ(median_lead(a), a.leads[2]);               // rows 0 and 2 lead clearly, row 0 more
+  // Adding a second batch accumulates.
+  add_to_accuracy(Tensor::from_vector<float>(want, {3, 10}), Tensor::from_vector<float>(want, {3, 10}), a);
+  EXPECT_EQ(a.rows, 6);
+  EXPECT_EQ(a.top1_agree, 4);
+  EXPECT_EQ(a.clear_agree, 3);
+}
+
+TEST(BenchAccuracy, FewClassesAndOtherShapes) {
+  // Two classes: top-1 counted, but no lead (over the row's std it would always be 2).
+  OutputAccuracy two;
+  add_to_accuracy(Tensor::from_vector<float>({0.2f, 0.8f, 0.6f, 0.4f}, {2, 2}),
+                  Tensor::from_vector<float>({0.3f, 0.7f, 0.4f, 0.6f}, {2, 2}), two);
+  EXPECT_EQ(two.rows, 2);
+  EXPECT_EQ(two.top1_agree, 1);
+  EXPECT_TRUE(two.leads.empty());
+  EXPECT_DOUBLE_EQ(median_lead(two), 0);
+  // Not [rows, classes]: errors only.
+  OutputAccuracy flat;
+  add_to_accuracy(Tensor::from_vector<float>({1, -2, 4}, {3}), Tensor::from_vector<float>({1, -2, 3.5f}, {3}), flat);
+  EXPECT_EQ(flat.rows, 0);
+  EXPECT_NEAR(flat.max_abs_error, 0.5, 1e-9);
+  EXPECT_NEAR(flat.max_rel_error, 0.125, 1e-9);
 }
 
 TEST(BenchMachine, SeesAtLeastOneCoreAndThePeakRss) {

@@ -224,6 +224,15 @@ check("worker exits at start: exit 1, status and stderr shown",
 r = bench(MODEL, "--runs", "2", "--compare", "onnxruntime", "--python", path("no-such-python"))
 check("--python missing: exit 4, names it", r.returncode == 4 and "no-such-python" in r.stderr, (r.returncode, r.stderr))
 
+# --- The accuracy guard of reduced precision ------------------------------------------------
+# bf16 where the CPU has it (else float32 again); three random batches of two: six rows per output.
+r = bench(MODEL, "--runs", "2", "--warmup", "1", "--batch", "2", "--precision", "bf16", "--accuracy-samples", "3")
+guard = r.stdout[r.stdout.find("accuracy guard"):]
+check("bf16 accuracy guard: exit 0, both outputs, top-1 over six rows",
+      r.returncode == 0 and "bf16 against float32 on 3 random inputs" in guard and guard.count("/6 (") == 2
+      and "y " in guard and "z " in guard, (r.returncode, r.stdout[-800:], r.stderr))
+check("bf16 accuracy guard: no lead line for four classes", "leads the second" not in guard, guard)
+
 # --- Bad input --------------------------------------------------------------------------------
 r = bench(path("missing.onnx"))
 check("missing model: exit 4, names the file", r.returncode == 4 and "missing.onnx" in r.stderr, (r.returncode, r.stderr))

@@ -4,17 +4,27 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "model_inputs.h"
 
 namespace hi::cli {
 namespace {
 
-int64_t argmax_row(const Tensor& t, int64_t row, int64_t n) {
-  int64_t best = 0;
-  for (int64_t j = 1; j < n; ++j)
-    if (t.as_double(row * n + j) > t.as_double(row * n + best)) best = j;
-  return best;
+// The row's best and second-best columns.
+std::pair<int64_t, int64_t> top_two(const Tensor& t, int64_t row, int64_t n) {
+  int64_t best = 0, second = -1;
+  for (int64_t j = 1; j < n; ++j) {
+    const double v = t.as_double(row * n + j);
+    if (v > t.as_double(row * n + best)) {
+      second = best;
+      best = j;
+    } else if (second < 0 || v > t.as_double(row * n + second)) {
+      second = j;
+    }
+  }
+  return {best, second};
 }
 
 }  // namespace
@@ -38,23 +48,55 @@ Result<AccuracyReport> accuracy_guard(const std::string& model, const Session& r
       if (g == got.end() || g->second.shape() != w.shape())
         return error(StatusCode::kInternal, "output '", name, "' differs in shape between precisions");
       auto [it, added] = index.emplace(name, report.outputs.size());
-      if (added) report.outputs.push_back({name});
-      OutputAccuracy& a = report.outputs[it->second];
-      double scale = 0;
-      for (int64_t i = 0; i < w.numel(); ++i) scale = std::max(scale, std::fabs(w.as_double(i)));
-      for (int64_t i = 0; i < w.numel(); ++i) {
-        const double d = std::fabs(w.as_double(i) - g->second.as_double(i));
-        a.max_abs_error = std::max(a.max_abs_error, d);
-        if (scale > 0) a.max_rel_error = std::max(a.max_rel_error, d / scale);
+      if (added) {
+        report.outputs.emplace_back();
+        report.outputs.back().name = name;
       }
-      if (w.rank() == 2 && w.dim(1) > 1) {
-        for (int64_t r = 0; r < w.dim(0); ++r)
-          a.top1_agree += argmax_row(w, r, w.dim(1)) == argmax_row(g->second, r, w.dim(1)) ? 1 : 0;
-        a.rows += w.dim(0);
-      }
+      add_to_accuracy(w, g->second, report.outputs[it->second]);
     }
   }
   return report;
+}
+
+void add_to_accuracy(const Tensor& want, const Tensor& got, OutputAccuracy& a) {
+  double scale = 0;
+  for (int64_t i = 0; i < want.numel(); ++i) scale = std::max(scale, std::fabs(want.as_double(i)));
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    const double d = std::fabs(want.as_double(i) - got.as_double(i));
+    a.max_abs_error = std::max(a.max_abs_error, d);
+    if (scale > 0) a.max_rel_error = std::max(a.max_rel_error, d / scale);
+  }
+  if (want.rank() != 2 || want.dim(1) < 2) return;
+  const int64_t n = want.dim(1);
+  for (int64_t r = 0; r < want.dim(0); ++r) {
+    const auto [best, second] = top_two(want, r, n);
+    const bool agree = best == top_two(got, r, n).first;
+    a.rows += 1;
+    a.top1_agree += agree ? 1 : 0;
+    if (n < kLeadClasses) continue;
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < n; ++j) mean += want.as_double(r * n + j);
+    mean /= static_cast<double>(n);
+    for (int64_t j = 0; j < n; ++j) var += std::pow(want.as_double(r * n + j) - mean, 2);
+    const double sd = std::sqrt(var / static_cast<double>(n));
+    const double gap = want.as_double(r * n + best) - want.as_double(r * n + second);
+    const double lead = sd > 0 ? gap / sd : (gap > 0 ? INFINITY : 0.0);
+    a.leads.push_back(lead);
+    if (lead >= OutputAccuracy::kClearLead) {
+      a.clear_rows += 1;
+      a.clear_agree += agree ? 1 : 0;
+    }
+  }
+}
+
+double median_lead(const OutputAccuracy& a) {
+  if (a.leads.empty()) return 0;
+  std::vector<double> v = a.leads;
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<int64_t>(mid), v.end());
+  if (v.size() % 2 == 1) return v[mid];
+  const double upper = v[mid];
+  return (*std::max_element(v.begin(), v.begin() + static_cast<int64_t>(mid)) + upper) / 2;
 }
 
 void print_accuracy(std::FILE* out, const std::string& precision, const AccuracyReport& r) {
@@ -65,6 +107,14 @@ void print_accuracy(std::FILE* out, const std::string& precision, const Accuracy
       std::fprintf(out, " top-1 agrees %lld/%lld (%.1f %%)", static_cast<long long>(a.top1_agree),
                    static_cast<long long>(a.rows), 100.0 * static_cast<double>(a.top1_agree) / static_cast<double>(a.rows));
     std::fprintf(out, "\n");
+    if (a.leads.empty()) continue;
+    std::fprintf(out, "    %-28s float32's top-1 leads the second by a median %.3g sd of the row; ", "", median_lead(a));
+    if (a.clear_rows == 0)
+      std::fprintf(out, "none by %.1f sd: the classes are near ties on these inputs, and top-1 agreement measures the ties\n",
+                   OutputAccuracy::kClearLead);
+    else
+      std::fprintf(out, "where it leads by %.1f sd or more, top-1 agrees %lld/%lld\n", OutputAccuracy::kClearLead,
+                   static_cast<long long>(a.clear_agree), static_cast<long long>(a.clear_rows));
   }
 }
 
