@@ -232,6 +232,16 @@ check("bf16 accuracy guard: exit 0, both outputs, top-1 over six rows",
       r.returncode == 0 and "bf16 against float32 on 3 random inputs" in guard and guard.count("/6 (") == 2
       and "y " in guard and "z " in guard, (r.returncode, r.stdout[-800:], r.stderr))
 check("bf16 accuracy guard: no lead line for four classes", "leads the second" not in guard, guard)
+r = bench(MODEL, "--runs", "2", "--warmup", "1", "--batch", "2", "--precision", "bf16", "--accuracy-samples", "3",
+          "--json", path("guard.json"))
+acc = json.load(open(path("guard.json"))).get("accuracy", {}) if r.returncode == 0 else {}
+outs = {o["name"]: o for o in acc.get("outputs", [])}
+check("bf16 accuracy guard in the JSON: samples, both outputs, six rows each",
+      acc.get("samples") == 3 and acc.get("precision") == "bf16" and set(outs) == {"y", "z"}
+      and all(o["rows"] == 6 and 0 <= o["top1_agree"] <= 6 and o["max_abs_error"] >= 0 for o in outs.values())
+      and all("median_top1_lead_sd" not in o for o in outs.values()), (r.returncode, acc, r.stderr))
+r = bench(MODEL, "--runs", "2", "--json", path("noguard.json"))
+check("fp32: no accuracy in the JSON", r.returncode == 0 and "accuracy" not in json.load(open(path("noguard.json"))), r.stderr)
 
 # --- Bad input --------------------------------------------------------------------------------
 r = bench(path("missing.onnx"))

@@ -281,6 +281,21 @@ std::string report_json(const BenchReport& r) {
           .key("share").value(n.share).end_object();
     j.end_array().end_object();
   }
+  if (r.accuracy) {
+    j.key("accuracy").begin_object().key("precision").value(r.precision).key("samples").value(r.accuracy->samples);
+    j.key("outputs").begin_array();
+    for (const OutputAccuracy& a : r.accuracy->outputs) {
+      j.begin_object().key("name").value(a.name).key("max_abs_error").value(a.max_abs_error);
+      j.key("max_rel_error").value(a.max_rel_error);
+      if (a.rows > 0) j.key("rows").value(a.rows).key("top1_agree").value(a.top1_agree);
+      if (!a.leads.empty()) {
+        j.key("median_top1_lead_sd").value(median_lead(a)).key("clear_lead_sd").value(OutputAccuracy::kClearLead);
+        j.key("clear_rows").value(a.clear_rows).key("clear_top1_agree").value(a.clear_agree);
+      }
+      j.end_object();
+    }
+    j.end_array().end_object();
+  }
   j.key("ok").value(comparisons_ok(r));
   j.end_object();
   return j.str();

@@ -3,11 +3,12 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
-
-#include "hipinfer/device.h"
 #include <vector>
 
+#include "hipinfer/device.h"
+#include "bench_accuracy.h"
 #include "bench_compare.h"
 #include "bench_machine.h"
 #include "bench_profile.h"
@@ -51,6 +52,7 @@ struct BenchReport {
   EngineResult hipinfer;
   std::vector<EngineResult> peers;
   Profile profile;  // --profile; profile.runs 0 without it
+  std::optional<AccuracyReport> accuracy;  // reduced precision's guard, when it ran
 };
 
 // Did every requested comparison run and every output match?

@@ -500,6 +500,7 @@ int cmd_bench(const Args& args) {
     auto acc = accuracy_guard(o.model, *session.value(), options, o.inputs, o.batch, o.seed, o.accuracy_samples);
     if (!acc.is_ok()) return report_error(acc.status());
     print_accuracy(text_out, o.precision, acc.value());
+    report.accuracy = std::move(acc).value();
   }
   if (!o.json.empty()) {
     const std::string json = report_json(report);
