@@ -24,6 +24,9 @@ class SoftmaxOp final : public Op {
     return ctx.status();
   }
   Status infer(InferContext& ctx) const override { return axis_.infer(ctx); }
+  // Y may be X's storage: the row kernel reads a row before writing it, and run_rows copies each
+  // row out before writing it back.
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 0; }
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     int64_t outer = 0, n = 0, inner = 0;

@@ -23,6 +23,7 @@ struct SoftmaxAxis {
 };
 
 // Runs f(std::vector<double>& row) on every row in place, in double, and writes the result.
+// Each row is read whole before any of it is written, so y may be x's storage.
 template <typename F>
 Status run_rows(RunContext& ctx, const SoftmaxAxis& a, F f) {
   const Tensor& x = ctx.in(0);
@@ -54,6 +55,8 @@ class SoftmaxLikeOp final : public Op {
     return ctx.status();
   }
   Status infer(InferContext& ctx) const override { return axis_.infer(ctx); }
+  // Y may be X's storage: run_rows copies each row out before writing it back.
+  bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 0; }
   Status run(RunContext& ctx) const override { return run_rows(ctx, axis_, Fn{}); }
 
  private:

@@ -194,10 +194,11 @@ TEST(MemoryPlan, ResidualsRunInPlaceWithTheSameResults) {
   }
 }
 
-// Elementwise ops run in place along a chain: x -> Relu -> LayerNormalization -> Sigmoid ->
-// Add(bias) -> Mul(x) -> Neg -> y. Relu's output is the only planned buffer: the LayerNorm,
-// Sigmoid, the broadcast Add and the Mul (whose other operand is the graph input) take its bytes
-// in turn; Neg's output is the graph's.
+// Elementwise and row ops run in place along a chain: x -> Relu -> LayerNormalization ->
+// Softmax -> Sigmoid -> LogSoftmax(axis 0) -> Add(bias) -> Mul(x) -> Neg -> y. Relu's output is
+// the only planned buffer: the LayerNorm, the Softmax (row kernel), the Sigmoid, the LogSoftmax
+// (the reference's strided rows), the broadcast Add and the Mul (whose other operand is the graph
+// input) take its bytes in turn; Neg's output is the graph's.
 TEST(MemoryPlan, ElementwiseChainsShareOneBuffer) {
   zoo::GraphBuilder g("elementwise", 17, 9);
   g.add_input("x", zoo::ElemType::kFloat, {{-1, "batch"}, {40, {}}});
@@ -205,7 +206,9 @@ TEST(MemoryPlan, ElementwiseChainsShareOneBuffer) {
   h = g.op("LayerNormalization", "/ln",
            {h, g.add_initializer("gamma", {40}, zoo::random_normal(g.rng("gamma"), 40, 1.0, 0.2)),
             g.add_initializer("beta", {40}, zoo::random_normal(g.rng("beta"), 40, 0.0, 0.2))});
+  h = g.op("Softmax", "/sm", {h});
   h = g.op("Sigmoid", "/b", {h});
+  h = g.op("LogSoftmax", "/lsm", {h}, {zoo::Attr::i("axis", 0)});
   h = g.op("Add", "/c", {h, g.add_initializer("bias", {40}, zoo::random_normal(g.rng("bias"), 40, 0.0, 1.0))});
   h = g.op("Mul", "/d", {h, "x"});
   g.op("Neg", "/e", {h}, {}, "y");
