@@ -11,6 +11,7 @@
 // -DHI_NO_AVX512_KERNELS builds without them (the paths every other CPU takes).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(HI_NO_AVX512_KERNELS)
 #include <immintrin.h>
+#include <type_traits>
 #define HI_HAVE_AVX512_KERNELS 1
 #define HI_AVX512 __attribute__((target("avx512f")))
 // The bfloat16 kernels (cpu/packed_gemm_bf16.h): every CPU with AVX512_BF16 has BW and VL too.
@@ -142,24 +143,48 @@ HI_AVX512 inline __m512 tanh512(__m512 x) {
 }
 
 // The maskz forms with every lane set: GCC 12 warns about the plain forms' undefined passthrough.
-HI_AVX512 inline __m512 activate(__m512 v, const Activation& a) {
+template <Activation::Kind K>
+HI_AVX512 inline __m512 activate_as(__m512 v, const Activation& a) {
   constexpr __mmask16 all = 0xFFFF;
+  using Kind = Activation::Kind;
   const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.f);
-  switch (a.kind) {
-    case Activation::Kind::kRelu: return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
-    case Activation::Kind::kClip:
-      return _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, v, _mm512_set1_ps(a.alpha)), _mm512_set1_ps(a.beta));
-    case Activation::Kind::kSigmoid:
-      return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), v))));
-    case Activation::Kind::kTanh: return tanh512(v);
-    case Activation::Kind::kGelu: return gelu512(v);
-    case Activation::Kind::kGeluTanh: {  // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-      const __m512 inner = _mm512_mul_ps(_mm512_set1_ps(0.7978845608028654f),
-                                         _mm512_fmadd_ps(_mm512_mul_ps(_mm512_set1_ps(0.044715f), v), _mm512_mul_ps(v, v), v));
-      return _mm512_mul_ps(_mm512_mul_ps(half, v), _mm512_add_ps(one, tanh512(inner)));
-    }
-    default: return v;  // kNone (the others are refused by vector_activation_supported)
+  if constexpr (K == Kind::kRelu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
+  else if constexpr (K == Kind::kClip)
+    return _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, v, _mm512_set1_ps(a.alpha)), _mm512_set1_ps(a.beta));
+  else if constexpr (K == Kind::kSigmoid)
+    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), v))));
+  else if constexpr (K == Kind::kTanh) return tanh512(v);
+  else if constexpr (K == Kind::kGelu) return gelu512(v);
+  else if constexpr (K == Kind::kGeluTanh) {  // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+    const __m512 inner = _mm512_mul_ps(_mm512_set1_ps(0.7978845608028654f),
+                                       _mm512_fmadd_ps(_mm512_mul_ps(_mm512_set1_ps(0.044715f), v), _mm512_mul_ps(v, v), v));
+    return _mm512_mul_ps(_mm512_mul_ps(half, v), _mm512_add_ps(one, tanh512(inner)));
+  } else {
+    return v;  // kNone (the others are refused by vector_activation_supported)
   }
+}
+
+// Calls f(std::integral_constant<Activation::Kind, K>{}) for a's kind, so that a loop over many
+// vectors picks its activation once (activate_as<K> inside) instead of switching per vector.
+template <typename F>
+HI_AVX512 inline void with_activation_kind(const Activation& a, F&& f) {
+  using Kind = Activation::Kind;
+  switch (a.kind) {
+    case Kind::kRelu: return f(std::integral_constant<Kind, Kind::kRelu>{});
+    case Kind::kClip: return f(std::integral_constant<Kind, Kind::kClip>{});
+    case Kind::kSigmoid: return f(std::integral_constant<Kind, Kind::kSigmoid>{});
+    case Kind::kTanh: return f(std::integral_constant<Kind, Kind::kTanh>{});
+    case Kind::kGelu: return f(std::integral_constant<Kind, Kind::kGelu>{});
+    case Kind::kGeluTanh: return f(std::integral_constant<Kind, Kind::kGeluTanh>{});
+    default: return f(std::integral_constant<Kind, Kind::kNone>{});
+  }
+}
+
+// One vector's activation, the kind chosen per call (for epilogues that apply it to a few vectors).
+HI_AVX512 inline __m512 activate(__m512 v, const Activation& a) {
+  __m512 out = v;
+  with_activation_kind(a, [&](auto k) HI_AVX512 { out = activate_as<decltype(k)::value>(v, a); });
+  return out;
 }
 #endif
 
