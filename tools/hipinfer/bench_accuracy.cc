@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_stats.h"
 #include "model_inputs.h"
 
 namespace hi::cli {
@@ -73,7 +74,7 @@ void add_to_accuracy(const Tensor& want, const Tensor& got, OutputAccuracy& a) {
     const bool agree = best == top_two(got, r, n).first;
     a.rows += 1;
     a.top1_agree += agree ? 1 : 0;
-    if (n < kLeadClasses) continue;
+    if (n < OutputAccuracy::kLeadClasses) continue;
     double mean = 0, var = 0;
     for (int64_t j = 0; j < n; ++j) mean += want.as_double(r * n + j);
     mean /= static_cast<double>(n);
@@ -91,12 +92,9 @@ void add_to_accuracy(const Tensor& want, const Tensor& got, OutputAccuracy& a) {
 
 double median_lead(const OutputAccuracy& a) {
   if (a.leads.empty()) return 0;
-  std::vector<double> v = a.leads;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<int64_t>(mid), v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  const double upper = v[mid];
-  return (*std::max_element(v.begin(), v.begin() + static_cast<int64_t>(mid)) + upper) / 2;
+  std::vector<double> sorted = a.leads;
+  std::sort(sorted.begin(), sorted.end());
+  return percentile(sorted, 50);
 }
 
 void print_accuracy(std::FILE* out, const std::string& precision, const AccuracyReport& r) {

@@ -25,8 +25,8 @@ struct OutputAccuracy {
   int64_t clear_rows = 0;   // rows whose lead is at least kClearLead
   int64_t clear_agree = 0;  // ... and whose top-1 agrees
   static constexpr double kClearLead = 0.5;
+  static constexpr int64_t kLeadClasses = 10;
 };
-constexpr int64_t kLeadClasses = 10;
 
 // Adds one output's comparison (float32 `want`, reduced precision `got`, same shape) to `a`.
 void add_to_accuracy(const Tensor& want, const Tensor& got, OutputAccuracy& a);
