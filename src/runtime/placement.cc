@@ -7,7 +7,25 @@
 namespace hi::runtime {
 namespace {
 
-bool is_gpu_request(const std::string& r) { return r == "gpu" || r == "cuda" || r == "hip"; }
+// "gpu" is any real GPU; the emulated one ("emu") is used only where it is asked for by name.
+bool is_gpu_request(const std::string& r) { return r == "gpu" || r == "cuda" || r == "hip" || r == "emu"; }
+
+bool matches(const std::string& request, const DeviceInfo& d) {
+  return request == "gpu" ? d.backend != "emu" : d.backend == request;
+}
+
+// Why no device answers `request`: the reasons of the backends it covers (named when several),
+// else the machine's.
+std::string no_device_reason(const std::string& request, const GpuRuntimeInfo& gpus) {
+  std::vector<const GpuBackendInfo*> silent;
+  for (const GpuBackendInfo& b : gpus.backends)
+    if (!b.no_gpu_reason.empty() && (request == "gpu" ? b.name != "emu" : b.name == request)) silent.push_back(&b);
+  if (silent.empty()) return gpus.no_gpu_reason;
+  if (silent.size() == 1) return silent[0]->no_gpu_reason;
+  std::string out;
+  for (const GpuBackendInfo* b : silent) out += (out.empty() ? "" : "; ") + b->name + ": " + b->no_gpu_reason;
+  return out;
+}
 
 }  // namespace
 
@@ -20,12 +38,12 @@ std::string op_label(const ir::Node& n) {
 }
 
 Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& requested, const GpuRuntimeInfo& gpus) {
-  HI_RETURN_IF(requested.empty(), kInvalidArgument, "the device list is empty; give one or more of gpu, cuda, hip, cpu");
+  HI_RETURN_IF(requested.empty(), kInvalidArgument, "the device list is empty; give one or more of gpu, cuda, hip, emu, cpu");
   std::vector<DeviceSlot> slots;
   std::set<std::string> seen;
   for (const std::string& r : requested) {
     HI_RETURN_IF(r != "cpu" && !is_gpu_request(r), kInvalidArgument, "unknown device '", r,
-                 "' in the device list; expected gpu, cuda, hip or cpu");
+                 "' in the device list; expected gpu, cuda, hip, emu or cpu");
     HI_RETURN_IF(!seen.insert(r).second, kInvalidArgument, "device '", r, "' is listed twice");
     DeviceSlot slot;
     slot.requested = r;
@@ -33,16 +51,17 @@ Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& 
       slot.name = "cpu";
     } else {
       for (const DeviceInfo& d : gpus.devices)
-        if (r == "gpu" || d.backend == r) {
+        if (matches(r, d)) {
           slot.name = d.backend + ":" + std::to_string(d.index);
           break;
         }
       if (slot.name.empty()) {
-        bool built = r == "gpu" ? !gpus.compiled_backends.empty() : false;
-        for (const auto& b : gpus.compiled_backends) built = built || b == r;
+        bool built = false;
+        for (const auto& b : gpus.compiled_backends) built = built || (r == "gpu" ? b != "emu" : b == r);
+        const std::string reason = no_device_reason(r, gpus);
         slot.missing = !built ? "this build has no " + (r == "gpu" ? std::string("GPU") : r) + " backend"
-                       : gpus.no_gpu_reason.empty() ? "no " + r + " device found"
-                                                   : "no GPU: " + gpus.no_gpu_reason;
+                       : reason.empty() ? "no " + r + " device found"
+                                        : "no GPU: " + reason;
       }
     }
     slots.push_back(std::move(slot));

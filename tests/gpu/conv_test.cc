@@ -42,6 +42,12 @@ struct PreparedConv {
   int64_t k = 0;  // products per output element: input channels per group x kernel area
 };
 
+Tensor widen_to_float32(const Tensor& t) {
+  Tensor out = Tensor::empty(DType::kFloat32, t.shape());
+  for (int64_t i = 0; i < t.numel(); ++i) out.data<float>()[i] = static_cast<float>(t.as_double(i));
+  return out;
+}
+
 PreparedConv prepare_conv(const ConvCase& c, DType dtype, uint32_t& seed) {
   const int64_t kh = c.w[2], kw = c.w[3];
   const int64_t oh = (c.x[2] + c.pads[0] + c.pads[2] - c.dilations[0] * (kh - 1) - 1) / c.strides[0] + 1;
@@ -62,6 +68,18 @@ PreparedConv prepare_conv(const ConvCase& c, DType dtype, uint32_t& seed) {
   if (c.bias) feeds["b"] = p.bias;
   if (c.residual) feeds["r"] = p.r;
   p.want = run_on_cpu(b, feeds);
+  if (dtype == DType::kFloat16 && (c.residual || c.activation)) {
+    // The CPU graph rounds the convolution to float16 before the Add and the activation, where the
+    // kernels round once at the end: with a residual that cancels, the two differ by many ulps.
+    // So the reference is the float32 graph on the same (exactly widened) values, rounded once.
+    const ModelBuilder b32 = conv_model(DType::kFloat32, c.x, c.w, c.group, c.strides, c.dilations, c.pads, c.bias,
+                                        c.residual, c.activation, y_shape);
+    TensorMap feeds32;
+    for (const auto& [name, t] : feeds) feeds32[name] = widen_to_float32(t);
+    const Tensor want32 = run_on_cpu(b32, feeds32);
+    p.want = Tensor::empty(DType::kFloat16, want32.shape());
+    for (int64_t i = 0; i < want32.numel(); ++i) p.want.data<Float16>()[i] = Float16(want32.data<float>()[i]);
+  }
   Conv2dDesc& d = p.d;
   d.batch = c.x[0];
   d.in_channels = c.x[1];

@@ -98,6 +98,9 @@ TEST(HI_GPU_TEST_SUITE, ProbeAgreesWithTheRuntime) {
     EXPECT_EQ(has_f16_matrix_cores(d.index), probe->f16_matrix_lanes != 0 && probe->f16_matrix_lanes == d.warp_size);
     EXPECT_TRUE(probe->fp16);
     EXPECT_FALSE(probe->nvidia_mma && probe->amd_mfma);
+    // The emulated GPU compiles once for both of its profiles (wmma and MFMA, picked by warp
+    // size) and has no mma.sync: the arch names what its host side decides by, not its macros.
+    if (d.backend == "emu") continue;
     if (d.arch == "sm_80" || d.arch == "sm_90") {
       EXPECT_TRUE(probe->nvidia_mma);
     }

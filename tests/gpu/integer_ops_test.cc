@@ -137,7 +137,7 @@ TEST(HI_GPU_TEST_SUITE, NotIsNaNIsInfShapeAndSizeMatchTheCpu) {
 TEST(HI_GPU_TEST_SUITE, IntegerArithmeticWrapsAsOnTheCpu) {
   SKIP_WITHOUT_GPU();
   uint32_t seed = 200;
-  for (const char* op : {"Add", "Sub", "Mul", "Max", "Min", "Sum"})
+  for (const char* op : {"Add", "Sub", "Mul", "Max", "Min"})  // ONNX's Sum takes floats only
     for (DType t : {DType::kInt64, DType::kInt32}) {
       ModelBuilder b(13);
       b.input("a", code(t), {4, 1, 9});

@@ -174,6 +174,7 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversComparisonsLogicAndIntegerArithmetic) {
     expect_support(make_node(op, {"a"}), {vt(DType::kFloat16, {4})}, "");
   }
   expect_support(make_node("Mean", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Mean on int64 (float32, float16)");
+  expect_support(make_node("Sum", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Sum on int64 (float32, float16)");
   expect_support(make_node("PRelu", {"x", "slope"}), {f32({2, 3, 4}), f32({3, 1})}, "");
   expect_support(make_node("GlobalMaxPool", {"x"}), {f32({2, 3, 4, 5})}, "");
   expect_support(make_node("Dropout", {"x", "ratio"}), {f32({2, 3}), f32({})}, "");

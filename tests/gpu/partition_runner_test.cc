@@ -157,7 +157,7 @@ TEST(HI_GPU_TEST_SUITE, AnOpWithoutAGpuKernelRunsOnTheCpuAndIsReported) {
   b.input("x", onnx::TensorProto::FLOAT, {3, 7});
   b.output("y", onnx::TensorProto::FLOAT);
   b.node("Relu", {"x"}, {"r"}, "relu");
-  b.node("Hardmax", {"r"}, {"h"}, "hardmax");
+  b.node("LpNormalization", {"r"}, {"h"}, "lp_norm");  // no GPU kernel (nor a plan for one)
   b.node("Sigmoid", {"h"}, {"y"}, "sigmoid");
   const std::string bytes = b.bytes();
   SessionOptions o;
@@ -168,7 +168,7 @@ TEST(HI_GPU_TEST_SUITE, AnOpWithoutAGpuKernelRunsOnTheCpuAndIsReported) {
   ASSERT_EQ(p.nodes.size(), 3u) << p.table();
   EXPECT_EQ(p.nodes[0].device, HI_GPU_BACKEND ":0");
   EXPECT_EQ(p.nodes[1].device, "cpu");
-  EXPECT_EQ(p.nodes[1].reason, HI_GPU_BACKEND ": no GPU kernel for Hardmax") << p.table();
+  EXPECT_EQ(p.nodes[1].reason, HI_GPU_BACKEND ": no GPU kernel for LpNormalization") << p.table();
   EXPECT_EQ(p.nodes[2].device, HI_GPU_BACKEND ":0");
   EXPECT_EQ(p.fallbacks, 1);
   EXPECT_EQ(s.value()->warnings().size(), 1u);

@@ -64,6 +64,35 @@ TEST(Placement, ResolvesTheListAgainstTheMachine) {
   EXPECT_EQ(unbuilt.value()[0].missing, "this build has no hip backend");
 }
 
+// A machine whose only device is the emulated GPU: "gpu" (a real one) is missing, with the real
+// backend's reason; "emu" names the emulated device.
+TEST(Placement, TheEmulatedGpuIsUsedOnlyWhenNamed) {
+  GpuRuntimeInfo info;
+  info.compiled_backends = {"cuda", "emu"};
+  GpuBackendInfo cuda;
+  cuda.name = "cuda";
+  cuda.no_gpu_reason = "no NVIDIA driver is loaded";
+  GpuBackendInfo emu;
+  emu.name = "emu";
+  emu.device_count = 1;
+  info.backends = {cuda, emu};
+  DeviceInfo d;
+  d.index = 0;
+  d.backend = "emu";
+  info.devices.push_back(d);
+
+  auto gpu = runtime::resolve_devices({"gpu", "cpu"}, info);
+  ASSERT_TRUE(gpu.is_ok());
+  EXPECT_EQ(gpu.value()[0].name, "");
+  EXPECT_EQ(gpu.value()[0].missing, "no GPU: no NVIDIA driver is loaded");
+  auto emulated = runtime::resolve_devices({"emu", "cpu"}, info);
+  ASSERT_TRUE(emulated.is_ok());
+  EXPECT_EQ(emulated.value()[0].name, "emu:0");
+  auto unbuilt = runtime::resolve_devices({"emu"}, no_gpu_machine());
+  ASSERT_TRUE(unbuilt.is_ok());
+  EXPECT_EQ(unbuilt.value()[0].missing, "this build has no emu backend");
+}
+
 TEST(Placement, RejectsBadLists) {
   for (const std::vector<std::string>& list : std::vector<std::vector<std::string>>{{}, {"tpu"}, {"cpu", "cpu"}, {"GPU"}}) {
     auto r = runtime::resolve_devices(list, one_gpu_machine());

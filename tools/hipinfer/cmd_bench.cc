@@ -293,7 +293,7 @@ const CommandSpec* cmd_bench_spec() {
        {"--plot", "", "FILE.svg", "write the latency distribution as an SVG chart"},
        {"--compare", "", "LIST", "also measure onnxruntime (and/or torch), comma-separated"},
        {"--python", "", "PATH", "Python interpreter with onnxruntime and numpy, for --compare"},
-       {"--device", "", "LIST", "hipinfer's devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
+       {"--device", "", "LIST", "hipinfer's devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
        {"--no-graph", "", "", "launch every GPU kernel on every run instead of replaying a captured graph"},
        {"--profile", "", "", "time every node: the time per op type and the slowest nodes (adds a clock read per node)"},
        {"--quiet", "-q", "", "no progress line and no table: one summary line"}},

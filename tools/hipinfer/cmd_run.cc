@@ -86,7 +86,7 @@ const CommandSpec* cmd_run_spec() {
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
        {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
-       {"--device", "", "LIST", "devices in order of preference: gpu, cuda, hip, cpu (default gpu,cpu)"},
+       {"--device", "", "LIST", "devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
        {"--explain", "", "", "print where each node runs and, for every fallback, why"},
        {"--no-graph", "", "", "launch every GPU kernel on every run instead of capturing and replaying a graph"}},
       1,

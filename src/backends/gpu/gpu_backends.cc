@@ -7,11 +7,13 @@
 namespace hi::runtime {
 
 std::string gpu_kernel_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  // Both backends compile the same kernel sources, so either answers for both.
+  // The backends compile the same kernel sources, so any answers for all.
 #if defined(HI_HAVE_CUDA)
   return gpu::cuda_backend::partition_support(node, inputs);
 #elif defined(HI_HAVE_HIP)
   return gpu::hip_backend::partition_support(node, inputs);
+#elif defined(HI_HAVE_EMU)
+  return gpu::emu_backend::partition_support(node, inputs);
 #else
   (void)inputs;
   return "this build has no GPU backend (no kernel for " + node.op_type + ")";
@@ -23,6 +25,8 @@ std::vector<bool> gpu_host_inputs(const ir::Node& node) {
   return gpu::cuda_backend::partition_host_inputs(node);
 #elif defined(HI_HAVE_HIP)
   return gpu::hip_backend::partition_host_inputs(node);
+#elif defined(HI_HAVE_EMU)
+  return gpu::emu_backend::partition_host_inputs(node);
 #else
   (void)node;
   return {};
@@ -35,6 +39,9 @@ Result<std::shared_ptr<PartitionRunner>> compile_gpu_partition(const PartitionSp
 #endif
 #if defined(HI_HAVE_HIP)
   if (spec.device.rfind("hip:", 0) == 0) return gpu::hip_backend::compile_partition(spec);
+#endif
+#if defined(HI_HAVE_EMU)
+  if (spec.device.rfind("emu:", 0) == 0) return gpu::emu_backend::compile_partition(spec);
 #endif
   return error(StatusCode::kUnsupported, "this build has no GPU backend for device '", spec.device, "'");
 }
@@ -51,6 +58,9 @@ std::vector<GpuMemoryStats> gpu_memory_stats() {
 #if defined(HI_HAVE_HIP)
   gpu::hip_backend::append_memory_stats(&out);
 #endif
+#if defined(HI_HAVE_EMU)
+  gpu::emu_backend::append_memory_stats(&out);
+#endif
   return out;
 }
 
@@ -60,6 +70,9 @@ Status gpu_empty_cache() {
 #endif
 #if defined(HI_HAVE_HIP)
   HI_RETURN_IF_ERROR(gpu::hip_backend::empty_caches());
+#endif
+#if defined(HI_HAVE_EMU)
+  HI_RETURN_IF_ERROR(gpu::emu_backend::empty_caches());
 #endif
   return Status::ok();
 }
@@ -71,7 +84,7 @@ Status gpu_reserve(const std::string& device, int64_t bytes) {
   if (colon != std::string::npos) {
     const std::string digits = device.substr(colon + 1);
     HI_RETURN_IF(digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 6,
-                 kInvalidArgument, "gpu_reserve: device '", device, "' is not of the form cuda:N or hip:N");
+                 kInvalidArgument, "gpu_reserve: device '", device, "' is not of the form cuda:N, hip:N or emu:N");
     index = std::stoi(digits);
   }
 #if defined(HI_HAVE_CUDA)
@@ -79,6 +92,9 @@ Status gpu_reserve(const std::string& device, int64_t bytes) {
 #endif
 #if defined(HI_HAVE_HIP)
   if (backend == "hip") return gpu::hip_backend::reserve(index, bytes);
+#endif
+#if defined(HI_HAVE_EMU)
+  if (backend == "emu") return gpu::emu_backend::reserve(index, bytes);
 #endif
   (void)index;
   (void)bytes;

@@ -11,7 +11,10 @@ const char* short_source_path(const char* file) {
   constexpr std::string_view kRoot = HI_SOURCE_DIR "/";
   if (file && std::string_view(file).starts_with(kRoot)) return file + kRoot.size();
 #endif
-  return file ? file : "";
+  if (!file) return "";
+  // ccache (CCACHE_BASEDIR) makes include paths relative to the build folder: "../../src/...".
+  while (std::string_view(file).starts_with("../")) file += 3;
+  return file;
 }
 
 Status gpu_call_error(const GpuCallError& e) {

@@ -29,5 +29,13 @@ void append_memory_stats(std::vector<GpuMemoryStats>* out);
 Status empty_caches();
 Status reserve(int device, int64_t bytes);
 }  // namespace hip_backend
+namespace emu_backend {
+std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
+std::vector<bool> partition_host_inputs(const ir::Node& node);
+Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec);
+void append_memory_stats(std::vector<GpuMemoryStats>* out);
+Status empty_caches();
+Status reserve(int device, int64_t bytes);
+}  // namespace emu_backend
 
 }  // namespace hi::gpu

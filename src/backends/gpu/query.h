@@ -1,6 +1,6 @@
 // The per-backend device queries that hi::query_gpus() (query_gpus.cc) combines. Each is
 // defined by that backend's runtime.cu and exists only when the backend is built
-// (HI_HAVE_CUDA / HI_HAVE_HIP are then defined for query_gpus.cc).
+// (HI_HAVE_CUDA / HI_HAVE_HIP / HI_HAVE_EMU are then defined for query_gpus.cc).
 #pragma once
 
 #include "hipinfer/device.h"
@@ -12,6 +12,9 @@ namespace cuda_backend {
 void query(GpuRuntimeInfo& info);
 }
 namespace hip_backend {
+void query(GpuRuntimeInfo& info);
+}
+namespace emu_backend {
 void query(GpuRuntimeInfo& info);
 }
 

@@ -29,6 +29,10 @@ GpuRuntimeInfo query_gpus() {
   info.compiled_backends.push_back("hip");
   gpu::hip_backend::query(info);
 #endif
+#if defined(HI_HAVE_EMU)
+  info.compiled_backends.push_back("emu");
+  gpu::emu_backend::query(info);
+#endif
   if (info.compiled_backends.empty()) {
     info.no_gpu_reason =
         "this build has no GPU backend (configure with -DHI_CUDA=ON or -DHI_HIP=ON)";

@@ -20,14 +20,14 @@ namespace {
 // versions, and explaining a missing GPU in each vendor's terms (driver library, device files,
 // environment variables).
 
-std::string read_first_line(const char* path) {
+[[maybe_unused]] std::string read_first_line(const char* path) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
   return line;
 }
 
-std::string env_note(const char* name) {
+[[maybe_unused]] std::string env_note(const char* name) {
   const char* value = std::getenv(name);
   return value ? str("; ", name, "='", value, "' limits which devices are visible") : std::string();
 }
@@ -65,6 +65,19 @@ std::string no_device_reason(cudaError_t e, int /*driver_version*/) {
   return str("hipGetDeviceCount failed: ", cudaGetErrorName(e), " (", static_cast<int>(e), ")",
              env);
 }
+
+#elif defined(HI_GPU_EMU)
+
+// The emulated GPU names the architecture whose features it has (emu/device_profile.h).
+std::string arch_name(const cudaDeviceProp& p) {
+  return p.gcnArchName[0] ? std::string(p.gcnArchName) : str("sm_", p.major, p.minor);
+}
+
+std::string version_string(int v) { return str("hipinfer emulated GPU ", v); }
+
+std::string driver_string(int) { return {}; }
+
+std::string no_device_reason(cudaError_t e, int) { return cudaGetErrorString(e); }
 
 #else  // CUDA
 

@@ -1,9 +1,13 @@
 // The one place that knows which GPU vendor is being compiled for: includes exactly one vendor
 // runtime, maps CUDA runtime names onto HIP, and turns compiler targets into capability macros.
 //
-// Every GPU source (*.cu) is written once in CUDA C++ and compiled twice: by nvcc for NVIDIA and
-// by hipcc (clang -x hip) for AMD, with -DHI_GPU_HIP=1 (see cmake/HiHip.cmake). No file other
-// than this one may test HI_GPU_HIP, __HIP_PLATFORM_AMD__, __CUDA_ARCH__ or a gfx target macro,
+// Every GPU source (*.cu) is written once in CUDA C++ and compiled three times: by nvcc for
+// NVIDIA, by hipcc (clang -x hip) for AMD with -DHI_GPU_HIP=1 (see cmake/HiHip.cmake), and by the
+// host C++ compiler for the emulated GPU with -DHI_GPU_EMU=1 (emu/cuda_surface.h: the kernels run
+// on the CPU as fibers, at warp size 32 or 64). Kernels are launched through launch_kernel<K>()
+// below, never with <<<...>>>, which only the GPU compilers parse; dynamic shared memory is
+// declared with HI_DYNAMIC_SHARED. No file other than this one may test HI_GPU_HIP, HI_GPU_EMU,
+// __HIP_PLATFORM_AMD__, __CUDA_ARCH__ or a gfx target macro,
 // with one exception: the "vendor diagnosis" block of runtime.cu, host code that explains a
 // missing driver in each vendor's terms. Kernels test the HI_* capability macros below.
 //
@@ -21,6 +25,8 @@
 #endif
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
+#elif defined(HI_GPU_EMU)
+#include "backends/gpu/emu/cuda_surface.h"
 #else
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -34,6 +40,10 @@
 #define HI_GPU_NS hip_backend
 #define HI_GPU_BACKEND_NAME "hip"  // DeviceInfo::backend
 #define HI_GPU_RUNTIME_NAME "HIP"  // in messages: "HIP call hipMalloc(...) failed"
+#elif defined(HI_GPU_EMU)
+#define HI_GPU_NS emu_backend
+#define HI_GPU_BACKEND_NAME "emu"
+#define HI_GPU_RUNTIME_NAME "emulated GPU"
 #else
 #define HI_GPU_NS cuda_backend
 #define HI_GPU_BACKEND_NAME "cuda"
@@ -130,7 +140,16 @@
 //                          launch such a kernel with has_f16_matrix_cores() (matrix_cores.h),
 //                          whose arch list must match the targets listed here.
 // A kernel that uses one of them keeps a plain path under #else, so every target compiles.
-#if defined(HI_GPU_HIP)
+// The emulated GPU compiles once for both of its profiles: it has float16 and both kinds of
+// matrix cores, and HI_F16_MATRIX_LANES is its warp size, known at run time (the kernels pick the
+// wmma path at 32 and the MFMA path at 64).
+#if defined(HI_GPU_EMU)
+#define HI_DEVICE_COMPILE 1
+#define HI_FP16_AVAILABLE 1
+#define HI_NVIDIA_WMMA_AVAILABLE 1
+#define HI_AMD_MFMA_AVAILABLE 1
+#define HI_F16_MATRIX_LANES (warp_size())
+#elif defined(HI_GPU_HIP)
 #if defined(__HIP_DEVICE_COMPILE__)
 #define HI_DEVICE_COMPILE 1
 #define HI_FP16_AVAILABLE 1
@@ -149,6 +168,7 @@
 #if __CUDA_ARCH__ >= 700
 #define HI_NVIDIA_WMMA_AVAILABLE 1
 #define HI_F16_MATRIX_LANES 32
+#include <mma.h>
 #endif
 #if __CUDA_ARCH__ >= 800
 #define HI_BF16_AVAILABLE 1
@@ -163,7 +183,13 @@ namespace hi::gpu::HI_GPU_NS {
 // GCN/CDNA (gfx8, gfx9: MI100, MI200, MI300), 32 on NVIDIA and on RDNA (gfx10+, which HIP
 // compiles for wave32). Device code only: in the host pass it answers 32 whatever the GPU is, so
 // host code (launch configuration) must use DeviceInfo::warp_size / cudaDeviceProp::warpSize.
-// kernels/probe.cu checks on a real GPU that this agrees with the runtime's warpSize.
+// kernels/probe.cu checks on a real GPU that this agrees with the runtime's warpSize. On the
+// emulated GPU it is the running device profile's (32 or 64), a run-time value.
+#if defined(HI_GPU_EMU)
+inline int warp_size() { return warpSize; }
+// Checked by the emulated instructions themselves at run time.
+#define HI_ASSERT_WARP_SIZE(lanes) static_assert(true)
+#else
 __device__ constexpr int warp_size() {
 #if defined(HI_GPU_HIP) && (defined(__GFX9__) || defined(__GFX8__))
   return 64;
@@ -171,5 +197,37 @@ __device__ constexpr int warp_size() {
   return 32;
 #endif
 }
+#define HI_ASSERT_WARP_SIZE(lanes) static_assert((lanes) == warp_size(), "one warp (wavefront) computes a matrix-core unit")
+#endif
+
+// The 4-element vectors that __builtin_amdgcn_mfma_f32_16x16x16f16 takes and returns.
+#if defined(HI_GPU_EMU)
+using mfma_f16x4 = ::hi::gpu::emu::mfma_f16x4;
+using mfma_f32x4 = ::hi::gpu::emu::mfma_f32x4;
+#elif defined(HI_GPU_HIP)
+using mfma_f16x4 = _Float16 __attribute__((ext_vector_type(4)));
+using mfma_f32x4 = float __attribute__((ext_vector_type(4)));
+#endif
+
+// Launches Kernel on grid x block threads with `shared_bytes` of dynamic shared memory, queued on
+// `stream`; errors are read with cudaGetLastError() as after <<<...>>>. The one launch form of
+// every GPU source: the GPU compilers get <<<...>>>, the emulated GPU a launch that names the
+// kernel in its errors.
+template <auto Kernel, typename... Args>
+inline void launch_kernel(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, Args... args) {
+#if defined(HI_GPU_EMU)
+  ::hi::gpu::emu::launch(::hi::gpu::emu::kernel_name<Kernel>(), grid, block, shared_bytes, stream, [=] { Kernel(args...); });
+#else
+  Kernel<<<grid, block, shared_bytes, stream>>>(args...);
+#endif
+}
 
 }  // namespace hi::gpu::HI_GPU_NS
+
+// HI_DYNAMIC_SHARED(float, buffer); declares `buffer` as the block's dynamic shared memory (the
+// launch's shared_bytes), in place of `extern __shared__ float buffer[];`.
+#if defined(HI_GPU_EMU)
+#define HI_DYNAMIC_SHARED(type, name) type* name = static_cast<type*>(::hi::gpu::emu::dynamic_shared())
+#else
+#define HI_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#endif

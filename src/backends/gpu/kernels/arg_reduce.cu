@@ -29,7 +29,7 @@ __global__ void arg_reduce_kernel(const T* __restrict__ x, int64_t* __restrict__
 
 template <typename T>
 void launch(const void* x, int64_t* y, int64_t lines, int64_t n, int64_t inner, bool max, bool last, cudaStream_t s) {
-  arg_reduce_kernel<T><<<elementwise_blocks(lines), kElementwiseBlock, 0, s>>>(static_cast<const T*>(x), y, lines, n, inner,
+  launch_kernel<arg_reduce_kernel<T>>(elementwise_blocks(lines), kElementwiseBlock, 0, s, static_cast<const T*>(x), y, lines, n, inner,
                                                                                max, last);
 }
 

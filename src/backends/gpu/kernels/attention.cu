@@ -39,7 +39,7 @@ __device__ __forceinline__ float key_bias(const AttentionDesc& d, const void* ma
 
 __global__ void attention_kernel(AttentionDesc d, const float* q, const float* k, const float* v, const void* mask,
                                  float* y) {
-  extern __shared__ float shared[];
+  HI_DYNAMIC_SHARED(float, shared);
   float* qrow = shared;                // head_size floats
   float* p = shared + d.head_size;     // kRowBlock floats: the chunk's scores, then exp(score - m)
   __shared__ float scratch[kRowBlock];
@@ -117,7 +117,7 @@ Status attention(const AttentionDesc& d, const float* q, const float* k, const f
   HI_RETURN_IF(!q || !k || !v, kInvalidArgument, "GPU attention: null buffer");
   const dim3 grid(static_cast<unsigned>(d.q_len), static_cast<unsigned>(d.heads), static_cast<unsigned>(d.batch));
   const size_t shared = static_cast<size_t>(d.head_size + kRowBlock) * sizeof(float);
-  attention_kernel<<<grid, kRowBlock, shared, s>>>(d, q, k, v, mask, y);
+  launch_kernel<attention_kernel>(grid, kRowBlock, shared, s, d, q, k, v, mask, y);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

@@ -44,10 +44,10 @@ Status batch_norm(const BatchNormDesc& d, DType dtype, const void* x, const void
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(n);
   if (dtype == DType::kFloat32)
-    batch_norm_kernel<float><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const float*>(x), scale, bias, mean, var,
+    launch_kernel<batch_norm_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), scale, bias, mean, var,
                                                                   static_cast<float*>(y), d, n);
   else
-    batch_norm_kernel<__half><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const __half*>(x), scale, bias, mean, var,
+    launch_kernel<batch_norm_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), scale, bias, mean, var,
                                                                    static_cast<__half*>(y), d, n);
   return HI_GPU_CHECK(cudaGetLastError());
 }

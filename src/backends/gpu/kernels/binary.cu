@@ -57,8 +57,7 @@ __global__ void binary_kernel(const T* a, const T* __restrict__ b, T* y, Broadca
 
 template <BinaryKind K, typename T>
 void launch(const void* a, const void* b, void* y, const BroadcastIndex& index, cudaStream_t s) {
-  binary_kernel<K, T><<<elementwise_blocks(index.numel), kElementwiseBlock, 0, s>>>(
-      static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), index);
+  launch_kernel<binary_kernel<K, T>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), index);
 }
 
 template <typename T>

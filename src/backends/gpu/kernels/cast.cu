@@ -65,7 +65,7 @@ Status cast(DType from, DType to, const void* x, void* y, int64_t n, Stream stre
     using S = decltype(s_tag);
     with_type(to, [&](auto d_tag) {
       using D = decltype(d_tag);
-      cast_kernel<S, D><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(static_cast<const S*>(x), static_cast<D*>(y), n);
+      launch_kernel<cast_kernel<S, D>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const S*>(x), static_cast<D*>(y), n);
     });
   });
   return HI_GPU_CHECK(cudaGetLastError());

@@ -33,7 +33,7 @@ __global__ void compare_kernel(const T* __restrict__ a, const T* __restrict__ b,
 
 template <CompareKind K, typename T>
 void launch(const void* a, const void* b, bool* y, const BroadcastIndex& index, cudaStream_t s) {
-  compare_kernel<K, T><<<elementwise_blocks(index.numel), kElementwiseBlock, 0, s>>>(static_cast<const T*>(a),
+  launch_kernel<compare_kernel<K, T>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const T*>(a),
                                                                                      static_cast<const T*>(b), y, index);
 }
 
@@ -74,7 +74,7 @@ __global__ void predicate_kernel(const T* __restrict__ x, bool* __restrict__ y, 
 
 template <PredicateKind K, typename T>
 void launch_predicate(const PredicateOp& op, const void* x, bool* y, int64_t n, cudaStream_t s) {
-  predicate_kernel<K, T><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(static_cast<const T*>(x), y, n,
+  launch_kernel<predicate_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x), y, n,
                                                                              op.detect_positive, op.detect_negative);
 }
 

@@ -63,7 +63,7 @@ void launch(const Conv2dDesc& d, const void* x, const void* w, const void* bias,
   const int64_t pixels = d.batch * d.out_h * d.out_w, ocg = d.out_channels / d.groups;
   const dim3 grid(static_cast<unsigned>((pixels + kTileN - 1) / kTileN), static_cast<unsigned>((ocg + kTileM - 1) / kTileM),
                   static_cast<unsigned>(d.groups));
-  conv2d_kernel<T><<<grid, kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(w),
+  launch_kernel<conv2d_kernel<T>>(grid, kThreads, 0, s, static_cast<const T*>(x), static_cast<const T*>(w),
                                              static_cast<const T*>(bias), static_cast<const T*>(residual),
                                              static_cast<T*>(y), d);
 }

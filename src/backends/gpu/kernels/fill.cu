@@ -39,7 +39,7 @@ Status fill_i64_values(int64_t* dst, const int64_t* values, int n, Stream stream
   HI_RETURN_IF(dst == nullptr || values == nullptr, kInvalidArgument, "fill_i64_values: null buffer for ", n, " values");
   Values v{};
   for (int i = 0; i < n; ++i) v.v[i] = values[i];
-  fill_values_kernel<<<1, kMaxFillValues, 0, static_cast<cudaStream_t>(stream)>>>(dst, n, v);
+  launch_kernel<fill_values_kernel>(1, kMaxFillValues, 0, static_cast<cudaStream_t>(stream), dst, n, v);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 
@@ -49,7 +49,7 @@ Status fill_f32(float* dst, int64_t n, float value, Stream stream) {
   HI_RETURN_IF(dst == nullptr, kInvalidArgument, "fill_f32: null destination for ", n, " elements");
   const auto blocks =
       static_cast<unsigned>(std::min<int64_t>((n + kBlock - 1) / kBlock, kMaxBlocks));
-  fill_kernel<<<blocks, kBlock, 0, static_cast<cudaStream_t>(stream)>>>(dst, n, value);
+  launch_kernel<fill_kernel>(blocks, kBlock, 0, static_cast<cudaStream_t>(stream), dst, n, value);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

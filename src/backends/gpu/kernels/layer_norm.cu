@@ -39,7 +39,7 @@ __global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* 
 template <typename T>
 void launch(const void* x, const void* scale, const void* bias, void* y, int64_t rows, int64_t cols, float epsilon,
             bool rms, RowStats stats, cudaStream_t s) {
-  layer_norm_kernel<T><<<row_blocks(rows), kRowBlock, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(scale),
+  launch_kernel<layer_norm_kernel<T>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const T*>(x), static_cast<const T*>(scale),
                                                              static_cast<const T*>(bias), static_cast<T*>(y), cols,
                                                              epsilon, rms, stats);
 }

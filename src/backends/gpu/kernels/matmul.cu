@@ -61,7 +61,7 @@ template <typename T>
 void launch(const MatMulDesc& d, const void* a, const void* b, const void* c, void* y, cudaStream_t s) {
   const dim3 grid(static_cast<unsigned>((d.n + kTileN - 1) / kTileN), static_cast<unsigned>((d.m + kTileM - 1) / kTileM),
                   static_cast<unsigned>(d.batch));
-  matmul_kernel<T><<<grid, kThreads, 0, s>>>(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<const T*>(c),
+  launch_kernel<matmul_kernel<T>>(grid, kThreads, 0, s, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<const T*>(c),
                                              static_cast<T*>(y), d);
 }
 

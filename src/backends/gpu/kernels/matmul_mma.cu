@@ -57,8 +57,7 @@ Status matmul_matrix_cores(DType dtype, const MatMulDesc& d, const void* a, cons
                " has no float16 matrix cores this build uses");
   const dim3 grid(static_cast<unsigned>((d.n + kMmaTileN - 1) / kMmaTileN),
                   static_cast<unsigned>((d.m + kMmaTileM - 1) / kMmaTileM), static_cast<unsigned>(d.batch));
-  matmul_mma_kernel<<<grid, kMmaThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-      static_cast<const Bits*>(a), static_cast<const Bits*>(b), static_cast<const __half*>(c), static_cast<__half*>(y), d);
+  launch_kernel<matmul_mma_kernel>(grid, kMmaThreads, 0, static_cast<cudaStream_t>(stream), static_cast<const Bits*>(a), static_cast<const Bits*>(b), static_cast<const __half*>(c), static_cast<__half*>(y), d);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

@@ -20,7 +20,7 @@ __global__ void pad_kernel(const Word* __restrict__ x, Word* __restrict__ y, Pad
 
 template <typename Word>
 void launch(const PadDesc& d, const void* x, void* y, int64_t n, uint64_t value_bits, cudaStream_t s) {
-  pad_kernel<Word><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(static_cast<const Word*>(x), static_cast<Word*>(y), d, n,
+  launch_kernel<pad_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(x), static_cast<Word*>(y), d, n,
                                                                        static_cast<Word>(value_bits));
 }
 

@@ -37,7 +37,7 @@ Result<DeviceProbe> probe_device() {
   constexpr int kCount = 6;
   int* out = nullptr;
   HI_GPU_RETURN_IF_ERROR(cudaMalloc(&out, kCount * sizeof(int)));
-  probe_kernel<<<1, 1>>>(out);
+  launch_kernel<probe_kernel>(1, 1, 0, nullptr, out);
   int host[kCount] = {};
   const Status launched = HI_GPU_CHECK(cudaGetLastError());
   const Status copied =

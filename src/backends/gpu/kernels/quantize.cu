@@ -43,10 +43,10 @@ void launch_quantize(DType xt, const void* x, const float* scale, const void* zp
                      cudaStream_t s) {
   const unsigned blocks = elementwise_blocks(n);
   if (xt == DType::kFloat32)
-    quantize_kernel<float, Q><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const float*>(x), scale,
+    launch_kernel<quantize_kernel<float, Q>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), scale,
                                                                    static_cast<const Q*>(zp), static_cast<Q*>(y), d, n);
   else
-    quantize_kernel<__half, Q><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const __half*>(x), scale,
+    launch_kernel<quantize_kernel<__half, Q>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), scale,
                                                                     static_cast<const Q*>(zp), static_cast<Q*>(y), d, n);
 }
 
@@ -75,13 +75,13 @@ Status dequantize_linear(DType x_type, const void* x, const float* scale, const 
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(n);
   if (x_type == DType::kInt8)
-    dequantize_kernel<int8_t><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const int8_t*>(x), scale,
+    launch_kernel<dequantize_kernel<int8_t>>(blocks, kElementwiseBlock, 0, s, static_cast<const int8_t*>(x), scale,
                                                                    static_cast<const int8_t*>(zero_point), y, d, n);
   else if (x_type == DType::kUInt8)
-    dequantize_kernel<uint8_t><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const uint8_t*>(x), scale,
+    launch_kernel<dequantize_kernel<uint8_t>>(blocks, kElementwiseBlock, 0, s, static_cast<const uint8_t*>(x), scale,
                                                                     static_cast<const uint8_t*>(zero_point), y, d, n);
   else
-    dequantize_kernel<int32_t><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const int32_t*>(x), scale,
+    launch_kernel<dequantize_kernel<int32_t>>(blocks, kElementwiseBlock, 0, s, static_cast<const int32_t*>(x), scale,
                                                                     static_cast<const int32_t*>(zero_point), y, d, n);
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -154,17 +154,17 @@ void launch_plan(const void* x, void* y, const ReducePlan& p, cudaStream_t s) {
   T* py = static_cast<T*>(y);
   const int64_t n_out = p.outputs(), r = p.reduced();
   if (r >= kRowBlock)
-    reduce_plan_block_kernel<K, T><<<static_cast<unsigned>(std::min<int64_t>(n_out, 65535)), kRowBlock, 0, s>>>(px, py, p, n_out, r);
+    launch_kernel<reduce_plan_block_kernel<K, T>>(static_cast<unsigned>(std::min<int64_t>(n_out, 65535)), kRowBlock, 0, s, px, py, p, n_out, r);
   else
-    reduce_plan_thread_kernel<K, T><<<elementwise_blocks(n_out), kElementwiseBlock, 0, s>>>(px, py, p, n_out, r);
+    launch_kernel<reduce_plan_thread_kernel<K, T>>(elementwise_blocks(n_out), kElementwiseBlock, 0, s, px, py, p, n_out, r);
 }
 
 template <ReduceKind K, typename T>
 void launch(const void* x, void* y, int64_t outer, int64_t r, int64_t inner, cudaStream_t s) {
   const T* px = static_cast<const T*>(x);
   T* py = static_cast<T*>(y);
-  if (inner == 1) reduce_rows_kernel<K, T><<<static_cast<unsigned>(outer), kRowBlock, 0, s>>>(px, py, r);
-  else reduce_strided_kernel<K, T><<<elementwise_blocks(outer * inner), kElementwiseBlock, 0, s>>>(px, py, outer, r, inner);
+  if (inner == 1) launch_kernel<reduce_rows_kernel<K, T>>(static_cast<unsigned>(outer), kRowBlock, 0, s, px, py, r);
+  else launch_kernel<reduce_strided_kernel<K, T>>(elementwise_blocks(outer * inner), kElementwiseBlock, 0, s, px, py, outer, r, inner);
 }
 
 template <typename T>

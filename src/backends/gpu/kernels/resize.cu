@@ -69,9 +69,9 @@ Status resize(const ResizeDesc& d, DType dtype, const void* x, void* y, Stream s
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(n);
   if (dtype == DType::kFloat32)
-    resize_kernel<float><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const float*>(x), static_cast<float*>(y), d, n);
+    launch_kernel<resize_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), static_cast<float*>(y), d, n);
   else if (dtype == DType::kFloat16)
-    resize_kernel<__half><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const __half*>(x), static_cast<__half*>(y), d, n);
+    launch_kernel<resize_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), static_cast<__half*>(y), d, n);
   else return error(StatusCode::kUnsupported, "GPU Resize: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -72,8 +72,7 @@ Status gather_elements(int elem_size, const void* data, const int64_t* indices, 
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto w) {
     using Word = decltype(w);
-    gather_elements_kernel<Word><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(
-        static_cast<const Word*>(data), indices, static_cast<Word*>(y), index, n);
+    launch_kernel<gather_elements_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(data), indices, static_cast<Word*>(y), index, n);
   });
   HI_RETURN_IF(!ok, kUnsupported, "GPU GatherElements: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
@@ -86,8 +85,7 @@ Status scatter_elements(int elem_size, const int64_t* indices, const void* updat
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto w) {
     using Word = decltype(w);
-    scatter_elements_kernel<Word><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(
-        indices, static_cast<const Word*>(updates), static_cast<Word*>(y), index, n);
+    launch_kernel<scatter_elements_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, indices, static_cast<const Word*>(updates), static_cast<Word*>(y), index, n);
   });
   HI_RETURN_IF(!ok, kUnsupported, "GPU ScatterElements: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
@@ -100,7 +98,7 @@ Status scatter_nd(int elem_size, const int64_t* indices, const void* updates, vo
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto w) {
     using Word = decltype(w);
-    scatter_nd_kernel<Word><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(indices, static_cast<const Word*>(updates),
+    launch_kernel<scatter_nd_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, indices, static_cast<const Word*>(updates),
                                                                                 static_cast<Word*>(y), index, n);
   });
   HI_RETURN_IF(!ok, kUnsupported, "GPU ScatterND: element size ", elem_size, " (1, 2, 4 or 8 bytes)");

@@ -67,10 +67,10 @@ Status softmax_axis(DType dtype, const void* x, void* y, int64_t outer, int64_t 
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(lines);
   if (dtype == DType::kFloat32)
-    softmax_axis_kernel<float><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const float*>(x), static_cast<float*>(y), lines,
+    launch_kernel<softmax_axis_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), static_cast<float*>(y), lines,
                                                                     n, inner, mode);
   else if (dtype == DType::kFloat16)
-    softmax_axis_kernel<__half><<<blocks, kElementwiseBlock, 0, s>>>(static_cast<const __half*>(x), static_cast<__half*>(y),
+    launch_kernel<softmax_axis_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), static_cast<__half*>(y),
                                                                      lines, n, inner, mode);
   else return error(StatusCode::kUnsupported, "GPU softmax: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
@@ -83,9 +83,9 @@ Status softmax_rows(DType dtype, const void* x, void* y, int64_t rows, int64_t c
   HI_RETURN_IF(x == nullptr || y == nullptr, kInvalidArgument, "GPU softmax: null buffer");
   const auto s = static_cast<cudaStream_t>(stream);
   if (dtype == DType::kFloat32)
-    softmax_kernel<float><<<row_blocks(rows), kRowBlock, 0, s>>>(static_cast<const float*>(x), static_cast<float*>(y), cols, log);
+    launch_kernel<softmax_kernel<float>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const float*>(x), static_cast<float*>(y), cols, log);
   else if (dtype == DType::kFloat16)
-    softmax_kernel<__half><<<row_blocks(rows), kRowBlock, 0, s>>>(static_cast<const __half*>(x), static_cast<__half*>(y), cols, log);
+    launch_kernel<softmax_kernel<__half>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const __half*>(x), static_cast<__half*>(y), cols, log);
   else return error(StatusCode::kUnsupported, "GPU softmax: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -29,7 +29,7 @@ __global__ void strided_copy_kernel(const Word* __restrict__ src, Word* __restri
 
 template <typename Word>
 void launch(const StridedCopy& c, const void* src, void* dst, int64_t n, cudaStream_t s) {
-  strided_copy_kernel<Word><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(static_cast<const Word*>(src),
+  launch_kernel<strided_copy_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(src),
                                                                                 static_cast<Word*>(dst), c, n);
 }
 

@@ -8,8 +8,9 @@
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
+// x and y may be one buffer (Mean scales its sum in place), so neither is __restrict__.
 template <UnaryKind K, typename T>
-__global__ void unary_kernel(const T* __restrict__ x, T* __restrict__ y, int64_t n, float alpha, float beta) {
+__global__ void unary_kernel(const T* x, T* y, int64_t n, float alpha, float beta) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
     store_f(y, i, apply_unary<K>(load_f(x, i), alpha, beta));
@@ -17,7 +18,7 @@ __global__ void unary_kernel(const T* __restrict__ x, T* __restrict__ y, int64_t
 
 template <UnaryKind K, typename T>
 void launch(const UnaryOp& op, const void* x, void* y, int64_t n, cudaStream_t s) {
-  unary_kernel<K, T><<<elementwise_blocks(n), kElementwiseBlock, 0, s>>>(static_cast<const T*>(x), static_cast<T*>(y), n,
+  launch_kernel<unary_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x), static_cast<T*>(y), n,
                                                                          op.alpha, op.beta);
 }
 

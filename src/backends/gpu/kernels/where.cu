@@ -31,8 +31,7 @@ __global__ void where_kernel(const bool* __restrict__ c, const Word* __restrict_
 
 template <typename Word>
 void launch(const WhereIndex& index, const void* c, const void* x, const void* y_else, void* y, cudaStream_t s) {
-  where_kernel<Word><<<elementwise_blocks(index.numel), kElementwiseBlock, 0, s>>>(
-      static_cast<const bool*>(c), static_cast<const Word*>(x), static_cast<const Word*>(y_else), static_cast<Word*>(y), index);
+  launch_kernel<where_kernel<Word>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const bool*>(c), static_cast<const Word*>(x), static_cast<const Word*>(y_else), static_cast<Word*>(y), index);
 }
 
 }  // namespace

@@ -1,0 +1,39 @@
+// User-space fibers for the emulated GPU: one per thread of a block, so that a thread can stop
+// at a barrier and the next one run, all on one host thread. x86-64 switches with a few
+// instructions of its own (callee-saved registers and the stack pointer); other hosts use
+// ucontext. Stacks are mapped once per host thread with a guard page under each.
+#pragma once
+
+#include <cstddef>
+
+namespace hi::gpu::emu {
+
+class Fiber {
+ public:
+  using Entry = void (*)(void* arg);
+
+  Fiber() = default;
+  Fiber(const Fiber&) = delete;
+  Fiber& operator=(const Fiber&) = delete;
+
+  // Gives the fiber a stack of `stack_bytes` (once) and makes its next resume() start entry(arg)
+  // from the top of the stack, abandoning whatever it was doing (its frames are dropped without
+  // destructors: kernel code keeps no owning objects).
+  void reset(size_t stack_bytes, Entry entry, void* arg);
+  // Runs the fiber until it calls suspend(); returns then. Called from the host thread's own
+  // stack (the scheduler), never from another fiber.
+  void resume();
+  // From inside the fiber: back to the resume() that ran it.
+  void suspend();
+
+  ~Fiber();
+
+ private:
+  void* stack_ = nullptr;  // the mapping, guard page included
+  size_t mapped_ = 0;
+  void* fiber_sp_ = nullptr;
+  void* host_sp_ = nullptr;
+  void* context_ = nullptr;  // ucontext build only
+};
+
+}  // namespace hi::gpu::emu
