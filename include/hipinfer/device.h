@@ -71,4 +71,17 @@ Status gpu_empty_cache();
 // does not pay for device mallocs. Errors name the device when it does not exist.
 Status gpu_reserve(const std::string& device, int64_t bytes);
 
+// What the GPU backends have asked of their devices since the process started, every device
+// together: counts that depend on the model and the engine, not on the machine's speed.
+// RunStats::gpu holds one run's share.
+struct GpuActivity {
+  int64_t kernel_launches = 0;     // kernels launched one by one (a graph's are not counted)
+  int64_t graph_launches = 0;      // captured graphs replayed
+  int64_t host_syncs = 0;          // times the host waited for a device (synchronisations, blocking copies)
+  int64_t device_allocations = 0;  // memory taken from the runtime (cudaMalloc / hipMalloc)
+  int64_t allocator_requests = 0;  // buffers asked of the caching allocator
+};
+GpuActivity gpu_activity();
+GpuActivity operator-(const GpuActivity& a, const GpuActivity& b);
+
 }  // namespace hi

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hipinfer/device.h"
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
 
@@ -68,6 +69,18 @@ struct NodeTime {
   std::string kernel;   // the fast CPU kernel it ran on ("oneDNN brgconv_1x1:avx512_core"), empty: reference
 };
 
+// Tensor bytes one node read and wrote in a profiled run (SessionOptions::profile): what fusion
+// and in-place execution save, independent of the machine's speed. Nodes inside a device
+// partition are listed one by one; a node that only reinterprets its input (Reshape on a GPU)
+// moves nothing.
+struct NodeTraffic {
+  std::string node;     // as in NodeTime
+  std::string op_type;
+  std::string device;   // "cpu", "emu:0", "cuda:0"
+  int64_t bytes_read = 0;
+  int64_t bytes_written = 0;
+};
+
 struct RunStats {
   double latency_ms = 0;        // wall time of the run
   int64_t nodes_executed = 0;
@@ -76,6 +89,9 @@ struct RunStats {
   int64_t planned_activation_bytes = 0;  // the sum of the planned intermediate tensors the arena holds
   int64_t fallback_nodes = 0;  // nodes this run executed on a device other than the first listed
   std::vector<NodeTime> node_times;  // in execution order; empty unless SessionOptions::profile
+  std::vector<NodeTraffic> node_traffic;  // likewise, with device partitions' nodes one by one
+  GpuActivity gpu;  // this run's launches, synchronisations and allocations (all 0 without a GPU; counted
+                    // process-wide, so exact while one run at a time uses the GPUs)
 };
 
 // Graph capture and replay of a session's GPU partitions (SessionOptions::gpu_graphs), summed

@@ -7,6 +7,8 @@
 #include <mutex>
 
 #include "runtime/memory_plan.h"
+#include "runtime/placement.h"
+#include "runtime/run_trace.h"
 #include <new>
 #include <set>
 
@@ -501,6 +503,24 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
   return Status::ok();
 }
 
+namespace {
+
+int64_t value_bytes(const Value& v) { return v.is_tensor() ? v.tensor.nbytes() : 0; }
+
+// A profiled run's traffic for a node the executor ran itself; a device partition notes its own
+// nodes (runtime/run_trace.h).
+void note_traffic(const ir::Node& n, size_t index, const RunContext& ctx, const std::vector<Value>& outs) {
+  std::vector<NodeTraffic>* sink = runtime::TrafficTrace::current();
+  if (!sink || n.op_type == "DevicePartition") return;
+  NodeTraffic t{runtime::node_label(n, index), runtime::op_label(n), "cpu", 0, 0};
+  for (size_t i = 0; i < ctx.num_inputs(); ++i)
+    if (const Value* v = ctx.input_value(i)) t.bytes_read += value_bytes(*v);
+  for (const Value& v : outs) t.bytes_written += value_bytes(v);
+  sink->push_back(std::move(t));
+}
+
+}  // namespace
+
 Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent,
                      int64_t* arena_bytes, int64_t* activation_bytes, std::vector<double>* node_ms) const {
   HI_ASSERT(inputs.size() == input_slots_.size() + overridable_slots_.size() || inputs.size() == input_slots_.size(),
@@ -576,8 +596,10 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     }
     const auto started = node_ms ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     HI_RETURN_IF_ERROR(guarded(n, [&] { return cn.op->run(ctx); }));
-    if (node_ms)
+    if (node_ms) {
       (*node_ms)[k] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      note_traffic(n, k, ctx, outs);
+    }
     if (recording) note_in_place(*cn.op, cn.inputs, static_cast<int>(k), values, outs, recorded, by_storage, &in_place);
     for (size_t i = 0; i < outs.size(); ++i) {
       if (cn.outputs[i] < 0) continue;

@@ -12,6 +12,7 @@
 #include "runtime/executor.h"
 #include "runtime/partition.h"
 #include "runtime/placement.h"
+#include "runtime/run_trace.h"
 
 namespace hi {
 
@@ -388,8 +389,13 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
   int64_t arena_bytes = 0, activation_bytes = 0;
   std::vector<double> node_ms;
   const bool profile = impl_->options.profile && stats;
-  HI_RETURN_IF_ERROR(
-      ex.run(std::move(values), &results, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr));
+  std::vector<NodeTraffic> traffic;
+  const GpuActivity gpu_before = stats ? gpu_activity() : GpuActivity{};
+  {
+    runtime::TrafficTrace trace(profile ? &traffic : nullptr);
+    HI_RETURN_IF_ERROR(
+        ex.run(std::move(values), &results, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr));
+  }
   TensorMap out;
   for (size_t i : wanted) {
     if (!results[i].is_tensor())
@@ -404,6 +410,8 @@ Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::s
     stats->planned_arena_bytes = arena_bytes;
     stats->planned_activation_bytes = activation_bytes;
     stats->fallback_nodes = impl_->placement.fallbacks;
+    stats->gpu = gpu_activity() - gpu_before;
+    stats->node_traffic = std::move(traffic);
     stats->node_times.clear();
     for (size_t i = 0; i < node_ms.size(); ++i)
       stats->node_times.push_back(

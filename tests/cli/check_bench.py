@@ -68,6 +68,33 @@ g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"),
 onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path("tiny.onnx"))
 MODEL = path("tiny.onnx")
 
+# --- --profile: device work -------------------------------------------------------------------
+# Tensor bytes per node on the CPU; with the emulated GPU (when built), its launches, host
+# synchronisations and allocations per timed run (none after warm-up) and its nodes' bytes.
+r = bench(MODEL, "--runs", "3", "--warmup", "2", "--profile", "--device", "cpu", "--json", "-")
+j = load_json(r, "bench --profile --json -")
+if j:
+    traffic = {t["node"]: t for t in j["profile"]["traffic"]}
+    check("profile traffic on the cpu: MatMul reads x and w, writes m",
+          traffic.get("mm", {}).get("bytes_read") == 4 * 8 + 8 * 4 * 4 and traffic["mm"]["bytes_written"] == 4 * 4
+          and traffic["mm"]["device"] == "cpu", j["profile"]["traffic"])
+    check("no GPU work on the cpu", all(v == 0 for v in j["profile"]["gpu_per_run"].values()), j["profile"]["gpu_per_run"])
+if "emu" in subprocess.run([BIN, "devices"], capture_output=True, text=True).stdout:
+    r = bench(MODEL, "--runs", "3", "--warmup", "2", "--profile", "--device", "emu,cpu", "--json", "-")
+    j = load_json(r, "bench --profile --device emu,cpu --json -")
+    if j:
+        g = j["profile"]["gpu_per_run"]
+        check("emu: a timed run launches kernels or a graph and synchronises",
+              g["kernel_launches"] + g["graph_launches"] >= 1 and g["host_syncs"] >= 1, g)
+        check("emu: no device allocation inside a run after warm-up", g["device_allocations"] == 0, g)
+        traffic = {t["node"]: t for t in j["profile"]["traffic"]}
+        check("emu: the MatMul's traffic on emu:0",
+              traffic.get("mm", {}).get("device") == "emu:0" and traffic["mm"]["bytes_read"] == 4 * 8 + 8 * 4 * 4
+              and traffic["mm"]["bytes_written"] == 16, j["profile"]["traffic"])
+    r = bench(MODEL, "--runs", "3", "--warmup", "2", "--profile", "--device", "emu,cpu")
+    check("emu: the text report prints the GPU work and the traffic",
+          "gpu per run:" in r.stdout + r.stderr and "tensor traffic per run:" in r.stdout + r.stderr, r.stdout + r.stderr)
+
 # --- The JSON report -------------------------------------------------------------------------
 r = bench(MODEL, "--runs", "5", "--warmup", "2", "--json", "-")
 check("bench --runs 5 --json -: exit 0", r.returncode == 0, (r.returncode, r.stderr))

@@ -108,8 +108,7 @@ std::string read_file(const std::filesystem::path& p) {
 TEST(HI_GPU_TEST_SUITE, PpOcrModelsMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   const char* env = std::getenv("HI_PPOCR_DIR");
-  const char* source = std::getenv("HI_SOURCE_DIR");
-  const std::filesystem::path dir = env ? env : std::filesystem::path(source ? source : ".") / ".venv" / "ppocr";
+  const std::filesystem::path dir = env ? std::filesystem::path(env) : std::filesystem::path(HI_TEST_SOURCE_DIR) / ".venv" / "ppocr";
   struct Model {
     const char* file;
     std::vector<int64_t> dims;  // the dynamic dims: batch, height, width

@@ -16,9 +16,22 @@ void ProfileAccumulator::add(const std::vector<NodeTime>& run) {
   ++runs_;
 }
 
+void ProfileAccumulator::add_work(const std::vector<NodeTraffic>& traffic, const GpuActivity& gpu) {
+  ++work_runs_;
+  gpu_total_.kernel_launches += gpu.kernel_launches;
+  gpu_total_.graph_launches += gpu.graph_launches;
+  gpu_total_.host_syncs += gpu.host_syncs;
+  gpu_total_.device_allocations += gpu.device_allocations;
+  gpu_total_.allocator_requests += gpu.allocator_requests;
+  traffic_ = traffic;
+}
+
 Profile ProfileAccumulator::summary() const {
   Profile p;
   p.runs = runs_;
+  p.work_runs = work_runs_;
+  p.gpu_total = gpu_total_;
+  p.traffic = traffic_;
   if (runs_ == 0) return p;
   const double n = static_cast<double>(runs_);
   std::map<std::string, OpTime> by_op;

@@ -96,6 +96,39 @@ std::string chart_title(const BenchReport& r) {
          std::to_string(r.threads) + (r.threads == 1 ? " thread, " : " threads, ") + r.precision + ", " + r.machine.cpu_model;
 }
 
+// The device work of the timed runs: GPU activity per run (when a GPU ran anything) and the
+// tensor traffic, heaviest nodes first.
+static void print_work(std::FILE* out, const Profile& p) {
+  if (p.work_runs == 0) return;
+  const GpuActivity& g = p.gpu_total;
+  const double n = static_cast<double>(p.work_runs);
+  if (g.kernel_launches + g.graph_launches + g.host_syncs + g.allocator_requests + g.device_allocations > 0)
+    std::fprintf(out,
+                 "  gpu per run: %.1f kernel launches, %.1f graph launches, %.1f host synchronisations, "
+                 "%.1f device allocations, %.1f allocator requests\n",
+                 static_cast<double>(g.kernel_launches) / n, static_cast<double>(g.graph_launches) / n,
+                 static_cast<double>(g.host_syncs) / n, static_cast<double>(g.device_allocations) / n,
+                 static_cast<double>(g.allocator_requests) / n);
+  int64_t read = 0, written = 0;
+  for (const NodeTraffic& t : p.traffic) {
+    read += t.bytes_read;
+    written += t.bytes_written;
+  }
+  std::fprintf(out, "  tensor traffic per run: %s read, %s written by %zu nodes; heaviest (every node in --json):\n",
+               human_bytes(static_cast<double>(read)).c_str(), human_bytes(static_cast<double>(written)).c_str(),
+               p.traffic.size());
+  std::vector<const NodeTraffic*> heavy;
+  for (const NodeTraffic& t : p.traffic) heavy.push_back(&t);
+  std::sort(heavy.begin(), heavy.end(), [](const NodeTraffic* a, const NodeTraffic* b) {
+    return a->bytes_read + a->bytes_written > b->bytes_read + b->bytes_written;
+  });
+  for (size_t i = 0; i < std::min<size_t>(10, heavy.size()); ++i)
+    std::fprintf(out, "  %10s read %10s written  %s (%s) on %s\n",
+                 human_bytes(static_cast<double>(heavy[i]->bytes_read)).c_str(),
+                 human_bytes(static_cast<double>(heavy[i]->bytes_written)).c_str(), heavy[i]->node.c_str(),
+                 heavy[i]->op_type.c_str(), heavy[i]->device.c_str());
+}
+
 static void print_profile(std::FILE* out, const BenchReport& r) {
   const Profile& p = r.profile;
   if (p.runs == 0) return;
@@ -112,6 +145,7 @@ static void print_profile(std::FILE* out, const BenchReport& r) {
     std::fprintf(out, "  %9.4f ms %6.1f%%  %s (%s%s%s)\n", n.ms_per_run, 100 * n.share, n.node.c_str(), n.op_type.c_str(),
                  n.kernel.empty() ? "" : ": ", n.kernel.c_str());
   }
+  print_work(out, p);
 }
 
 void print_report(std::FILE* out, const BenchReport& r) {
@@ -279,7 +313,22 @@ std::string report_json(const BenchReport& r) {
       j.begin_object().key("node").value(n.node).key("op_type").value(n.op_type).key("kernel").value(n.kernel)
           .key("ms_per_run").value(n.ms_per_run)
           .key("share").value(n.share).end_object();
-    j.end_array().end_object();
+    j.end_array();
+    if (r.profile.work_runs > 0) {
+      const GpuActivity& g = r.profile.gpu_total;
+      const double n = static_cast<double>(r.profile.work_runs);
+      j.key("gpu_per_run").begin_object().key("kernel_launches").value(static_cast<double>(g.kernel_launches) / n);
+      j.key("graph_launches").value(static_cast<double>(g.graph_launches) / n);
+      j.key("host_syncs").value(static_cast<double>(g.host_syncs) / n);
+      j.key("device_allocations").value(static_cast<double>(g.device_allocations) / n);
+      j.key("allocator_requests").value(static_cast<double>(g.allocator_requests) / n).end_object();
+      j.key("traffic").begin_array();  // one run's, in execution order
+      for (const NodeTraffic& t : r.profile.traffic)
+        j.begin_object().key("node").value(t.node).key("op_type").value(t.op_type).key("device").value(t.device)
+            .key("bytes_read").value(t.bytes_read).key("bytes_written").value(t.bytes_written).end_object();
+      j.end_array();
+    }
+    j.end_object();
   }
   if (r.accuracy) {
     j.key("accuracy").begin_object().key("precision").value(r.precision).key("samples").value(r.accuracy->samples);

@@ -383,7 +383,10 @@ int cmd_bench(const Args& args) {
     const double ms = ms_between(t0, Clock::now());
     if (!out.is_ok()) return out.status();
     if (first_outputs.empty()) first_outputs = std::move(out).value();
-    if (timed) profile.add(stats.node_times);
+    if (timed) {
+      profile.add(stats.node_times);
+      if (o.profile) profile.add_work(stats.node_traffic, stats.gpu);
+    }
     last_stats = stats;
     peak_host = std::max(peak_host, stats.peak_host_bytes);
     return ms;

@@ -7,6 +7,8 @@
 // same stream merge and keep the later event, which completes after the earlier one.
 #include "backends/gpu/caching_allocator.h"
 
+#include "backends/gpu/device_counters.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -254,6 +256,7 @@ Result<CachingAllocator::Block*> CachingAllocator::new_segment(Pool& pool, size_
 }
 
 Result<void*> CachingAllocator::allocate(size_t bytes, Stream stream) {
+  count(device_counters().allocator_requests);
   if (bytes == 0) return static_cast<void*>(nullptr);
   std::lock_guard<std::mutex> lock(mutex_);
   if (bytes > kMaxRequest)

@@ -1,5 +1,6 @@
 // The GPU executor as the runtime sees it (runtime/placement.h, runtime/partition.h): the built
 // backends' kernel tables and partition compilers, or "no GPU backend" in a build without them.
+#include "backends/gpu/device_counters.h"
 #include "backends/gpu/partition_api.h"
 #include "runtime/partition.h"
 #include "runtime/placement.h"
@@ -49,6 +50,22 @@ Result<std::shared_ptr<PartitionRunner>> compile_gpu_partition(const PartitionSp
 }  // namespace hi::runtime
 
 namespace hi {
+
+GpuActivity gpu_activity() {
+  const gpu::DeviceCounters& c = gpu::device_counters();
+  GpuActivity a;
+  a.kernel_launches = c.kernel_launches.load();
+  a.graph_launches = c.graph_launches.load();
+  a.host_syncs = c.host_syncs.load();
+  a.device_allocations = c.device_allocations.load();
+  a.allocator_requests = c.allocator_requests.load();
+  return a;
+}
+
+GpuActivity operator-(const GpuActivity& a, const GpuActivity& b) {
+  return {a.kernel_launches - b.kernel_launches, a.graph_launches - b.graph_launches, a.host_syncs - b.host_syncs,
+          a.device_allocations - b.device_allocations, a.allocator_requests - b.allocator_requests};
+}
 
 std::vector<GpuMemoryStats> gpu_memory_stats() {
   std::vector<GpuMemoryStats> out;

@@ -22,6 +22,8 @@
 #include "backends/gpu/kernel_self_check.h"
 #include "ops/op.h"
 #include "runtime/memory_plan.h"
+#include "runtime/placement.h"
+#include "runtime/run_trace.h"
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
@@ -52,10 +54,13 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
   static Result<std::shared_ptr<GpuPartitionRunner>> compile(const runtime::PartitionSpec& spec);
   Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override;
   PartitionGraphStats graph_stats() const override;
+  // A profiled run's traffic: every step's input and output bytes (an aliasing step moves none).
+  void note_traffic(const std::vector<DeviceValue>& v) const;
   int device() const { return device_; }
 
  private:
   int device_ = 0;
+  std::string device_name_;  // "emu:0": what the traffic of its nodes says
   bool use_graphs_ = true;
   std::map<std::string, int> slots_;
   std::vector<std::string> names_;
@@ -115,6 +120,7 @@ void GpuPartitionRunner::release(GraphEntry& g) const {
 Result<std::shared_ptr<GpuPartitionRunner>> GpuPartitionRunner::compile(const runtime::PartitionSpec& spec) {
   auto r = std::make_shared<GpuPartitionRunner>();
   const size_t colon = spec.device.find(':');
+  r->device_name_ = spec.device;
   r->device_ = colon == std::string::npos ? 0 : std::stoi(spec.device.substr(colon + 1));
   r->use_graphs_ = spec.graphs;
   for (const ir::ValueInfo& in : spec.inputs) {
@@ -451,6 +457,7 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
     count(&PartitionGraphStats::direct_runs);
     std::vector<DeviceValue> v;
     HI_RETURN_IF_ERROR(infer_shapes(inputs, host, &v));
+    note_traffic(v);
     return run_direct(inputs, std::move(v), host, outputs);
   }
   const std::string key = signature(inputs);
@@ -475,11 +482,13 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
     std::unique_lock<std::mutex> busy(entry->busy, std::try_to_lock);
     if (busy.owns_lock()) {
       count(&PartitionGraphStats::replays);
+      note_traffic(entry->values);
       return replay(*entry, inputs, outputs);
     }
   }
   std::vector<DeviceValue> v;
   HI_RETURN_IF_ERROR(infer_shapes(inputs, host, &v));
+  note_traffic(v);
   if (!capture_now) {
     count(&PartitionGraphStats::direct_runs);
     return run_direct(inputs, std::move(v), host, outputs);
@@ -514,6 +523,24 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
   }
   count(&PartitionGraphStats::replays);
   return replay(*g, inputs, outputs);
+}
+
+void GpuPartitionRunner::note_traffic(const std::vector<DeviceValue>& v) const {
+  std::vector<NodeTraffic>* sink = runtime::TrafficTrace::current();
+  if (!sink) return;
+  auto bytes = [&](int slot) {
+    if (slot < 0) return int64_t{0};
+    const DeviceValue& d = v[static_cast<size_t>(slot)];
+    return shape_numel(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
+  };
+  for (const Step& s : steps_) {
+    NodeTraffic t{s.node.name.empty() ? "#" : s.node.name, runtime::op_label(s.node), device_name_, 0, 0};
+    if (!s.kernel->aliases_input()) {
+      for (int i : s.in) t.bytes_read += bytes(i);
+      for (int o : s.out) t.bytes_written += bytes(o);
+    }
+    sink->push_back(std::move(t));
+  }
 }
 
 PartitionGraphStats GpuPartitionRunner::graph_stats() const {

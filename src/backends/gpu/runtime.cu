@@ -193,19 +193,25 @@ Result<MemInfo> mem_info() {
   return info;
 }
 
-Status device_malloc(void** ptr, size_t bytes) { return HI_GPU_CHECK(cudaMalloc(ptr, bytes)); }
+Status device_malloc(void** ptr, size_t bytes) {
+  count(device_counters().device_allocations);
+  return HI_GPU_CHECK(cudaMalloc(ptr, bytes));
+}
 
 Status device_free(void* ptr) { return HI_GPU_CHECK(cudaFree(ptr)); }
 
 Status copy_to_host(void* host_dst, const void* device_src, size_t bytes) {
+  count(device_counters().host_syncs);
   return HI_GPU_CHECK(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
 }
 
 Status copy_to_device(void* device_dst, const void* host_src, size_t bytes) {
+  count(device_counters().host_syncs);
   return HI_GPU_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
 }
 
 Status synchronize(Stream stream) {
+  count(device_counters().host_syncs);
   return HI_GPU_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 }
 

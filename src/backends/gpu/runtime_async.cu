@@ -81,6 +81,7 @@ Result<bool> event_query(Event event) {
 }
 
 Status event_synchronize(Event event) {
+  count(device_counters().host_syncs);
   return HI_GPU_CHECK(cudaEventSynchronize(as_event(event)));
 }
 
@@ -134,6 +135,7 @@ Result<bool> is_capturing(Stream stream) {
 }
 
 Status graph_launch(GraphExec graph, Stream stream) {
+  count(device_counters().graph_launches);
   return HI_GPU_CHECK(cudaGraphLaunch(as_graph(graph), as_stream(stream)));
 }
 

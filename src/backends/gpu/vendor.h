@@ -19,6 +19,8 @@
 // macro such as __CUDA_ARCH__ (ggml's HIP header does, after which no reader can trust it).
 #pragma once
 
+#include "backends/gpu/device_counters.h"
+
 #if defined(HI_GPU_HIP)
 #if !defined(__HIP__)
 #error "HI_GPU_HIP is set but this is not a HIP compiler: compile *.cu through hipcc -x hip"
@@ -215,6 +217,7 @@ using mfma_f32x4 = float __attribute__((ext_vector_type(4)));
 // kernel in its errors.
 template <auto Kernel, typename... Args>
 inline void launch_kernel(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, Args... args) {
+  count(device_counters().kernel_launches);
 #if defined(HI_GPU_EMU)
   ::hi::gpu::emu::launch(::hi::gpu::emu::kernel_name<Kernel>(), grid, block, shared_bytes, stream, [=] { Kernel(args...); });
 #else
