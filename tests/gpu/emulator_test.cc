@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -13,6 +14,10 @@
 
 namespace hi::gpu::HI_GPU_NS {
 namespace {
+
+// Under ctest every process of the suite leaves the kernels it launched in the build's coverage
+// folder (check_kernel_coverage.py); an explicit HI_EMU_COVERAGE_DIR wins.
+const bool coverage_folder_set = [] { return setenv("HI_EMU_COVERAGE_DIR", HI_EMU_COVERAGE_DIR, 0) == 0; }();
 
 constexpr int kBlock = 64;
 

@@ -167,5 +167,18 @@ const char* kernel_name() {
   return name;
 }
 
+// Kernel coverage: every kernel instantiation in the program registers its name at start-up
+// (launch_kernel<K> odr-uses KernelRegistration<K>::registered), every launch notes its name.
+// With HI_EMU_COVERAGE_DIR set, the process writes both lists there at exit
+// (tests/gpu/check_kernel_coverage.py compares them over the whole suite).
+void register_kernel(const char* name);
+void note_launched(const char* name);
+template <auto Kernel>
+struct KernelRegistration {
+  static const bool registered;
+};
+template <auto Kernel>
+const bool KernelRegistration<Kernel>::registered = (register_kernel(kernel_name<Kernel>()), true);
+
 }  // namespace hi::gpu::emu
 

@@ -624,6 +624,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) { return cudaGraphDestroy
 void launch(const char* kernel, Dim3 grid, Dim3 block, size_t dynamic_shared_bytes, cudaStream_t stream,
                           std::function<void()> body) {
   install_fault_handler();
+  note_launched(kernel);
   Op op;
   op.kind = Op::kKernel;
   op.kernel = KernelLaunch{kernel, grid, block, dynamic_shared_bytes, std::move(body)};
