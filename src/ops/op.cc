@@ -106,7 +106,7 @@ int64_t InitContext::require_int(const std::string& name) {
 // ---- InferContext --------------------------------------------------------------------------
 
 const ir::ValueType& InferContext::input_type(size_t i) const {
-  HI_ASSERT(has_input(i), node_.describe(), ": input ", i, " is absent");
+  if (!has_input(i)) throw MissingInput{i};
   return *input_types_[i];
 }
 
@@ -124,7 +124,7 @@ const Tensor* RunContext::input(size_t i) const {
 
 const Tensor& RunContext::in(size_t i) const {
   const Tensor* t = input(i);
-  HI_ASSERT(t, node_.describe(), ": required input ", i, " is absent at run time");
+  if (!t) throw MissingInput{i};
   return *t;
 }
 

@@ -50,6 +50,14 @@ class InitContext {
   Status status_;
 };
 
+// Thrown when an op reaches for a required input that the node leaves out (an empty name, or
+// fewer inputs): a malformed model, which ops that check their arity reject earlier. Like
+// OutOfMemory it never escapes the library: the executor turns it into a kInvalidModel Status
+// naming the node, at inference and at run time.
+struct MissingInput {
+  size_t index = 0;
+};
+
 // Static inference: input types (shapes may hold symbolic dims) and, where known when the
 // session is built, input values. Also used with concrete shapes for memory planning.
 class InferContext {

@@ -11,9 +11,13 @@ namespace {
 
 enum class PadMode { kConstant, kReflect, kEdge, kWrap };
 
-// Output index -> input index along one axis (-1: the constant), for an axis of size n with
-// `begin` and `end` pads (either may be negative).
-Result<std::vector<int64_t>> axis_map(int64_t n, int64_t begin, int64_t end, PadMode mode, int64_t axis) {
+// The size of one axis of n elements after `begin` and `end` pads (either may be negative), checked:
+// crops within the axis, a padded empty axis only in constant mode, and no size past 2^62 (pads
+// from a hostile file would otherwise overflow the arithmetic).
+Result<int64_t> padded_size(int64_t n, int64_t begin, int64_t end, PadMode mode, int64_t axis) {
+  constexpr int64_t kLimit = int64_t{1} << 62;
+  if (begin <= -kLimit || end <= -kLimit || begin >= kLimit || end >= kLimit)
+    return error(StatusCode::kInvalidArgument, "pads ", begin, ", ", end, " of axis ", axis, " are out of range (|pad| < 2^62)");
   const int64_t crop_b = std::max<int64_t>(0, -begin), crop_e = std::max<int64_t>(0, -end);
   const int64_t m = n - crop_b - crop_e;  // size after cropping
   if (m < 0)
@@ -21,6 +25,18 @@ Result<std::vector<int64_t>> axis_map(int64_t n, int64_t begin, int64_t end, Pad
   const int64_t pb = std::max<int64_t>(0, begin), pe = std::max<int64_t>(0, end);
   if (m == 0 && (pb > 0 || pe > 0) && mode != PadMode::kConstant)
     return error(StatusCode::kInvalidArgument, "cannot pad axis ", axis, " in this mode: it is empty after cropping");
+  if (m + pb > kLimit - pe)
+    return error(StatusCode::kInvalidArgument, "pads ", begin, ", ", end, " make axis ", axis, " of ", n,
+                 " elements larger than 2^62");
+  return m + pb + pe;
+}
+
+// Output index -> input index along one axis (-1: the constant), for an axis of size n with
+// `begin` and `end` pads; padded_size() has checked them.
+std::vector<int64_t> axis_map(int64_t n, int64_t begin, int64_t end, PadMode mode) {
+  const int64_t crop_b = std::max<int64_t>(0, -begin), crop_e = std::max<int64_t>(0, -end);
+  const int64_t m = n - crop_b - crop_e;
+  const int64_t pb = std::max<int64_t>(0, begin), pe = std::max<int64_t>(0, end);
   std::vector<int64_t> map(static_cast<size_t>(m + pb + pe));
   for (int64_t o = 0; o < m + pb + pe; ++o) {
     int64_t j = o - pb;  // index into the cropped axis
@@ -110,8 +126,8 @@ class PadOp final : public Op {
         if (b != 0 || e != 0) dim = ir::Dim{};
         continue;
       }
-      HI_ASSIGN_OR_RETURN(auto map, axis_map(dim.value, b, e, mode_, d));
-      dim = ir::Dim::known(static_cast<int64_t>(map.size()));
+      HI_ASSIGN_OR_RETURN(const int64_t size, padded_size(dim.value, b, e, mode_, d));
+      dim = ir::Dim::known(size);
     }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(dims)));
     return Status::ok();
@@ -142,13 +158,16 @@ class PadOp final : public Op {
     }
     HI_ASSIGN_OR_RETURN(auto full, full_pads(pads, axes, x.rank()));
     const size_t rank = static_cast<size_t>(x.rank());
-    std::vector<std::vector<int64_t>> maps(rank);
     Shape out_shape(rank);
     for (size_t d = 0; d < rank; ++d) {
-      HI_ASSIGN_OR_RETURN(maps[d], axis_map(x.shape()[d], full[d], full[d + rank], mode_, static_cast<int64_t>(d)));
-      out_shape[d] = static_cast<int64_t>(maps[d].size());
+      HI_ASSIGN_OR_RETURN(out_shape[d], padded_size(x.shape()[d], full[d], full[d + rank], mode_, static_cast<int64_t>(d)));
     }
+    // The output first: its allocation checks the element count and the memory limit, and no
+    // axis map is longer than an output with elements.
     Tensor& out = ctx.output(0, x.dtype(), out_shape);
+    if (out.numel() == 0) return Status::ok();
+    std::vector<std::vector<int64_t>> maps(rank);
+    for (size_t d = 0; d < rank; ++d) maps[d] = axis_map(x.shape()[d], full[d], full[d + rank], mode_);
     const auto in_strides = strides_of(x.shape());
     const int64_t n = out.numel();
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {

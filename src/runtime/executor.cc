@@ -77,6 +77,9 @@ Status guarded(const ir::Node& node, F&& f) {
     return error(StatusCode::kOutOfMemory, node.describe(), ": ", e.what);
   } catch (const std::bad_alloc&) {
     return error(StatusCode::kOutOfMemory, node.describe(), ": out of host memory");
+  } catch (const MissingInput& e) {
+    return error(StatusCode::kInvalidModel, node.describe(), ": input ", e.index,
+                 " is required but the node leaves it out (an empty name or too few inputs)");
   }
 }
 
@@ -422,8 +425,8 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     // graph attribute as a signature whose output types are what the compiled subgraph inferred.
     const ir::Node infer_node = cn.subgraphs.empty() ? ir::Node{} : with_inferred_signatures(n, cn.subgraphs);
     InferContext xctx(cn.subgraphs.empty() ? n : infer_node, in_types, in_values, n.outputs.size());
-    s = cn.op->infer(xctx);
-    if (!s.is_ok()) return s.with_context(n.describe());
+    s = guarded(n, [&] { return cn.op->infer(xctx); });  // names the node on failure
+    if (!s.is_ok()) return s;
 
     bool outputs_known = !n.outputs.empty();
     for (size_t i = 0; i < n.outputs.size(); ++i) {

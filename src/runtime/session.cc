@@ -1,9 +1,11 @@
 // Session: the public entry point. Loads and validates a model, checks inputs, runs it.
 #include "hipinfer/session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "cpu/threading.h"
 #include "onnx/model_reader.h"
@@ -178,6 +180,11 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   HI_RETURN_IF(options.optimization_level < 0 || options.optimization_level > 3, kInvalidArgument,
                "optimization_level must be 0..3, got ", options.optimization_level);
   HI_RETURN_IF(options.threads < 0, kInvalidArgument, "threads must be >= 0 (0: the physical cores), got ", options.threads);
+  // More threads than a few per logical CPU only oversubscribe, and tens of thousands make the
+  // OpenMP runtime fail to start them (it aborts the process).
+  const int max_threads = static_cast<int>(std::min<unsigned>(1024, 4 * std::max(1u, std::thread::hardware_concurrency())));
+  HI_RETURN_IF(options.threads > max_threads, kInvalidArgument, "threads must be at most ", max_threads,
+               " (4 per logical CPU, at most 1024), got ", options.threads);
   impl->threads = cpu::resolve_threads(options.threads);
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
   // the GPU runtimes (which initialises them).

@@ -546,6 +546,18 @@ TEST(Pad, Errors) {
   expect_error(pad18(x, "constant", {0, 0}, Tensor(), i64({2}, {1, -1})), {"more than once"});
 }
 
+// Pads from a hostile file: near 2^62 (their sum overflowed int64 and crashed), and large enough to
+// need terabytes. Errors, as runtime inputs and folded as constants, never a signal.
+TEST(Pad, HugePadsAreErrorsNotCrashes) {
+  Tensor x = iota_f32({2, 3});
+  const int64_t near = (int64_t{1} << 62) - 1;
+  for (bool fold : {false, true}) {
+    expect_error(pad18(x, "constant", {0, near, 0, near}), {"axis 1", "larger than 2^62"}, fold);
+    expect_error(pad18(x, "constant", {0, std::numeric_limits<int64_t>::min(), 0, 0}), {"out of range"}, fold);
+    expect_error(pad18(x, "edge", {0, 3'000'000'000, 0, 3'000'000'000}), {}, fold);  // out of memory, as a status
+  }
+}
+
 TEST(Pad, RandomAwkwardEdgeAndReflect) {
   const Shape shape = {3, 4, 5};
   Tensor x = random_f32(shape, 21);

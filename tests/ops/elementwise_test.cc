@@ -1,5 +1,5 @@
 // Elementwise ops: hand-computed cases and broadcasting edge cases.
-#include "ops/op_test_util.h"
+#include "ops/tensor_builders.h"  // op_test_util.h and i32()
 #include "ops/shape_util.h"
 
 namespace hi::test {
@@ -92,6 +92,22 @@ TEST(Div, IntegerTruncatesAndRejectsZero) {
   expect_tensor_eq(r.value()[0], i64({2}, {3, -3}));
   auto z = run_op_once({"Div", "", 17, {}, {i64({1}, {1}), i64({1}, {0})}}, false);
   EXPECT_FALSE(z.is_ok());
+}
+
+// The lowest int32 / int64 divided by -1 traps on x86 (SIGFPE): an error naming the overflow,
+// through the kernel and through constant folding; other divisions by -1 stay exact.
+TEST(Div, LowestIntegerByMinusOneIsAnErrorNotATrap) {
+  for (bool fold : {false, true}) {
+    auto r64 = run_op_once({"Div", "", 17, {}, {i64({2}, {5, std::numeric_limits<int64_t>::min()}), i64({1}, {-1})}}, fold);
+    ASSERT_FALSE(r64.is_ok());
+    EXPECT_NE(r64.status().message().find("integer division overflow"), std::string::npos) << r64.status().message();
+    auto r32 = run_op_once({"Div", "", 17, {}, {i32({1}, {std::numeric_limits<int32_t>::min()}), i32({1}, {-1})}}, fold);
+    ASSERT_FALSE(r32.is_ok());
+    EXPECT_NE(r32.status().message().find("int32"), std::string::npos) << r32.status().message();
+  }
+  auto ok = run_op({"Div", "", 17, {}, {i32({2}, {std::numeric_limits<int32_t>::max(), -7}), i32({1}, {-1})}});
+  ASSERT_TRUE(ok.is_ok());
+  expect_tensor_eq(ok.value()[0], i32({2}, {-std::numeric_limits<int32_t>::max(), 7}));
 }
 
 TEST(Unary, FloatFunctions) {

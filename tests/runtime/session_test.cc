@@ -1,6 +1,7 @@
 // Session: input checking, symbolic dims, outputs, reuse and concurrent runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "hipinfer/session.h"
@@ -95,10 +96,20 @@ TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {
     ASSERT_TRUE(s.is_ok()) << s.status().to_string();
     RunStats stats;
     ASSERT_TRUE(s.value()->run({{"x", filled({2, 3}, -1)}}, {}, &stats).is_ok());
+    EXPECT_EQ(stats.gpu.kernel_launches + stats.gpu.host_syncs + stats.gpu.device_allocations, 0);  // CPU only
     if (!profile) {
       EXPECT_TRUE(stats.node_times.empty());
+      EXPECT_TRUE(stats.node_traffic.empty());
       continue;
     }
+    // Each node's tensor bytes: Relu reads and writes 6 floats, Sigmoid likewise.
+    ASSERT_EQ(stats.node_traffic.size(), 2u);
+    for (const NodeTraffic& t : stats.node_traffic) {
+      EXPECT_EQ(t.device, "cpu");
+      EXPECT_EQ(t.bytes_read, 24);
+      EXPECT_EQ(t.bytes_written, 24);
+    }
+    EXPECT_EQ(stats.node_traffic[1].node, "sigmoid");
     ASSERT_EQ(stats.node_times.size(), 2u);
     EXPECT_EQ(stats.node_times[0].node, "relu");
     EXPECT_EQ(stats.node_times[0].op_type, "Relu");
@@ -111,6 +122,24 @@ TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {
     }
     EXPECT_LE(sum, stats.latency_ms);  // the nodes ran inside the run
   }
+}
+
+// A thread count the machine cannot run is refused (tens of thousands made OpenMP abort).
+TEST(Session, RefusesThreadCountsPastWhatTheMachineRuns) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {2});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"y"});
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = {"cpu"};
+  o.threads = 100000;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.status().message().find("threads must be at most"), std::string::npos) << s.status().message();
+  o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_TRUE(Session::create_from_bytes(bytes.data(), bytes.size(), o).is_ok());
 }
 
 TEST(Session, SelectsOutputs) {

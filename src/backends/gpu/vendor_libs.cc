@@ -1,5 +1,6 @@
 // vendor_libs.h for each backend. The CUDA target compiles its host sources with
-// HI_GPU_CUDA_HOST=1 (src/backends/gpu/CMakeLists.txt); the HIP target does not.
+// HI_GPU_CUDA_HOST=1 (src/backends/gpu/CMakeLists.txt), the emulated one with HI_GPU_EMU_HOST=1;
+// the HIP target with neither.
 #include "backends/gpu/vendor_libs.h"
 
 #include <cstdlib>
@@ -52,10 +53,14 @@ std::vector<VendorLibraryInfo> vendor_libraries() {
   return out;
 }
 
-#else  // the HIP backend
+#else  // the HIP backend and the emulated GPU
 
 namespace {
+#if defined(HI_GPU_EMU_HOST)
+constexpr const char* kNone = "the emulated GPU has no vendor libraries";
+#else
 constexpr const char* kNone = "no MIOpen/hipBLASLt in this build";
+#endif
 }
 
 Result<size_t> vendor_conv2d_workspace(DType, const Conv2dDesc&) {
@@ -72,8 +77,14 @@ Status vendor_matmul(DType, const MatMulDesc&, const void*, const void*, const v
 }
 
 std::vector<VendorLibraryInfo> vendor_libraries() {
+#if defined(HI_GPU_EMU_HOST)
+  // The emulated GPU runs the CUDA backend's own kernels in their place.
+  const std::string reason = "not emulated: the own kernels run in its place";
+  return {{"cuDNN", false, "", reason}, {"cuBLASLt", false, "", reason}};
+#else
   const std::string reason = "not in this build (Debian 12 has no ROCm math libraries)";
   return {{"MIOpen", false, "", reason}, {"hipBLASLt", false, "", reason}};
+#endif
 }
 
 #endif
