@@ -63,12 +63,14 @@ def get_all_providers() -> List[str]:
 
 
 def _usable_gpus() -> List[Dict[str, Any]]:
-    """The GPUs a session can run on: those of a backend this build compiled, first per backend."""
+    """The GPUs a session can run on: those of a backend this build compiled, first per backend.
+    The emulated GPU (backend "emu", in builds made for testing kernels) is not one: it checks
+    kernels on the CPU, slowly, and is used only where it is named (`hipinfer --device emu`)."""
     info = _C.query_gpus()
     built = {b["name"] for b in info["backends"]}
     first: Dict[str, Dict[str, Any]] = {}
     for d in info["devices"]:
-        if d["backend"] in built and d["backend"] not in first:
+        if d["backend"] in built and d["backend"] != "emu" and d["backend"] not in first:
             first[d["backend"]] = d
     return list(first.values())
 

@@ -14,7 +14,7 @@ def test_devices_start_with_the_cpu():
     assert (cpu.name, cpu.type, cpu.runs_models) == ("cpu", "cpu", True)
     assert cpu.total_memory and cpu.total_memory > 0
     for gpu in devices[1:]:  # on a GPU machine: listed, but not (yet) able to run models
-        assert gpu.type in ("cuda", "hip") and not gpu.runs_models and "GPU backend" in gpu.note
+        assert gpu.type in ("cuda", "hip", "emu") and not gpu.runs_models and "GPU backend" in gpu.note
     info = hipinfer.gpu_info()
     assert set(info) >= {"compiled_backends", "devices", "no_gpu_reason", "runtime_version"}
     assert len(info["devices"]) == len(devices) - 1
