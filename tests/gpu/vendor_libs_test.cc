@@ -21,8 +21,11 @@ TEST(HI_GPU_TEST_SUITE, VendorLibrariesAreListedWithAVersionOrAReason) {
   }
   if (std::string(backend_name()) == "hip") EXPECT_EQ(names, "MIOpen hipBLASLt ");
   else EXPECT_EQ(names, "cuDNN cuBLASLt ");  // the emulated GPU lists them as not emulated
-  if (std::string(backend_name()) == "emu")
-    for (const VendorLibraryInfo& lib : libs) EXPECT_NE(lib.reason.find("not emulated"), std::string::npos) << lib.reason;
+  if (std::string(backend_name()) == "emu") {
+    for (const VendorLibraryInfo& lib : libs) {
+      EXPECT_NE(lib.reason.find("not emulated"), std::string::npos) << lib.reason;
+    }
+  }
 }
 
 TEST(HI_GPU_TEST_SUITE, VendorPathsRefuseWhatTheyCannotDo) {
