@@ -50,10 +50,18 @@ Context::Context(const DoctorOptions& options) : options_(options) {
 
   std::string text = kBuiltinCompatMatrix;
   if (!options.compat_matrix_path.empty()) {
-    std::ifstream in(options.compat_matrix_path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    // At most 16 MiB of a regular file (the CLI refuses others with a message first).
+    std::error_code ec;
+    const auto size = std::filesystem::is_regular_file(options.compat_matrix_path, ec)
+                          ? std::filesystem::file_size(options.compat_matrix_path, ec)
+                          : std::uintmax_t{0};
+    text.clear();
+    if (!ec && size > 0 && size <= (16u << 20)) {
+      std::ifstream in(options.compat_matrix_path);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    }
   }
   auto parsed = Json::parse(text);
   if (parsed.is_ok()) matrix_ = std::move(parsed).value();

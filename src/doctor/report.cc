@@ -2,6 +2,7 @@
 // command's output and the model, with secrets and (optionally) home paths taken out.
 #include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -67,14 +68,23 @@ std::string hardware_section(const SystemFacts& f) {
   return s;
 }
 
+// The end of the log (where the error is), at most 256 KiB of it, read without reading the rest:
+// only regular files (a FIFO would block, /dev/zero never ends).
 std::string read_log(const std::string& path) {
+  constexpr std::streamoff kMax = 256 << 10;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "(could not read " + path + ": not a regular file)\n";
   std::ifstream in(path, std::ios::binary);
   if (!in) return "(could not read " + path + ")\n";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  constexpr size_t kMax = 256 << 10;  // the end of a log holds the error
-  if (text.size() > kMax) text = "[... first " + std::to_string(text.size() - kMax) + " bytes cut ...]\n" + text.substr(text.size() - kMax);
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return "(could not read " + path + ")\n";
+  const std::streamoff from = std::max<std::streamoff>(0, size - kMax);
+  in.seekg(from);
+  std::string text(static_cast<size_t>(size - from), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (from > 0) text = "[... first " + std::to_string(from) + " bytes cut ...]\n" + text;
   return text;
 }
 

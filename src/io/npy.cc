@@ -492,14 +492,6 @@ Result<Tensor> finish(Tensor t, const NpyHeader& h, const std::string& name) {
   return c;
 }
 
-Result<std::string> read_stream(std::istream& in, const std::string& path) {
-  std::string bytes;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) bytes.append(buf, static_cast<size_t>(in.gcount()));
-  if (in.bad()) return error(StatusCode::kInvalidArgument, path, ": read error: ", std::strerror(errno));
-  return bytes;
-}
-
 // The text of the header dict numpy writes for this array (before padding).
 std::string header_dict(const char* descr, const Shape& shape) {
   std::string h = str("{'descr': '", descr, "', 'fortran_order': False, 'shape': (");
@@ -547,12 +539,12 @@ Result<Tensor> read_npy(const std::string& path) {
   if (ec || !fs::exists(st))
     return error(StatusCode::kNotFound, "cannot open '", path, "': no such file");
   if (fs::is_directory(st)) return error(StatusCode::kInvalidArgument, "cannot read '", path, "': it is a directory");
+  // A pipe or a device has no size to check the header against; /dev/zero never ends and a FIFO
+  // without a writer blocks the open itself. So only regular files, checked before opening.
+  if (!fs::is_regular_file(st))
+    return error(StatusCode::kInvalidArgument, "cannot read '", path, "': not a regular file (a pipe, device or socket)");
   std::ifstream in(path, std::ios::binary);
   if (!in) return error(StatusCode::kNotFound, "cannot open '", path, "': ", std::strerror(errno));
-  if (!fs::is_regular_file(st)) {  // a pipe or device: no size to check against, read it whole
-    HI_ASSIGN_OR_RETURN(std::string bytes, read_stream(in, path));
-    return parse_npy(bytes.data(), bytes.size(), path);
-  }
   const uint64_t total = fs::file_size(path, ec);
   if (ec) return error(StatusCode::kInvalidArgument, "cannot read '", path, "': ", ec.message());
 

@@ -42,6 +42,9 @@ Result<std::string> read_whole_file(const std::string& path, const std::string& 
     return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': no such file");
   if (fs::is_directory(path, ec))
     return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path, "': it is a directory");
+  // Checked before opening: a FIFO without a writer would block the open, /dev/zero never ends.
+  if (!fs::is_regular_file(path, ec))
+    return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path, "': not a regular file (a pipe, device or socket)");
   std::ifstream in(path, std::ios::binary);
   if (!in) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': ", std::strerror(errno));
   in.seekg(0, std::ios::end);

@@ -121,5 +121,27 @@ for part in ("IR version", "opsets", "inputs:", "outputs:", "parameters:", "FLOP
 r = hipinfer("zoo", "alexnet", "-o", path("x.onnx"))
 check("unknown zoo model lists the known ones", r.returncode != 0 and "resnet50" in (r.stderr + r.stdout), r.stderr)
 
+# Files that are not regular files (issue 24): a FIFO with no writer blocked the open, /dev/zero
+# never ended. Each is refused at once with exit 4 naming it, or (report) noted in the report.
+fifo = path("fifo.npy")
+if not os.path.exists(fifo):
+    os.mkfifo(fifo)
+for name, args in [("run --input x=FIFO", ["run", path("mnv2.onnx"), "--input", f"input={fifo}"]),
+                   ("run --input x=/dev/zero", ["run", path("mnv2.onnx"), "--input", "input=/dev/zero"]),
+                   ("run FIFO as the model", ["run", fifo]),
+                   ("doctor --matrix /dev/zero", ["doctor", "--matrix", "/dev/zero"])]:
+    try:
+        r = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=60)
+        check(f"{name}: exit 4 or 3, 'not a regular file'", r.returncode in (3, 4) and "regular file" in r.stderr,
+              (r.returncode, r.stderr[-500:]))
+    except subprocess.TimeoutExpired:
+        check(f"{name}: returns", False, "still running after 60 s")
+try:
+    r = subprocess.run([BIN, "report", "--log", "/dev/zero", "-o", path("report.md")], capture_output=True, text=True, timeout=60)
+    check("report --log /dev/zero: returns, the log noted as not a regular file",
+          r.returncode in (0, 1) and "not a regular file" in open(path("report.md")).read(), (r.returncode, r.stderr[-500:]))
+except subprocess.TimeoutExpired:
+    check("report --log /dev/zero: returns", False, "still running after 60 s")
+
 print(f"cli: {len(failures)} failed" if failures else "cli: all passed")
 sys.exit(1 if failures else 0)

@@ -3,6 +3,7 @@
 #include "hipinfer/npy.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -108,6 +109,18 @@ const DType kAllDTypes[] = {DType::kFloat16, DType::kFloat32, DType::kFloat64, D
 
 const Shape kAwkwardShapes[] = {{},        {0},       {1},          {7},        {3, 5},       {0, 3},
                                 {3, 0, 2}, {2, 3, 5}, {1, 1, 1, 1}, {2, 1, 3, 1, 5}, {13, 17}, {1, 0}};
+
+// Only regular files: a FIFO without a writer would block the open, /dev/zero never ends.
+TEST_F(NpyTest, RefusesWhatIsNotARegularFile) {
+  const std::string fifo = path("fifo.npy");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& p : {fifo, std::string("/dev/zero")}) {
+    auto r = read_npy(p);
+    ASSERT_FALSE(r.is_ok()) << p;
+    EXPECT_NE(r.status().message().find("not a regular file"), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find(p), std::string::npos) << r.status().message();
+  }
+}
 
 TEST_F(NpyTest, RoundTripsEveryDTypeAndShape) {
   uint32_t seed = 1;

@@ -1,5 +1,6 @@
 // Every kind of bad model gets a clear error naming what is wrong, and never a crash.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -47,6 +48,14 @@ class BadModel : public ::testing::Test {
 };
 
 TEST_F(BadModel, MissingFile) { expect_error((dir_ / "nope.onnx").string(), StatusCode::kNotFound, {"nope.onnx", "no such file"}); }
+
+// A FIFO (whose open would block without a writer) and a device are refused before opening.
+TEST_F(BadModel, NotARegularFile) {
+  const std::string fifo = (dir_ / "fifo.onnx").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_error(fifo, StatusCode::kInvalidArgument, {"fifo.onnx", "not a regular file"});
+  expect_error("/dev/zero", StatusCode::kInvalidArgument, {"/dev/zero", "not a regular file"});
+}
 
 TEST_F(BadModel, EmptyFile) { expect_error(write("empty.onnx", ""), StatusCode::kInvalidModel, {"empty.onnx", "empty"}); }
 

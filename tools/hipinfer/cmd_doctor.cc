@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "cli.h"
 #include "hipinfer/doctor.h"
@@ -34,6 +35,15 @@ int cmd_doctor(const Args& args) {
   options.env = doctor::environment_from_process();
   options.root = args.get("--root", "/");
   options.compat_matrix_path = args.get("--matrix");
+  if (!options.compat_matrix_path.empty()) {
+    // A regular file of at most 16 MiB (a FIFO would block, /dev/zero never ends).
+    std::error_code ec;
+    const std::string& m = options.compat_matrix_path;
+    if (!std::filesystem::is_regular_file(m, ec) || std::filesystem::file_size(m, ec) > (16u << 20) || ec) {
+      std::fprintf(stderr, "hipinfer: error: --matrix '%s': not a regular file of at most 16 MiB\n", m.c_str());
+      return kExitBadInput;
+    }
+  }
   const doctor::DoctorResult result = doctor::run_doctor(options);
   if (args.has("--json")) {
     std::fputs(doctor::to_json(result).c_str(), stdout);

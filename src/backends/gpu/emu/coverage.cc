@@ -30,14 +30,35 @@ void write_list(const std::string& path, const std::set<std::string>& names) {
   std::fclose(f);
 }
 
+// The arguments this process was started with that say which tests it ran (--gtest_filter=...),
+// so the check can tell a whole-suite run from a partial one.
+std::set<std::string> test_selection() {
+  std::set<std::string> out;
+  std::FILE* f = std::fopen("/proc/self/cmdline", "rb");
+  if (!f) return out;
+  std::string arg;
+  for (int c; (c = std::fgetc(f)) != EOF;) {
+    if (c != 0) {
+      arg += static_cast<char>(c);
+      continue;
+    }
+    if (arg.rfind("--gtest_filter=", 0) == 0) out.insert(arg.substr(15));
+    arg.clear();
+  }
+  std::fclose(f);
+  return out;
+}
+
 void write_coverage() {
   const char* dir = std::getenv("HI_EMU_COVERAGE_DIR");
   if (!dir || !*dir) return;
   Coverage& c = coverage();
   std::lock_guard<std::mutex> lock(c.mutex);
   const std::string base = std::string(dir) + "/";
+  const std::string pid = std::to_string(getpid());
   write_list(base + "registered.txt", c.registered);
-  if (!c.launched.empty()) write_list(base + "launched." + std::to_string(getpid()) + ".txt", c.launched);
+  if (!c.launched.empty()) write_list(base + "launched." + pid + ".txt", c.launched);
+  write_list(base + "ran." + pid + ".txt", test_selection());
 }
 
 }  // namespace
