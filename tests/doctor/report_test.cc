@@ -1,6 +1,8 @@
 // `hipinfer report`: every section filled, the failing command captured, no secret leaks.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -101,6 +103,60 @@ TEST(Redaction, TokensInTextAreReplaced) {
   // Ordinary log lines survive.
   const std::string log = "gfx1100 sm_90 /opt/rocm-6.2.0/lib version `GLIBCXX_3.4.30' not found (required by libtorch_cpu.so)";
   EXPECT_EQ(redact_secrets(log), log);
+}
+
+// The formats the first redaction missed (issue 24), each beside text that must survive.
+TEST(Redaction, CommonSecretFormatsAndPasswordForms) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"key ASIAY34FZKBOKMUTVV7A in use", "ASIAY34FZKBOKMUTVV7A"},
+      {"aws AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"},
+      {"google AIzaSyA-1234567890abcdefghijklmnopqrstu", "AIzaSyA-123"},
+      {"stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc"},
+      {"npm_abcdefghijklmnopqrstuvwxyz0123456789 registry", "npm_abcdef"},
+      {"pypi-AgEIcHlwaS5vcmcCJGE0ZjYxYzYwLTk3ZDAtNDBlOC05YzZiLTQ0ZGQ0NzI2 upload", "pypi-AgEIc"},
+      {"post https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX ok", "T000/B000/XXXX"},
+      {"{\"auths\": {\"r.io\": {\"auth\": \"ZGF2ZTpodW50ZXIy\"}}}", "ZGF2ZTpodW50ZXIy"},
+      {"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc123def456==;EndpointSuffix=core", "abc123def456"},
+      {"https://acct.blob.core.windows.net/c?sv=2021&sig=Zm9vYmFyYmF6%3D&se=2026", "Zm9vYmFyYmF6"},
+      {"mysql --user=root --password hunter2 db", "hunter2"},
+      {"mysql -u root -phunter2 db", "hunter2"},
+      {"curl -u dave:hunter2 https://x.example", "hunter2"},
+      {"MYSQL_PWD=hunter2 mysql", "hunter2"},
+      {"postgres://dave:pa/ss@wd@db.example/prod", "pa/ss@wd"},
+  };
+  for (const auto& [text, secret] : cases) {
+    const std::string out = redact_secrets(text);
+    EXPECT_EQ(out.find(secret), std::string::npos) << secret << " in " << out;
+    EXPECT_NE(out.find("[REDACTED"), std::string::npos) << out;
+  }
+  for (const char* keep : {"commit 3f2a9c1d0b8e7f6a5c4d3e2f1a0b9c8d7e6f5a4b merged", "PWD=/home/x/work",
+                           "mysql -u root -p db", "export OMP_NUM_THREADS=8"})
+    EXPECT_EQ(redact_secrets(keep), keep);
+}
+
+// A BEGIN line without an END hides its own block only, not the rest of the log.
+TEST(Redaction, PrivateKeyWithoutEndHidesOnlyItsBlock) {
+  const std::string log = "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nAbCd+/==\nerror: the real message\n"
+                          "-----END CERTIFICATE-----\nafter\n";
+  const std::string out = redact_secrets(log);
+  EXPECT_EQ(out.find("MIIEpAIBAAKCAQEA"), std::string::npos) << out;
+  EXPECT_NE(out.find("error: the real message"), std::string::npos) << out;
+  EXPECT_NE(out.find("after"), std::string::npos) << out;
+  const std::string whole = "a\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\nb\n";
+  EXPECT_EQ(redact_secrets(whole), "a\n[REDACTED PRIVATE KEY]\nb\n");
+}
+
+// Linear time and no recursion: a 30,000-character line crashed the regex redaction; 4 MiB of
+// one line, and of many, go through quickly.
+TEST(Redaction, LongLinesAreLinear) {
+  const std::string one(30000, 'a');
+  EXPECT_EQ(redact_secrets(one), one);
+  std::string big(4 << 20, 'x');
+  for (size_t i = 0; i < big.size(); i += 97) big[i] = i % 2 ? ' ' : '=';
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string out = redact_secrets(big);
+  EXPECT_EQ(out.size(), big.size());
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
 }
 
 TEST(ShellCommand, TimesOutAndKillsTheGroup) {
