@@ -1,6 +1,9 @@
 // GraphBuilder and Rng: the only zoo file that touches the ONNX protobuf classes.
 #include "zoo/graph_builder.h"
 
+#include <unistd.h>
+
+
 #include <onnx/onnx_pb.h>
 
 #include <bit>
@@ -304,25 +307,38 @@ Result<std::string> GraphBuilder::serialize() const {
   return bytes;
 }
 
+// Writes a temporary file beside `path` and renames it over `path` once complete, so a failed
+// write never leaves half a model, and removes nothing but its own temporary file. An existing
+// `path` that is not a regular file (/dev/full, a FIFO) is refused: renaming over a device node
+// would replace it.
 Status GraphBuilder::write(const std::string& path) const {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path p(path);
   if (fs::is_directory(p, ec))
     return error(StatusCode::kInvalidArgument, "cannot write the model to '", path, "': it is a directory");
+  if (fs::exists(fs::symlink_status(p, ec)) && !fs::is_regular_file(p, ec))
+    return error(StatusCode::kInvalidArgument, "cannot write the model to '", path, "': not a regular file");
   const fs::path parent = p.parent_path();
   if (!parent.empty() && !fs::is_directory(parent, ec))
     return error(StatusCode::kNotFound, "cannot write the model to '", path, "': folder '", parent.string(),
                  "' does not exist");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  const fs::path temporary = p.string() + ".tmp-" + std::to_string(::getpid());
+  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   if (!out) return error(StatusCode::kInvalidArgument, "cannot write the model to '", path, "': ", std::strerror(errno));
   const bool ok = model_->SerializeToOstream(&out);
   out.close();
   if (!ok || !out) {
     const int err = errno;
-    fs::remove(p, ec);
+    fs::remove(temporary, ec);
     return error(StatusCode::kRuntimeError, "writing the model to '", path, "' failed",
                  err ? std::string(": ") + std::strerror(err) : std::string());
+  }
+  fs::rename(temporary, p, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return error(StatusCode::kRuntimeError, "writing the model to '", path, "' failed: ", ec.message());
   }
   return Status::ok();
 }

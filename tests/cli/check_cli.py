@@ -143,5 +143,14 @@ try:
 except subprocess.TimeoutExpired:
     check("report --log /dev/zero: returns", False, "still running after 60 s")
 
+# zoo -o onto something that is not a regular file (as root, a failed write to /dev/full used to
+# remove /dev/full): refused, and the path is still there.
+r = hipinfer("zoo", "mobilenetv2", "-o", fifo)
+check("zoo -o FIFO: refused, the FIFO kept", r.returncode != 0 and "not a regular file" in r.stderr and os.path.exists(fifo),
+      (r.returncode, r.stderr))
+r = hipinfer("zoo", "mobilenetv2", "-o", path("mnv2_again.onnx"))
+check("zoo -o FILE: written whole, no temporary left", r.returncode == 0 and os.path.getsize(path("mnv2_again.onnx")) > 1000000
+      and not [f for f in os.listdir(WORK) if ".tmp-" in f], (r.returncode, r.stderr, os.listdir(WORK)))
+
 print(f"cli: {len(failures)} failed" if failures else "cli: all passed")
 sys.exit(1 if failures else 0)
