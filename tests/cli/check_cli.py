@@ -152,5 +152,22 @@ r = hipinfer("zoo", "mobilenetv2", "-o", path("mnv2_again.onnx"))
 check("zoo -o FILE: written whole, no temporary left", r.returncode == 0 and os.path.getsize(path("mnv2_again.onnx")) > 1000000
       and not [f for f in os.listdir(WORK) if ".tmp-" in f], (r.returncode, r.stderr, os.listdir(WORK)))
 
+# Outputs whose file names collide ("a/b" and "a_b") each get a file; names and the producer with
+# terminal escape sequences are printed escaped.
+xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in ("a/b", "a_b", "\x1b[31mred")]
+g = helper.make_graph([helper.make_node("Identity", ["x"], ["a/b"]), helper.make_node("Neg", ["x"], ["a_b"]),
+                       helper.make_node("Relu", ["x"], ["\x1b[31mred"])], "g", [xi], outs)
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], producer_name="\x1b]0;pwned\x07tool")
+onnx.save(m, path("collide.onnx"))
+r = hipinfer("run", path("collide.onnx"), "-o", path("collide_out"))
+files = sorted(os.listdir(path("collide_out"))) if os.path.isdir(path("collide_out")) else []
+check("run -o: colliding output names get distinct files", r.returncode == 0 and len(files) == 3 and "a_b.npy" in files
+      and "a_b_2.npy" in files, (r.returncode, files, r.stderr))
+check("run prints names with escape sequences escaped", "\x1b" not in r.stdout and "\\x1b[31mred" in r.stdout, r.stdout)
+r = hipinfer("inspect", path("collide.onnx"))
+check("inspect prints the producer escaped", r.returncode == 0 and "\x1b" not in r.stdout and "\x07" not in r.stdout
+      and "\\x1b]0;pwned" in r.stdout, r.stdout)
+
 print(f"cli: {len(failures)} failed" if failures else "cli: all passed")
 sys.exit(1 if failures else 0)

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hipinfer/status.h"
@@ -65,6 +66,9 @@ class Args {
 
 std::string format_help(const CommandSpec& spec);
 std::string human_bytes(double bytes);
+// Text from a model (names, producer) made safe for a terminal: control characters, escape
+// sequences included, are printed as \xNN instead of acting on the terminal.
+std::string printable(std::string_view text);
 
 // Command entry points; each lives in cmd_<name>.cc.
 struct Command {

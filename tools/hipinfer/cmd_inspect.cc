@@ -63,16 +63,16 @@ int cmd_inspect(const Args& args) {
   auto r = inspect_model(args.positional()[0], options);
   if (!r.is_ok()) return report_error(r.status());
   const ModelSummary& s = r.value();
-  std::printf("model:       %s (%s)\n", s.path.c_str(), human_bytes(static_cast<double>(s.file_bytes)).c_str());
-  std::printf("producer:    %s\n", s.producer.empty() ? "(not set)" : s.producer.c_str());
+  std::printf("model:       %s (%s)\n", printable(s.path).c_str(), human_bytes(static_cast<double>(s.file_bytes)).c_str());
+  std::printf("producer:    %s\n", s.producer.empty() ? "(not set)" : printable(s.producer).c_str());
   std::printf("IR version:  %lld\n", static_cast<long long>(s.ir_version));
   std::printf("opsets:     ");
   for (const auto& [d, v] : s.opsets) std::printf(" %s %lld", d.empty() ? "ai.onnx" : d.c_str(), static_cast<long long>(v));
   std::printf("\n");
   std::printf("inputs:\n");
-  for (const auto& t : s.inputs) std::printf("  %-30s %s\n", t.name.c_str(), t.to_string().c_str());
+  for (const auto& t : s.inputs) std::printf("  %-30s %s\n", printable(t.name).c_str(), t.to_string().c_str());
   std::printf("outputs:\n");
-  for (const auto& t : s.outputs) std::printf("  %-30s %s\n", t.name.c_str(), t.to_string().c_str());
+  for (const auto& t : s.outputs) std::printf("  %-30s %s\n", printable(t.name).c_str(), t.to_string().c_str());
   std::printf("nodes:       %lld\n", static_cast<long long>(s.nodes));
   std::printf("parameters:  %lld (%s)\n", static_cast<long long>(s.parameters),
               human_bytes(static_cast<double>(s.parameter_bytes)).c_str());
@@ -84,7 +84,7 @@ int cmd_inspect(const Args& args) {
   for (const auto& [op, n] : s.op_histogram) ops.emplace_back(-n, op);
   std::sort(ops.begin(), ops.end());
   std::printf("ops:\n");
-  for (const auto& [n, op] : ops) std::printf("  %-28s %lld\n", op.c_str(), static_cast<long long>(-n));
+  for (const auto& [n, op] : ops) std::printf("  %-28s %lld\n", printable(op).c_str(), static_cast<long long>(-n));
   if (!s.unsupported.empty()) {
     std::printf("unsupported ops (%zu):\n", s.unsupported.size());
     for (const auto& u : s.unsupported) std::printf("  %s\n", u.c_str());

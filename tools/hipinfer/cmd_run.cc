@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 #include "cli.h"
 #include "model_inputs.h"
@@ -26,7 +27,7 @@ std::string safe_file_name(const std::string& name) {
 }
 
 void print_summary(const std::string& name, const Tensor& t) {
-  std::printf("  %-28s %-22s", name.c_str(), t.type_string().c_str());
+  std::printf("  %-28s %-22s", printable(name).c_str(), t.type_string().c_str());
   if (t.dtype() == DType::kString || t.numel() == 0) {
     std::printf("\n");
     return;
@@ -149,13 +150,18 @@ int cmd_run(const Args& args) {
     if (ec) return report_error(error(StatusCode::kInvalidArgument, "cannot create output directory '", dir, "': ", ec.message()));
   }
   std::printf("outputs:\n");
+  std::set<std::string> taken;  // file names: outputs "a/b" and "a_b" must not share one
   for (const auto& info : session.value()->outputs()) {
     const Tensor& t = outputs.value().at(info.name);
     print_summary(info.name, t);
     if (!dir.empty()) {
-      const std::string file = (std::filesystem::path(dir) / (safe_file_name(info.name) + ".npy")).string();
+      const std::string base = safe_file_name(info.name);
+      std::string stem = base;
+      for (int n = 2; !taken.insert(stem).second; ++n) stem = base + "_" + std::to_string(n);
+      const std::string file = (std::filesystem::path(dir) / (stem + ".npy")).string();
       Status s = write_npy(file, t);
       if (!s.is_ok()) return report_error(s);
+      if (stem != base) std::printf("  (written as %s.npy: %s.npy holds another output)\n", stem.c_str(), base.c_str());
     }
   }
   if (top.value() > 0 && !session.value()->outputs().empty()) {
