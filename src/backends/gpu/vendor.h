@@ -219,7 +219,7 @@ template <auto Kernel, typename... Args>
 inline void launch_kernel(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, Args... args) {
   count(device_counters().kernel_launches);
 #if defined(HI_GPU_EMU)
-  (void)::hi::gpu::emu::KernelRegistration<Kernel>::registered;  // listed for the coverage check
+  ::hi::gpu::emu::note_kernel_launch<Kernel>();  // for the kernel coverage check
   ::hi::gpu::emu::launch(::hi::gpu::emu::kernel_name<Kernel>(), grid, block, shared_bytes, stream, [=] { Kernel(args...); });
 #else
   Kernel<<<grid, block, shared_bytes, stream>>>(args...);

@@ -179,6 +179,14 @@ struct KernelRegistration {
 };
 template <auto Kernel>
 const bool KernelRegistration<Kernel>::registered = (register_kernel(kernel_name<Kernel>()), true);
+// Called by every launch of Kernel: registers it (at start-up, through the odr-use) and notes its
+// first launch; later launches pay one initialised-static check.
+template <auto Kernel>
+void note_kernel_launch() {
+  (void)KernelRegistration<Kernel>::registered;
+  static const bool noted = (note_launched(kernel_name<Kernel>()), true);
+  (void)noted;
+}
 
 }  // namespace hi::gpu::emu
 

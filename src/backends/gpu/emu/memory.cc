@@ -153,12 +153,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
   HI_EMU_RETURN_IF_ERROR(check_copy("cudaMemcpyAsync", dst, src, bytes, kind));
-  Op op;
-  op.kind = Op::kCopy;
-  op.dst = dst;
-  op.src = src;
-  op.bytes = bytes;
-  return enqueue(stream, std::move(op));
+  return enqueue(stream, Op::copy(dst, src, bytes));
 }
 
 cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream) {
@@ -167,12 +162,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t str
     std::lock_guard<std::mutex> lock(s.mutex);
     HI_EMU_RETURN_IF_ERROR(check_device_range(s, "cudaMemsetAsync", "destination", dst, bytes));
   }
-  Op op;
-  op.kind = Op::kMemset;
-  op.dst = dst;
-  op.value = value;
-  op.bytes = bytes;
-  return enqueue(stream, std::move(op));
+  return enqueue(stream, Op::memset(dst, value, bytes));
 }
 
 }  // namespace hi::gpu::emu

@@ -32,6 +32,10 @@ struct Op {
   const void* src = nullptr;
   size_t bytes = 0;
   int value = 0;
+
+  static Op copy(void* dst, const void* src, size_t bytes) { return Op{kCopy, {}, dst, src, bytes, 0}; }
+  static Op memset(void* dst, int value, size_t bytes) { return Op{kMemset, {}, dst, nullptr, bytes, value}; }
+  static Op launch(KernelLaunch k) { return Op{kKernel, std::move(k), nullptr, nullptr, 0, 0}; }
 };
 
 struct StreamImpl {
@@ -68,7 +72,6 @@ struct State {
   std::set<GraphImpl*> graphs;
   StreamImpl legacy_stream;
   size_t used = 0;
-  int active_global_captures = 0;
 };
 
 State& state();
@@ -82,6 +85,9 @@ bool capture_forbids(State& s, const char* call);
 cudaError_t resolve_stream(cudaStream_t handle, StreamImpl** out);
 // Runs the op now, or records it when the stream captures.
 cudaError_t enqueue(cudaStream_t handle, Op op);
+// Fails with "CALL: not an event" unless `event` is one of this device's. Call with
+// state().mutex held.
+cudaError_t check_event(const char* call, cudaEvent_t event);
 // A fault inside a kernel prints its kernel, block and thread before the process ends.
 void install_fault_handler();
 

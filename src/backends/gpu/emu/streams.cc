@@ -14,6 +14,11 @@ cudaError_t cudaDeviceSynchronize() {
   return cudaSuccess;
 }
 
+cudaError_t check_event(const char* call, cudaEvent_t event) {
+  if (state().events.count(event)) return cudaSuccess;
+  return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": not an event: " + hex(event));
+}
+
 // ---- Streams and events ---------------------------------------------------------------------------
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) {
@@ -27,7 +32,6 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) {
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(state().mutex);
   if (!state().streams.erase(stream)) return fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: not a stream: " + hex(stream));
-  if (stream->capturing && stream->mode == cudaStreamCaptureModeGlobal) --state().active_global_captures;
   delete stream;
   return cudaSuccess;
 }
@@ -48,7 +52,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t handle, cudaEvent_t event, unsigned
   StreamImpl* stream = nullptr;
   HI_EMU_RETURN_IF_ERROR(resolve_stream(handle, &stream));
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().events.count(event)) return fail(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: not an event: " + hex(event));
+  HI_EMU_RETURN_IF_ERROR(check_event("cudaStreamWaitEvent", event));
   return cudaSuccess;  // work runs in queue order when queued: the event is done already
 }
 
@@ -72,7 +76,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t handle) {
   StreamImpl* stream = nullptr;
   HI_EMU_RETURN_IF_ERROR(resolve_stream(handle, &stream));
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().events.count(event)) return fail(cudaErrorInvalidResourceHandle, "cudaEventRecord: not an event: " + hex(event));
+  HI_EMU_RETURN_IF_ERROR(check_event("cudaEventRecord", event));
   event->recorded = true;
   event->when = std::chrono::steady_clock::now();
   return cudaSuccess;
@@ -80,21 +84,21 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t handle) {
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().events.count(event)) return fail(cudaErrorInvalidResourceHandle, "cudaEventQuery: not an event: " + hex(event));
+  HI_EMU_RETURN_IF_ERROR(check_event("cudaEventQuery", event));
   return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().events.count(event)) return fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize: not an event: " + hex(event));
+  HI_EMU_RETURN_IF_ERROR(check_event("cudaEventSynchronize", event));
   if (capture_forbids(state(), "cudaEventSynchronize")) return cudaErrorStreamCaptureUnsupported;
   return cudaSuccess;
 }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().events.count(start) || !state().events.count(end))
-    return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: not an event");
+  HI_EMU_RETURN_IF_ERROR(check_event("cudaEventElapsedTime", start));
+  HI_EMU_RETURN_IF_ERROR(check_event("cudaEventElapsedTime", end));
   if (!start->timing || !end->timing)
     return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
   if (!start->recorded || !end->recorded) return fail(cudaErrorNotReady, "cudaEventElapsedTime: an event was never recorded");
@@ -115,7 +119,6 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t handle, cudaStreamCaptureMode mo
   stream->capture_thread = std::this_thread::get_id();
   stream->invalidated.clear();
   stream->recorded.clear();
-  if (mode == cudaStreamCaptureModeGlobal) ++state().active_global_captures;
   if (handle == cudaStreamPerThread) state().streams.insert(stream);  // so capture_forbids sees it
   return cudaSuccess;
 }
@@ -129,7 +132,6 @@ cudaError_t cudaStreamEndCapture(cudaStream_t handle, cudaGraph_t* graph) {
   if (stream->mode != cudaStreamCaptureModeRelaxed && stream->capture_thread != std::this_thread::get_id())
     return fail(cudaErrorStreamCaptureWrongThread, "cudaStreamEndCapture from another thread than the one that began the capture");
   stream->capturing = false;
-  if (stream->mode == cudaStreamCaptureModeGlobal) --state().active_global_captures;
   if (handle == cudaStreamPerThread) state().streams.erase(stream);
   std::vector<Op> ops = std::move(stream->recorded);
   stream->recorded.clear();
@@ -183,11 +185,8 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) { return cudaGraphDestroy
 void launch(const char* kernel, Dim3 grid, Dim3 block, size_t dynamic_shared_bytes, cudaStream_t stream,
                           std::function<void()> body) {
   install_fault_handler();
-  note_launched(kernel);
-  Op op;
-  op.kind = Op::kKernel;
-  op.kernel = KernelLaunch{kernel, grid, block, dynamic_shared_bytes, std::move(body)};
-  (void)enqueue(stream, std::move(op));  // an error stays as the last error, as a launch's does
+  // An error stays as the last error, as a launch's does.
+  (void)enqueue(stream, Op::launch(KernelLaunch{kernel, grid, block, dynamic_shared_bytes, std::move(body)}));
 }
 
 }  // namespace hi::gpu::emu
