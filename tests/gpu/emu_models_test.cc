@@ -18,43 +18,6 @@
 namespace hi::gpu::HI_GPU_NS {
 namespace {
 
-// |got - want| over the output's largest |want|, for every output.
-void expect_close_outputs(const TensorMap& want, const TensorMap& got, const std::string& what) {
-  for (const auto& [name, w] : want) {
-    ASSERT_TRUE(got.count(name)) << what << ": no output " << name;
-    const Tensor& g = got.at(name);
-    ASSERT_EQ(w.shape(), g.shape()) << what << " " << name;
-    double scale = 0, worst = 0;
-    for (int64_t i = 0; i < w.numel(); ++i) scale = std::max(scale, std::fabs(w.as_double(i)));
-    for (int64_t i = 0; i < w.numel(); ++i) {
-      const double d = std::fabs(w.as_double(i) - g.as_double(i));
-      worst = std::isnan(d) ? INFINITY : std::max(worst, d);
-    }
-    EXPECT_LE(worst, 1e-3 * std::max(scale, 1e-30)) << what << " output " << name << ": largest difference " << worst
-                                                      << " against a largest value of " << scale;
-  }
-}
-
-// Feeds for every input, dynamic dims taken from `dims` in order (then 1).
-TensorMap make_feeds(const Session& s, std::vector<int64_t> dims) {
-  TensorMap feeds;
-  uint32_t seed = 11;
-  size_t next = 0;
-  for (const TensorInfo& info : s.inputs()) {
-    Shape shape;
-    for (int64_t d : info.shape) shape.push_back(d >= 0 ? d : next < dims.size() ? dims[next++] : 1);
-    if (info.dtype == DType::kInt64) {
-      Tensor t = Tensor::zeros(DType::kInt64, shape);
-      for (int64_t i = 0; i < t.numel(); ++i)
-        t.data<int64_t>()[i] = info.name == "input_ids" ? (i * 7919) % 1000 : info.name == "attention_mask" ? (i % 97 < 90) : 0;
-      feeds[info.name] = t;
-    } else {
-      feeds[info.name] = random_tensor(info.dtype, shape, seed++, false);
-    }
-  }
-  return feeds;
-}
-
 void expect_emulated_matches_cpu(const std::string& bytes, const std::string& what, std::vector<int64_t> dims,
                                  double min_gpu_fraction) {
   SessionOptions cpu, emu;
@@ -67,13 +30,13 @@ void expect_emulated_matches_cpu(const std::string& bytes, const std::string& wh
   const PlacementReport& p = b.value()->placement();
   EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")), min_gpu_fraction * static_cast<double>(p.nodes.size()))
       << what << "\n" << p.table();
-  const TensorMap feeds = make_feeds(*a.value(), dims);
+  const TensorMap feeds = model_feeds(*a.value(), dims);
   auto want = a.value()->run(feeds);
   ASSERT_TRUE(want.is_ok()) << want.status().to_string();
   for (const char* run : {"direct run", "graph replay"}) {
     auto got = b.value()->run(feeds);
     ASSERT_TRUE(got.is_ok()) << what << " " << run << ": " << got.status().to_string();
-    expect_close_outputs(want.value(), got.value(), what + " (" + run + ")");
+    expect_outputs_close(want.value(), got.value(), what + " (" + run + ")");
   }
   const PartitionGraphStats g = b.value()->graph_stats();
   EXPECT_GE(g.replays, 1) << what << ": the second run should replay a captured graph";

@@ -167,4 +167,46 @@ inline void expect_close_f16_sums(const Tensor& want, const Tensor& got, const s
                     << (first >= 0 ? want.as_double(first) : 0) << ", got " << (first >= 0 ? got.as_double(first) : 0);
 }
 
+// Feeds for a whole model: random floats; for int64 inputs token ids below 100, an attention
+// mask with a few positions masked, token types 0. The dynamic dims of each input take `dims` in
+// order, then 2 (so every input's batch is dims[0]).
+inline TensorMap model_feeds(const Session& s, const std::vector<int64_t>& dims) {
+  TensorMap feeds;
+  uint32_t seed = 5;
+  for (const TensorInfo& info : s.inputs()) {
+    size_t next = 0;
+    Shape shape;
+    for (int64_t d : info.shape) shape.push_back(d >= 0 ? d : next < dims.size() ? dims[next++] : 2);
+    if (info.dtype != DType::kInt64) {
+      feeds[info.name] = random_tensor(info.dtype, shape, seed++, false);
+      continue;
+    }
+    Tensor t = Tensor::zeros(DType::kInt64, shape);
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if (info.name == "input_ids") t.data<int64_t>()[i] = (i * 7) % 100;
+      else if (info.name == "attention_mask") t.data<int64_t>()[i] = i % 13 != 12;
+    }
+    feeds[info.name] = t;
+  }
+  return feeds;
+}
+
+// Every output of `got` against `want`'s: the largest difference within `rtol` of the output's
+// largest magnitude (a NaN where `want` has a number fails).
+inline void expect_outputs_close(const TensorMap& want, const TensorMap& got, const std::string& what, double rtol = 1e-3) {
+  for (const auto& [name, w] : want) {
+    ASSERT_TRUE(got.count(name)) << what << ": no output " << name;
+    const Tensor& g = got.at(name);
+    ASSERT_EQ(w.shape(), g.shape()) << what << " " << name;
+    double scale = 0, worst = 0;
+    for (int64_t i = 0; i < w.numel(); ++i) scale = std::max(scale, std::fabs(w.as_double(i)));
+    for (int64_t i = 0; i < w.numel(); ++i) {
+      const double d = std::fabs(w.as_double(i) - g.as_double(i));
+      worst = std::isnan(d) ? INFINITY : std::max(worst, d);
+    }
+    EXPECT_LE(worst, rtol * std::max(scale, 1e-30))
+        << what << " output " << name << ": largest difference " << worst << " against a largest value of " << scale;
+  }
+}
+
 }  // namespace hi::gpu::HI_GPU_NS

@@ -106,31 +106,11 @@ void expect_gpu_matches_cpu(const std::string& model, const zoo::ZooOptions& o, 
   const PlacementReport& p = b.value()->placement();
   EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")), min_gpu_fraction * static_cast<double>(p.nodes.size()))
       << p.table();
-  TensorMap feeds;
-  uint32_t seed = 5;
-  for (const TensorInfo& info : a.value()->inputs()) {
-    Shape shape;
-    for (int64_t d : info.shape) shape.push_back(d < 0 ? 2 : d);
-    if (info.dtype == DType::kInt64) {
-      Tensor t = Tensor::zeros(DType::kInt64, shape);
-      for (int64_t i = 0; i < t.numel(); ++i) t.data<int64_t>()[i] = info.name == "input_ids" ? (i * 7) % 100 : 1;
-      if (info.name == "token_type_ids") t = Tensor::zeros(DType::kInt64, shape);
-      feeds[info.name] = t;
-    } else {
-      feeds[info.name] = random_tensor(info.dtype, shape, seed++, false);
-    }
-  }
+  const TensorMap feeds = model_feeds(*a.value(), {});
   auto want = a.value()->run(feeds);
   auto got = b.value()->run(feeds);
   ASSERT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();
-  for (const auto& [name, w] : want.value()) {
-    const Tensor& g = got.value().at(name);
-    ASSERT_EQ(w.shape(), g.shape()) << name;
-    double scale = 0, worst = 0;
-    for (int64_t i = 0; i < w.numel(); ++i) scale = std::max(scale, std::fabs(w.as_double(i)));
-    for (int64_t i = 0; i < w.numel(); ++i) worst = std::max(worst, std::fabs(w.as_double(i) - g.as_double(i)));
-    EXPECT_LE(worst, 1e-3 * std::max(scale, 1e-30)) << model << " output " << name;
-  }
+  expect_outputs_close(want.value(), got.value(), model);
 }
 
 TEST(HI_GPU_TEST_SUITE, ZooModelsGpuFirstMatchTheCpu) {
