@@ -41,12 +41,6 @@ namespace {
 
 constexpr std::string_view kMark = "[REDACTED]";
 
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool token_char(char c) { return alnum(c) || c == '_' || c == '-'; }
 
@@ -149,7 +143,7 @@ std::string redact_token(std::string_view t) {
       }
       size_t j = i;
       while (j < t.size() && t[j] != '=' && t[j] != ':' && t[j] != '&' && t[j] != ';' && t[j] != ',' && t[j] != '?') ++j;
-      if (j < t.size() && (t[j] == '=' || t[j] == ':') && j > i && secret_key(lowercase(t.substr(i, j - i)))) {
+      if (j < t.size() && (t[j] == '=' || t[j] == ':') && j > i && secret_key(lower(t.substr(i, j - i)))) {
         size_t v = j + 1;
         while (v < t.size() && (t[v] == '"' || t[v] == '\'')) ++v;
         size_t e = v;
@@ -171,7 +165,7 @@ std::string redact_token(std::string_view t) {
 // ending in ':' that names a secret ("password: hunter2", "\"auth\": \"...\"").
 enum class Next { kKeep, kSecret, kUserPassword };
 Next what_follows(std::string_view token) {
-  const std::string t = lowercase(token);
+  const std::string t = lower(token);
   for (const char* w : {"bearer", "basic", "token", "--password", "--passwd", "--token", "--api-key", "--secret"})
     if (t == w) return Next::kSecret;
   if (t == "-u" || t == "--user") return Next::kUserPassword;
@@ -213,7 +207,7 @@ std::string redact_secrets(const std::string& text) {
       if (base64_line(line) || line.starts_with("Proc-Type:") || line.starts_with("DEK-Info:")) continue;
       in_private_key = false;  // a BEGIN without END: the block ended at its last base64 line
     }
-    const bool mysql = lowercase(line).find("mysql") != std::string::npos;
+    const bool mysql = lower(line).find("mysql") != std::string::npos;
     Next next = Next::kKeep;
     size_t i = 0;
     while (i < line.size()) {
