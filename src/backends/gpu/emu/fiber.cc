@@ -4,12 +4,10 @@
 #include <unistd.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <new>
 
 #if !defined(__x86_64__)
-#include <ucontext.h>
+#error "the emulated GPU's fibers switch with x86-64 code of their own; port hi_emu_switch first"
 #endif
 
 namespace hi::gpu::emu {
@@ -28,8 +26,6 @@ void* map_stack(size_t bytes, size_t* mapped) {
 
 }  // namespace
 }  // namespace hi::gpu::emu
-
-#if defined(__x86_64__)
 
 // hi_emu_switch(save, load): pushes the callee-saved registers on the current stack, stores the
 // stack pointer in *save, loads `load` as the stack pointer and pops the registers saved there.
@@ -97,52 +93,3 @@ Fiber::~Fiber() {
 }
 
 }  // namespace hi::gpu::emu
-
-#else  // ucontext
-
-namespace hi::gpu::emu {
-
-struct Contexts {
-  ucontext_t fiber, host;
-};
-
-void Fiber::reset(size_t stack_bytes, Entry entry, void* arg) {
-  if (!stack_) {
-    stack_ = map_stack(stack_bytes, &mapped_);
-    context_ = new Contexts();
-  }
-  auto* c = static_cast<Contexts*>(context_);
-  getcontext(&c->fiber);
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  c->fiber.uc_stack.ss_sp = static_cast<char*>(stack_) + page;
-  c->fiber.uc_stack.ss_size = mapped_ - page;
-  c->fiber.uc_link = nullptr;
-  // makecontext passes ints; split the pointers into halves.
-  makecontext(&c->fiber, reinterpret_cast<void (*)()>(+[](unsigned e_hi, unsigned e_lo, unsigned a_hi, unsigned a_lo) {
-                auto e = reinterpret_cast<Entry>((uintptr_t{e_hi} << 32) | e_lo);
-                e(reinterpret_cast<void*>((uintptr_t{a_hi} << 32) | a_lo));
-                std::abort();
-              }),
-              4, static_cast<unsigned>(reinterpret_cast<uintptr_t>(entry) >> 32),
-              static_cast<unsigned>(reinterpret_cast<uintptr_t>(entry)), static_cast<unsigned>(reinterpret_cast<uintptr_t>(arg) >> 32),
-              static_cast<unsigned>(reinterpret_cast<uintptr_t>(arg)));
-}
-
-void Fiber::resume() {
-  auto* c = static_cast<Contexts*>(context_);
-  swapcontext(&c->host, &c->fiber);
-}
-
-void Fiber::suspend() {
-  auto* c = static_cast<Contexts*>(context_);
-  swapcontext(&c->fiber, &c->host);
-}
-
-Fiber::~Fiber() {
-  if (stack_) munmap(stack_, mapped_);
-  delete static_cast<Contexts*>(context_);
-}
-
-}  // namespace hi::gpu::emu
-
-#endif

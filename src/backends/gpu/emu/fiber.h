@@ -1,7 +1,7 @@
 // User-space fibers for the emulated GPU: one per thread of a block, so that a thread can stop
-// at a barrier and the next one run, all on one host thread. x86-64 switches with a few
-// instructions of its own (callee-saved registers and the stack pointer); other hosts use
-// ucontext. Stacks are mapped once per host thread with a guard page under each.
+// at a barrier and the next one run, all on one host thread. The switch is a few x86-64
+// instructions of our own (callee-saved registers and the stack pointer; glibc's swapcontext
+// makes a system call each time). Stacks are mapped once with a guard page under each.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +33,6 @@ class Fiber {
   size_t mapped_ = 0;
   void* fiber_sp_ = nullptr;
   void* host_sp_ = nullptr;
-  void* context_ = nullptr;  // ucontext build only
 };
 
 }  // namespace hi::gpu::emu
