@@ -96,9 +96,9 @@ class ModelBuilder {
     a->set_s(v);
   }
 
- private:
+  // A typed tensor ValueInfo (for subgraphs' inputs and outputs too).
   static void fill_value_info(onnx::ValueInfoProto* vi, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims,
-                              const std::vector<std::string>& sym) {
+                              const std::vector<std::string>& sym = {}) {
     vi->set_name(name);
     auto* tt = vi->mutable_type()->mutable_tensor_type();
     tt->set_elem_type(dtype);
@@ -109,6 +109,8 @@ class ModelBuilder {
       else if (i < sym.size() && !sym[i].empty()) d->set_dim_param(sym[i]);
     }
   }
+
+ private:
   onnx::ModelProto model_;
 };
 

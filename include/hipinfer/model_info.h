@@ -27,12 +27,16 @@ struct ModelSummary {
   int64_t flops = -1;
   // Ops hipinfer cannot run, one line each: "Foo (opset 17): nodes 'a', 'b'".
   std::vector<std::string> unsupported;
-  // Why a session could not be built, if it could not (empty when it can run).
+  // Why the model could not be compiled, if it could not (empty when it can run).
   std::string load_error;
 };
 
 struct InspectOptions {
   int64_t batch = 1;  // value for symbolic dims when estimating FLOPs
+  // Host memory the one build may hold besides the model's own weights, and the largest constant
+  // it folds (as in SessionOptions); 0: no limit.
+  int64_t memory_limit = 0;
+  int64_t constant_folding_limit = SessionOptions{}.constant_folding_limit;
 };
 
 // Fails only when the file cannot be read as ONNX at all; a model that parses but cannot run

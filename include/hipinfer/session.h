@@ -1,6 +1,7 @@
 // Session: a loaded, validated model ready to run. The main entry point of the C++ API.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -23,9 +24,16 @@ struct SessionOptions {
   std::vector<std::string> disabled_passes;
   // Intra-op threads; 0 = the physical cores.
   int threads = 0;
-  // Largest single host tensor allocation (bytes); 0 = the machine's physical memory. The limit
-  // is process-wide (host allocations share one accounting), so the last session to set it wins.
+  // Most host memory (bytes) this session may hold at once: its weights and folded constants,
+  // memory-plan arenas, and the tensors of its runs (outputs count until the caller releases
+  // them), summed over runs in flight. Creating or running past it fails with kOutOfMemory
+  // naming the limit, before the allocation is made. 0 = no limit of its own: the session then
+  // holds at most the machine's physical memory. Each session has its own; none is shared.
   int64_t memory_limit = 0;
+  // Constant folding computes no node whose outputs would exceed this many bytes; such a node is
+  // kept and runs each time (a 100-byte model asking for a 10 GB ConstantOfShape does not
+  // allocate it at create()). 0 = no limit.
+  int64_t constant_folding_limit = int64_t{64} << 20;
   // Compute precision on the CPU: "fp32" (default) or "bf16" (convolutions, and matrix products
   // with constant weights and a bias (FusedMatMul), in bfloat16 with fp32 accumulation where the
   // CPU has AVX512_BF16 or AMX; the attention core and other ops stay fp32; checked against fp32
@@ -61,6 +69,25 @@ struct TensorInfo {
 
 using TensorMap = std::map<std::string, Tensor>;
 
+// Controls for one run (onnxruntime's RunOptions). One object may serve several runs at once.
+struct RunOptions {
+  // Wall-time limit of the run in milliseconds; 0 = none. A run past it stops at its next check
+  // (between nodes, in every Loop and Scan iteration, inside long kernels) and returns
+  // kDeadlineExceeded.
+  double timeout_ms = 0;
+  // Set to true from any thread to stop the runs using these options; they return kCancelled.
+  // Runs started while it is true stop at once. The session serves later runs normally.
+  std::atomic<bool> terminate{false};
+
+  RunOptions() = default;
+  RunOptions(const RunOptions& o) : timeout_ms(o.timeout_ms), terminate(o.terminate.load()) {}
+  RunOptions& operator=(const RunOptions& o) {
+    timeout_ms = o.timeout_ms;
+    terminate = o.terminate.load();
+    return *this;
+  }
+};
+
 // One node's share of a run (SessionOptions::profile).
 struct NodeTime {
   std::string node;     // the node's name ("#12" when it has none)
@@ -92,6 +119,14 @@ struct RunStats {
   std::vector<NodeTraffic> node_traffic;  // likewise, with device partitions' nodes one by one
   GpuActivity gpu;  // this run's launches, synchronisations and allocations (all 0 without a GPU; counted
                     // process-wide, so exact while one run at a time uses the GPUs)
+};
+
+// Host memory a session holds: its constants, cached arenas and the live tensors of its runs
+// (outputs included, until released). SessionOptions::memory_limit caps in_use_bytes.
+struct SessionMemoryStats {
+  int64_t in_use_bytes = 0;
+  int64_t peak_bytes = 0;   // high-water mark since the session was created
+  int64_t limit_bytes = 0;  // SessionOptions::memory_limit; 0: none of its own
 };
 
 // Graph capture and replay of a session's GPU partitions (SessionOptions::gpu_graphs), summed
@@ -145,8 +180,9 @@ class Session {
   // Runs the model. Inputs are checked (names, dtypes, shapes) before anything runs; symbolic
   // dims must agree across inputs. `output_names` empty = all outputs, in model order.
   // Safe to call from several threads at once.
+  // `run_options` (may be null) sets a time limit and lets another thread cancel the run.
   Result<TensorMap> run(const TensorMap& inputs, const std::vector<std::string>& output_names = {},
-                        RunStats* stats = nullptr) const;
+                        RunStats* stats = nullptr, const RunOptions* run_options = nullptr) const;
 
   // Where each node runs and every fallback's reason (placement is decided at create()).
   const PlacementReport& placement() const;
@@ -154,6 +190,7 @@ class Session {
   const std::vector<std::string>& warnings() const;
   // Graph capture and replay of the GPU partitions so far; enabled is false without any.
   PartitionGraphStats graph_stats() const;
+  SessionMemoryStats memory_stats() const;
 
   struct Impl;
 

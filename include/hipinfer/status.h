@@ -17,6 +17,8 @@ enum class StatusCode {
   kNotFound,         // a named thing (file, input, output) does not exist
   kOutOfMemory,      // an allocation failed or would exceed a limit
   kRuntimeError,     // a failure while running (device error, kernel error)
+  kCancelled,        // the caller stopped the run (RunOptions::terminate)
+  kDeadlineExceeded, // the run went past its time limit (RunOptions::timeout_ms)
   kInternal,         // a bug in hipinfer
 };
 

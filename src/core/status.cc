@@ -15,6 +15,8 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::kNotFound: return "NotFound";
     case StatusCode::kOutOfMemory: return "OutOfMemory";
     case StatusCode::kRuntimeError: return "RuntimeError";
+    case StatusCode::kCancelled: return "Cancelled";
+    case StatusCode::kDeadlineExceeded: return "DeadlineExceeded";
     case StatusCode::kInternal: return "Internal";
   }
   return "Unknown";

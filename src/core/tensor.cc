@@ -2,6 +2,7 @@
 #include "hipinfer/tensor.h"
 
 #include "core/low_precision.h"
+#include "core/memory_budget.h"
 
 #include <unistd.h>
 
@@ -45,6 +46,18 @@ std::string human_bytes(double b) {
   return str(static_cast<int64_t>(b * 10) / 10.0, " ", units[u]);
 }
 
+thread_local std::shared_ptr<MemoryBudget> t_budget;
+
+// Returns the storage's bytes to the process count and to the budget it was charged to.
+struct Release {
+  int64_t bytes;
+  std::shared_ptr<MemoryBudget> budget;
+  void operator()() const {
+    g_allocated.fetch_sub(bytes);
+    if (budget) budget->credit(bytes);
+  }
+};
+
 // Allocates `count` elements of `dtype`, accounted; strings are constructed.
 std::shared_ptr<void> allocate(DType dtype, int64_t count) {
   const size_t elem = dtype_size(dtype);
@@ -56,23 +69,28 @@ std::shared_ptr<void> allocate(DType dtype, int64_t count) {
     throw OutOfMemory{static_cast<size_t>(bytes),
                       str("a tensor of ", human_bytes(bytes), " exceeds the host memory limit of ",
                           human_bytes(host_allocation_limit()))};
+  const Release release{bytes, t_budget};
+  if (release.budget) release.budget->charge(bytes);
   const size_t padded = (static_cast<size_t>(bytes) + kAlignment - 1) / kAlignment * kAlignment;
   void* p = std::aligned_alloc(kAlignment, padded == 0 ? kAlignment : padded);
-  if (!p) throw OutOfMemory{static_cast<size_t>(bytes), str("allocation of ", human_bytes(bytes), " failed")};
+  if (!p) {
+    if (release.budget) release.budget->credit(bytes);
+    throw OutOfMemory{static_cast<size_t>(bytes), str("allocation of ", human_bytes(bytes), " failed")};
+  }
   note_alloc(bytes);
   if (dtype == DType::kString) {
     auto* s = static_cast<std::string*>(p);
     for (int64_t i = 0; i < count; ++i) new (s + i) std::string();
-    return std::shared_ptr<void>(p, [count, bytes](void* q) {
+    return std::shared_ptr<void>(p, [count, release](void* q) {
       auto* s = static_cast<std::string*>(q);
       for (int64_t i = 0; i < count; ++i) s[i].~basic_string();
       std::free(q);
-      g_allocated.fetch_sub(bytes);
+      release();
     });
   }
-  return std::shared_ptr<void>(p, [bytes](void* q) {
+  return std::shared_ptr<void>(p, [release](void* q) {
     std::free(q);
-    g_allocated.fetch_sub(bytes);
+    release();
   });
 }
 
@@ -93,6 +111,41 @@ std::string shape_to_string(const Shape& shape) {
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
 }
+
+void MemoryBudget::charge(int64_t bytes) {
+  // Without a limit of its own, a session still cannot hold more than the machine has.
+  const int64_t cap = limit_ > 0 ? limit_ : host_allocation_limit();
+  const int64_t now = used_.fetch_add(bytes) + bytes;
+  if (now > cap) {
+    used_.fetch_sub(bytes);
+    throw OutOfMemory{static_cast<size_t>(bytes),
+                      str("a tensor of ", human_bytes(bytes), " would pass ",
+                          limit_ > 0 ? "the session's memory limit of " : "the host memory of ", human_bytes(cap),
+                          " (the session holds ", human_bytes(now - bytes), ")")};
+  }
+  if (parent_) {
+    try {
+      parent_->charge(bytes);
+    } catch (...) {
+      used_.fetch_sub(bytes);
+      throw;
+    }
+  }
+  int64_t peak = peak_.load();
+  while (now > peak && !peak_.compare_exchange_weak(peak, now)) {
+  }
+}
+
+void MemoryBudget::credit(int64_t bytes) {
+  used_.fetch_sub(bytes);
+  if (parent_) parent_->credit(bytes);
+}
+
+MemoryBudgetScope::MemoryBudgetScope(std::shared_ptr<MemoryBudget> budget) : previous_(std::move(t_budget)) {
+  t_budget = std::move(budget);
+}
+MemoryBudgetScope::~MemoryBudgetScope() { t_budget = std::move(previous_); }
+const std::shared_ptr<MemoryBudget>& current_memory_budget() { return t_budget; }
 
 HostMemoryStats host_memory_stats() { return {g_allocated.load(), g_peak.load(), g_count.load()}; }
 void reset_host_peak() { g_peak.store(g_allocated.load()); }

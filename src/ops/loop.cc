@@ -8,6 +8,7 @@
 // ("for" loops ignore it). Opsets 1-25 differ only in the types they allow.
 #include <limits>
 
+#include "core/run_control.h"
 #include "ops/control_flow_util.h"
 #include "ops/sequence_util.h"
 
@@ -97,6 +98,7 @@ class LoopOp final : public Op {
 
     std::vector<Value> outs;
     for (int64_t i = 0; i < max_trips && cond; ++i) {
+      check_run_stop();  // a body with no nodes checks nothing itself
       std::vector<Value> ins;
       ins.reserve(2 + num_carried_);
       ins.push_back(Value::of(Tensor::scalar<int64_t>(i)));

@@ -8,6 +8,7 @@
 //   sequence_lens[b] steps (default: all), reversed per `directions`. Scan outputs of shorter
 //   entries are padded with zeros to the longest sequence.
 // States must keep their shape from one iteration to the next, as must scan outputs.
+#include "core/run_control.h"
 #include "ops/control_flow_util.h"
 #include "ops/copy_util.h"
 #include "ops/sequence_util.h"
@@ -142,6 +143,7 @@ class ScanOp final : public Op {
     }
     std::vector<Value> outs;
     for (int64_t t = 0; t < len; ++t) {
+      check_run_stop();  // a body with no nodes checks nothing itself
       std::vector<Value> ins;
       ins.reserve(num_state_ + num_scan_in_);
       for (auto& s : states) ins.push_back(std::move(s));

@@ -6,6 +6,8 @@
 #include <functional>
 #include <mutex>
 
+#include "core/memory_budget.h"
+#include "core/run_control.h"
 #include "runtime/memory_plan.h"
 #include "runtime/placement.h"
 #include "runtime/run_trace.h"
@@ -56,12 +58,22 @@ namespace {
 // bigger than one the model already holds (an Expand of a large constant stays a node).
 constexpr int64_t kSmallConstant = int64_t{1} << 20;
 
-bool outputs_fit(const std::vector<ir::ValueType>& slot_types, const std::vector<int>& outputs, int64_t largest_input) {
-  if (largest_input <= kSmallConstant) return true;
+// With `limit_bytes`, outputs of a known size must also fit it together (those of unknown size
+// are caught by the fold's own memory budget).
+bool outputs_fit(const std::vector<ir::ValueType>& slot_types, const std::vector<int>& outputs, int64_t largest_input,
+                 int64_t limit_bytes) {
+  int64_t total = 0;
   for (int slot : outputs) {
     if (slot < 0) continue;
     const ir::ValueType& t = slot_types[static_cast<size_t>(slot)];
-    if (t.kind != ir::ValueKind::kTensor || !t.is_static() || shape_numel(t.concrete_shape()) > largest_input) return false;
+    const bool sized = t.kind == ir::ValueKind::kTensor && t.is_static();
+    const int64_t numel = sized ? shape_numel(t.concrete_shape()) : -1;
+    if (largest_input > kSmallConstant && (numel < 0 || numel > largest_input)) return false;
+    if (limit_bytes > 0 && sized) {
+      const int64_t elem = static_cast<int64_t>(std::max<size_t>(dtype_size(t.dtype), 1));
+      if (numel < 0 || numel > (limit_bytes - total) / elem) return false;
+      total += numel * elem;
+    }
   }
   return true;
 }
@@ -80,6 +92,8 @@ Status guarded(const ir::Node& node, F&& f) {
   } catch (const MissingInput& e) {
     return error(StatusCode::kInvalidModel, node.describe(), ": input ", e.index,
                  " is required but the node leaves it out (an empty name or too few inputs)");
+  } catch (const RunStopped& e) {
+    return e.status.with_context("in " + node.describe());
   }
 }
 
@@ -182,16 +196,59 @@ void note_in_place(const Op& op, const std::vector<int>& inputs, int node, const
 
 }  // namespace
 
+// Plans are kept for the most recently used input shapes only, and each keeps a few idle arenas
+// (one per run that was in flight at once): a model fed ever new shapes holds a bounded cache.
 struct Executor::Planner {
+  static constexpr size_t kMaxPlans = 16;
+  static constexpr size_t kMaxIdleArenas = 4;
   std::mutex mutex;
   struct Entry {
     std::shared_ptr<const MemoryPlan> plan;
     std::vector<std::shared_ptr<void>> free_arenas;
+    uint64_t last_used = 0;
   };
   std::map<std::vector<Shape>, Entry> entries;
+  uint64_t clock = 0;
+
+  // Adds a plan, dropping the least recently used one past kMaxPlans. Caller holds the mutex.
+  void add(const std::vector<Shape>& signature, std::shared_ptr<const MemoryPlan> plan) {
+    auto [it, inserted] = entries.emplace(signature, Entry{std::move(plan), {}, ++clock});
+    if (!inserted || entries.size() <= kMaxPlans) return;
+    auto oldest = entries.begin();
+    for (auto e = entries.begin(); e != entries.end(); ++e)
+      if (e->second.last_used < oldest->second.last_used) oldest = e;
+    entries.erase(oldest);
+  }
+  // Keeps an idle arena for the next run with its shapes, if the plan is still cached.
+  void give_back(const std::vector<Shape>& signature, std::shared_ptr<void> arena) {
+    auto it = entries.find(signature);
+    if (it != entries.end() && it->second.free_arenas.size() < kMaxIdleArenas)
+      it->second.free_arenas.push_back(std::move(arena));
+  }
+  // Frees every idle arena (to make room under a memory limit). Caller holds the mutex.
+  void drop_idle_arenas() {
+    for (auto& [sig, e] : entries) e.free_arenas.clear();
+  }
 };
 
 Executor::~Executor() = default;
+
+std::shared_ptr<void> Executor::new_arena(int64_t bytes) const {
+  try {
+    return Tensor::empty(DType::kUInt8, {bytes}).storage();
+  } catch (const OutOfMemory&) {
+    // Idle arenas of other shapes may be what fills the memory limit: free them and try again.
+    {
+      std::lock_guard<std::mutex> lock(planner_->mutex);
+      planner_->drop_idle_arenas();
+    }
+    try {
+      return Tensor::empty(DType::kUInt8, {bytes}).storage();
+    } catch (const OutOfMemory&) {
+      return nullptr;  // the run allocates node by node; the node that cannot fit is named
+    }
+  }
+}
 
 int Executor::slot_of(const std::string& name) const {
   auto it = slots_.find(name);
@@ -448,25 +505,34 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       continue;
     }
     if (options.fold_constants && all_constant && cn.op->is_deterministic() && !n.inputs.empty() &&
-        outputs_fit(slot_types_, cn.outputs, largest_input)) {
+        outputs_fit(slot_types_, cn.outputs, largest_input, options.fold_limit_bytes)) {
       std::vector<const Value*> ins;
       for (size_t i = 0; i < declared_inputs; ++i)
         ins.push_back(cn.inputs[i] < 0 ? nullptr : &constants_[static_cast<size_t>(cn.inputs[i])]);
       std::vector<Value> outs(n.outputs.size());
       RunContext rctx(n, ins, &outs, nullptr);
-      s = guarded(n, [&] { return cn.op->run(rctx); });
-      if (!s.is_ok()) return s;
-      for (size_t i = 0; i < n.outputs.size(); ++i) {
-        if (cn.outputs[i] < 0) continue;
-        const auto su = static_cast<size_t>(cn.outputs[i]);
-        // An optional holding a tensor is a tensor Value too; it keeps its optional type.
-        if (outs[i].is_tensor() && slot_types_[su].kind != ir::ValueKind::kOptional)
-          slot_types_[su] = ir::ValueType::concrete(outs[i].tensor.dtype(), outs[i].tensor.shape());
-        constants_[su] = std::move(outs[i]);
-        is_constant_[su] = true;
+      {
+        // What the fold allocates counts against the session's budget and, on its own, the fold limit.
+        MemoryBudgetScope fold_budget(options.fold_limit_bytes > 0
+                                          ? std::make_shared<MemoryBudget>(options.fold_limit_bytes, current_memory_budget())
+                                          : current_memory_budget());
+        s = guarded(n, [&] { return cn.op->run(rctx); });
       }
-      ++folded_;
-      continue;
+      if (s.is_ok()) {
+        for (size_t i = 0; i < n.outputs.size(); ++i) {
+          if (cn.outputs[i] < 0) continue;
+          const auto su = static_cast<size_t>(cn.outputs[i]);
+          // An optional holding a tensor is a tensor Value too; it keeps its optional type.
+          if (outs[i].is_tensor() && slot_types_[su].kind != ir::ValueKind::kOptional)
+            slot_types_[su] = ir::ValueType::concrete(outs[i].tensor.dtype(), outs[i].tensor.shape());
+          constants_[su] = std::move(outs[i]);
+          is_constant_[su] = true;
+        }
+        ++folded_;
+        continue;
+      }
+      // Too big to fold within the limit: the node stays and runs each time.
+      if (s.code() != StatusCode::kOutOfMemory || options.fold_limit_bytes <= 0) return s;
     }
     nodes_.push_back(std::move(cn));
   }
@@ -544,13 +610,14 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
       recording = true;
     } else {
       plan = it->second.plan;
+      it->second.last_used = ++planner_->clock;
       if (!it->second.free_arenas.empty()) {
         arena = std::move(it->second.free_arenas.back());
         it->second.free_arenas.pop_back();
       }
     }
   }
-  if (plan && !arena && plan->arena_bytes > 0) arena = Tensor::empty(DType::kUInt8, {plan->arena_bytes}).storage();
+  if (plan && !arena && plan->arena_bytes > 0) arena = new_arena(plan->arena_bytes);
   if (plan && arena_bytes) *arena_bytes = plan->arena_bytes;
   if (plan && activation_bytes) *activation_bytes = plan->total_bytes;
 
@@ -581,6 +648,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
   for (size_t k = 0; k < nodes_.size(); ++k) {
     const CompiledNode& cn = nodes_[k];
     const ir::Node& n = *cn.node;
+    if (Status stop = run_stop_status(); !stop.is_ok()) return stop.with_context("before " + n.describe());
     std::vector<const Value*> ins;
     ins.reserve(n.inputs.size());
     for (size_t i = 0; i < n.inputs.size(); ++i)
@@ -638,10 +706,10 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
       if (b >= 0) escapes[static_cast<size_t>(b)] = true;
     auto made = std::make_shared<MemoryPlan>(make_plan(std::move(recorded), escapes, in_place));
     std::lock_guard<std::mutex> lock(planner_->mutex);
-    planner_->entries.emplace(signature, Planner::Entry{made, {}});
+    planner_->add(signature, std::move(made));
   } else if (arena) {
     std::lock_guard<std::mutex> lock(planner_->mutex);
-    planner_->entries[signature].free_arenas.push_back(std::move(arena));
+    planner_->give_back(signature, std::move(arena));
   }
   return Status::ok();
 }

@@ -32,6 +32,9 @@ struct OuterScope {
 
 struct BuildOptions {
   bool fold_constants = true;
+  // Folding computes no node whose outputs would hold more bytes than this (0: no limit); such a
+  // node stays in the graph. A fold that allocates more than this anyway is undone likewise.
+  int64_t fold_limit_bytes = 0;
   // Static memory plan per input-shape signature (runtime/memory_plan.h), for main graphs of
   // plain tensors.
   bool memory_plan = false;
@@ -84,6 +87,8 @@ class Executor {
   Status compile(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets, const BuildOptions& options,
                  const OuterScope* outer);
   int slot_of(const std::string& name) const;
+  // An arena of `bytes` for a planned run, or null when the memory limit leaves no room for it.
+  std::shared_ptr<void> new_arena(int64_t bytes) const;
 
   std::vector<ir::ValueInfo> inputs_, outputs_, overridable_;
   std::vector<int> input_slots_, output_slots_, overridable_slots_;

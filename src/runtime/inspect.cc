@@ -2,9 +2,11 @@
 #include <filesystem>
 
 #include "hipinfer/model_info.h"
+#include "core/memory_budget.h"
 #include "onnx/model_reader.h"
 #include "ops/op.h"
 #include "runtime/executor.h"
+#include "runtime/tensor_info.h"
 
 namespace hi {
 namespace {
@@ -89,34 +91,44 @@ Result<ModelSummary> inspect_model(const std::string& path, const InspectOptions
     if (nodes.size() > 8) line += str(" and ", nodes.size() - 8, " more");
     s.unsupported.push_back(line);
   }
-  // Session-facing input/output descriptions.
-  auto session = Session::create(path);
-  if (session.is_ok()) {
-    s.inputs = session.value()->inputs();
-    s.outputs = session.value()->outputs();
-  } else {
-    s.load_error = session.status().message();
+  // The inputs and outputs as the model declares them; what it leaves undeclared comes from the
+  // one build below.
+  for (const auto& in : model.graph.inputs) s.inputs.push_back(runtime::tensor_info(in));
+  for (const auto& out : model.graph.outputs) s.outputs.push_back(runtime::tensor_info(out));
+  if (!s.unsupported.empty()) return s;
+  // One build, with symbolic dims fixed to the batch so every node has shapes for the FLOPs, and
+  // folding bounded as in a session: describing a model never builds it twice or runs it.
+  for (auto& in : model.graph.inputs)
+    if (in.type.shape)
+      for (auto& d : *in.type.shape)
+        if (!d.is_known()) d = ir::Dim::known(options.batch);
+  MemoryBudgetScope budget(std::make_shared<MemoryBudget>(options.memory_limit));
+  ops::BuildOptions bo;
+  bo.fold_constants = true;
+  bo.fold_limit_bytes = options.constant_folding_limit;
+  auto ex = ops::Executor::build(model.graph, model.opsets, bo);
+  if (!ex.is_ok()) {
+    s.load_error = ex.status().message();
+    return s;
   }
-  // FLOPs: infer with symbolic dims fixed, no folding, so every node keeps its shapes.
-  if (s.unsupported.empty() && s.load_error.empty()) {
-    for (auto& in : model.graph.inputs)
-      if (in.type.shape)
-        for (auto& d : *in.type.shape)
-          if (!d.is_known()) d = ir::Dim::known(options.batch);
-    ops::BuildOptions bo;
-    bo.fold_constants = true;
-    auto ex = ops::Executor::build(model.graph, model.opsets, bo);
-    if (ex.is_ok()) {
-      int64_t total = 0;
-      bool known = true;
-      for (const auto& n : model.graph.nodes) {
-        const int64_t f = node_flops(n, *ex.value());
-        if (f < 0) known = false;
-        else total += f;
-      }
-      s.flops = known ? total : -1;
+  for (TensorInfo& out : s.outputs) {
+    const ir::ValueType* t = ex.value()->value_type(out.name);
+    if (!t || t->kind != ir::ValueKind::kTensor) continue;
+    if (out.dtype == DType::kUndefined) out.dtype = t->dtype;
+    if (!out.rank_known && t->has_rank()) {  // the rank; its dims may depend on the batch: unknown
+      out.rank_known = true;
+      out.shape.assign(t->rank(), -1);
+      out.dim_names.assign(t->rank(), "");
     }
   }
+  int64_t total = 0;
+  bool known = true;
+  for (const auto& n : model.graph.nodes) {
+    const int64_t f = node_flops(n, *ex.value());
+    if (f < 0) known = false;
+    else total += f;
+  }
+  s.flops = known ? total : -1;
   return s;
 }
 

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <thread>
 
+#include "core/memory_budget.h"
+#include "core/run_control.h"
 #include "cpu/threading.h"
 #include "onnx/model_reader.h"
 #include "ops/internal.h"
@@ -15,10 +18,12 @@
 #include "runtime/partition.h"
 #include "runtime/placement.h"
 #include "runtime/run_trace.h"
+#include "runtime/tensor_info.h"
 
 namespace hi {
 
 struct Session::Impl {
+  std::shared_ptr<MemoryBudget> budget;  // what the session holds; destroyed after what it counts
   ir::Model model;  // owns the nodes the executor points into
   std::unique_ptr<ops::Executor> executor;
   std::vector<TensorInfo> inputs, outputs;
@@ -33,9 +38,7 @@ struct Session::Impl {
   }
 };
 
-namespace {
-
-TensorInfo to_info(const ir::ValueInfo& vi) {
+TensorInfo runtime::tensor_info(const ir::ValueInfo& vi) {
   TensorInfo t;
   t.name = vi.name;
   const ir::ValueType* type = &vi.type;
@@ -55,6 +58,9 @@ TensorInfo to_info(const ir::ValueInfo& vi) {
     }
   return t;
 }
+
+namespace {
+
 
 // The smallest axis that `input` indexes as a Gather's indices, with that axis's size known.
 int64_t index_limit(const ops::Executor& ex, const std::string& input) {
@@ -172,11 +178,11 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
   return Status::ok();
 }
 
-Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
-  auto impl = std::make_unique<Session::Impl>();
-  impl->options = options;
-  impl->model = std::move(model);
-  if (options.memory_limit > 0) set_host_allocation_limit(options.memory_limit);
+Status check_options(const SessionOptions& options) {
+  HI_RETURN_IF(options.memory_limit < 0, kInvalidArgument, "memory_limit must be >= 0 (0: no limit of its own), got ",
+               options.memory_limit);
+  HI_RETURN_IF(options.constant_folding_limit < 0, kInvalidArgument,
+               "constant_folding_limit must be >= 0 (0: no limit), got ", options.constant_folding_limit);
   HI_RETURN_IF(options.optimization_level < 0 || options.optimization_level > 3, kInvalidArgument,
                "optimization_level must be 0..3, got ", options.optimization_level);
   HI_RETURN_IF(options.threads < 0, kInvalidArgument, "threads must be >= 0 (0: the physical cores), got ", options.threads);
@@ -185,6 +191,13 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   const int max_threads = static_cast<int>(std::min<unsigned>(1024, 4 * std::max(1u, std::thread::hardware_concurrency())));
   HI_RETURN_IF(options.threads > max_threads, kInvalidArgument, "threads must be at most ", max_threads,
                " (4 per logical CPU, at most 1024), got ", options.threads);
+  return Status::ok();
+}
+
+Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
+  auto impl = std::make_unique<Session::Impl>();
+  impl->options = options;
+  impl->model = std::move(model);
   impl->threads = cpu::resolve_threads(options.threads);
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
   // the GPU runtimes (which initialises them).
@@ -195,6 +208,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   cpu::ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
+  bo.fold_limit_bytes = options.constant_folding_limit;
   if (options.optimization_level >= 1 || options.precision != "fp32") {
     bo.memory_plan = false;  // the typing build only infers
     // The passes match on types and shapes: a first compile of the model as written infers them.
@@ -239,16 +253,16 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     HI_RETURN_IF_ERROR(split_into_partitions(*impl, backends.gpu, bo, cpu_listed).with_context(impl->model.path));
   }
   for (const auto& in : impl->model.graph.inputs) {
-    TensorInfo info = to_info(in);
+    TensorInfo info = runtime::tensor_info(in);
     info.index_limit = index_limit(*impl->executor, in.name);
     impl->inputs.push_back(std::move(info));
   }
   for (const auto& out : impl->model.graph.outputs) {
-    TensorInfo info = to_info(out);
+    TensorInfo info = runtime::tensor_info(out);
     // Fill what the model leaves undeclared from inference.
     if (const ir::ValueType* t = impl->executor->value_type(out.name);
         t && t->kind == ir::ValueKind::kTensor && (info.dtype == DType::kUndefined || !info.rank_known)) {
-      TensorInfo inferred = to_info({out.name, *t});
+      TensorInfo inferred = runtime::tensor_info({out.name, *t});
       if (info.dtype == DType::kUndefined) info.dtype = inferred.dtype;
       if (!info.rank_known) info = inferred;
     }
@@ -284,6 +298,28 @@ Status check_input(const ir::ValueInfo& decl, const Tensor& t, std::map<std::str
   return Status::ok();
 }
 
+// Reads and builds a session within its memory budget. The model's serialized bytes count while
+// they are parsed: `parse_bytes` is what reading holds besides the tensors it makes.
+template <typename Read>
+Result<std::unique_ptr<Session::Impl>> create_impl(const SessionOptions& options, int64_t parse_bytes,
+                                                   const std::string& what, Read&& read) {
+  HI_RETURN_IF_ERROR(check_options(options));
+  auto budget = std::make_shared<MemoryBudget>(options.memory_limit);
+  MemoryBudgetScope scope(budget);
+  Result<ir::Model> model = Status::ok();
+  try {
+    budget->charge(parse_bytes);
+    model = read();
+    budget->credit(parse_bytes);
+  } catch (const OutOfMemory& e) {
+    return error(StatusCode::kOutOfMemory, what, ": ", e.what);
+  }
+  if (!model.is_ok()) return model.status();
+  auto impl = build(std::move(model).value(), options);
+  if (impl.is_ok()) impl.value()->budget = std::move(budget);
+  return impl;
+}
+
 }  // namespace
 
 std::string TensorInfo::to_string() const {
@@ -304,14 +340,18 @@ Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::create(const std::string& path, const SessionOptions& options) {
-  HI_ASSIGN_OR_RETURN(auto model, onnx_reader::read_model_file(path));
-  HI_ASSIGN_OR_RETURN(auto impl, build(std::move(model), options));
+  // Reading holds the file's bytes and the parsed protobuf besides the tensors it makes.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  const int64_t parse_bytes = ec ? 0 : 2 * static_cast<int64_t>(std::min<uintmax_t>(size, INT64_MAX / 4));
+  HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, path, [&] { return onnx_reader::read_model_file(path); }));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
 Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, size_t size, const SessionOptions& options) {
-  HI_ASSIGN_OR_RETURN(auto model, onnx_reader::read_model_bytes(data, size, ""));
-  HI_ASSIGN_OR_RETURN(auto impl, build(std::move(model), options));
+  const int64_t parse_bytes = static_cast<int64_t>(std::min<size_t>(size, INT64_MAX / 4));
+  HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, "the model bytes",
+                                             [&] { return onnx_reader::read_model_bytes(data, size, ""); }));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
@@ -319,6 +359,10 @@ const std::vector<TensorInfo>& Session::inputs() const { return impl_->inputs; }
 const std::vector<TensorInfo>& Session::outputs() const { return impl_->outputs; }
 const PlacementReport& Session::placement() const { return impl_->placement; }
 const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
+
+SessionMemoryStats Session::memory_stats() const {
+  return {impl_->budget->used(), impl_->budget->peak(), impl_->budget->limit()};
+}
 
 PartitionGraphStats Session::graph_stats() const {
   PartitionGraphStats total;
@@ -337,8 +381,14 @@ PartitionGraphStats Session::graph_stats() const {
 }
 
 Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names,
-                               RunStats* stats) const {
+                               RunStats* stats, const RunOptions* run_options) const {
   const auto start = std::chrono::steady_clock::now();
+  if (run_options && run_options->timeout_ms < 0)
+    return error(StatusCode::kInvalidArgument, "RunOptions::timeout_ms must be >= 0 (0: none), got ",
+                 run_options->timeout_ms);
+  RunControlScope control(run_options);
+  HI_RETURN_IF_ERROR(run_stop_status());
+  MemoryBudgetScope budget(impl_->budget);
   const auto& ex = *impl_->executor;
   // Inputs: every given name must be known; every required one present.
   std::set<std::string> known;

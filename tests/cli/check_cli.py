@@ -169,5 +169,55 @@ r = hipinfer("inspect", path("collide.onnx"))
 check("inspect prints the producer escaped", r.returncode == 0 and "\x1b" not in r.stdout and "\x07" not in r.stdout
       and "\\x1b]0;pwned" in r.stdout, r.stdout)
 
+# Resource bounds: a run past --timeout and models asking for more memory than the limit or the
+# machine end with exit 5 and the reason, quickly and without the memory.
+def hipinfer_rss(*args):
+    """(exit code, stderr, peak RSS in MiB, seconds) of one hipinfer run."""
+    import time
+    with open(path("rss.out"), "w") as out, open(path("rss.err"), "w") as err:
+        start = time.monotonic()
+        p = subprocess.Popen([BIN, *args], stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        took = time.monotonic() - start
+    with open(path("rss.err")) as f:
+        return os.waitstatus_to_exitcode(status), f.read(), usage.ru_maxrss / 1024, took
+
+
+x1 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+y1 = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+body = helper.make_graph(
+    [helper.make_node("Add", ["acc", "one"], ["next"], name="step")], "body",
+    [helper.make_tensor_value_info("i", TensorProto.INT64, []), helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+     helper.make_tensor_value_info("acc", TensorProto.FLOAT, [1])],
+    [helper.make_tensor_value_info("c", TensorProto.BOOL, []), helper.make_tensor_value_info("next", TensorProto.FLOAT, [1])])
+g = helper.make_graph([helper.make_node("Loop", ["M", "", "x"], ["y"], name="endless", body=body)], "g", [x1], [y1],
+                      [helper.make_tensor("M", TensorProto.INT64, [], [2**62]), helper.make_tensor("one", TensorProto.FLOAT, [1], [1.0])])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path("endless_loop.onnx"))
+code, err, rss, took = hipinfer_rss("run", path("endless_loop.onnx"), "--timeout", "300")
+check("run --timeout stops a Loop of 2^62 iterations: exit 5 within the limit + 1 s",
+      code == 5 and "time limit of 300 ms" in err and "endless" in err and took < 1.3 + 1, (code, err, took))
+
+
+def fill_model(name, elements):
+    g = helper.make_graph([helper.make_node("ConstantOfShape", ["shape"], ["big"], name="huge_fill"),
+                           helper.make_node("Add", ["x", "big"], ["y"], name="add")], "g", [x1], [y1],
+                          [helper.make_tensor("shape", TensorProto.INT64, [1], [elements])])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path(name))
+
+
+fill_model("fill_1g.onnx", 2**28)
+code, err, rss, took = hipinfer_rss("run", path("fill_1g.onnx"), "--memory-limit", "256M")
+check("run --memory-limit: a 1 GiB ConstantOfShape from a tiny model is refused at the node, exit 5, RSS under the limit",
+      code == 5 and "huge_fill" in err and "memory limit of 256 MiB" in err and rss < 256, (code, err, rss))
+fill_model("fill_1t.onnx", 2**38)
+code, err, rss, took = hipinfer_rss("run", path("fill_1t.onnx"))
+check("run: a 1 TiB ConstantOfShape is refused without any limit set (the machine's memory), exit 5",
+      code == 5 and "huge_fill" in err and "host memory" in err and rss < 256, (code, err, rss))
+code, err, rss, took = hipinfer_rss("inspect", path("fill_1t.onnx"))
+check("inspect describes the 1 TiB model without folding it", code == 0 and rss < 256, (code, err, rss))
+r = hipinfer("run", path("fill_1g.onnx"), "--memory-limit", "lots")
+check("run --memory-limit with a bad size: usage error naming the option", r.returncode == 2 and "--memory-limit" in r.stderr,
+      (r.returncode, r.stderr))
+
 print(f"cli: {len(failures)} failed" if failures else "cli: all passed")
 sys.exit(1 if failures else 0)

@@ -1,6 +1,8 @@
 // Argument parsing, help text and exit codes for the `hipinfer` command.
 #include "cli.h"
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -14,7 +16,9 @@ int exit_code_for(const Status& status) {
     case StatusCode::kInvalidArgument:
     case StatusCode::kNotFound: return kExitBadInput;
     case StatusCode::kOutOfMemory:
-    case StatusCode::kRuntimeError: return kExitRuntime;
+    case StatusCode::kRuntimeError:
+    case StatusCode::kCancelled:
+    case StatusCode::kDeadlineExceeded: return kExitRuntime;
     case StatusCode::kInternal: return kExitInternal;
   }
   return kExitFailure;
@@ -114,6 +118,27 @@ Result<double> Args::get_double(const std::string& name, double def) const {
   const double x = std::strtod(v.c_str(), &end);
   if (v.empty() || *end) return error(StatusCode::kInvalidArgument, "option ", name, " expects a number, got '", v, "'");
   return x;
+}
+
+Result<int64_t> Args::get_bytes(const std::string& name, int64_t def) const {
+  if (!has(name)) return def;
+  const std::string v = get(name);
+  auto bad = [&] {
+    return error(StatusCode::kInvalidArgument, "option ", name, " expects a size in bytes (e.g. 1048576, 512K, 64M, 2G), got '",
+                 v, "'");
+  };
+  char* end = nullptr;
+  errno = 0;
+  const long long n = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || end == v.c_str() || n < 0 || errno == ERANGE) return bad();
+  int shift = 0;
+  const std::string unit = end;
+  if (unit == "K" || unit == "KiB") shift = 10;
+  else if (unit == "M" || unit == "MiB") shift = 20;
+  else if (unit == "G" || unit == "GiB") shift = 30;
+  else if (!unit.empty()) return bad();
+  if (n > (INT64_MAX >> shift)) return bad();
+  return static_cast<int64_t>(n) << shift;
 }
 
 std::string format_help(const CommandSpec& spec) {

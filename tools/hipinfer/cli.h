@@ -56,6 +56,8 @@ class Args {
   std::vector<std::string> get_all(const std::string& name) const;
   Result<int64_t> get_int(const std::string& name, int64_t def) const;
   Result<double> get_double(const std::string& name, double def) const;
+  // A size in bytes: "1048576", "512K", "64M", "2G" (binary units); not negative.
+  Result<int64_t> get_bytes(const std::string& name, int64_t def) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
  private:

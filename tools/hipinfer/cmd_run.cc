@@ -84,6 +84,8 @@ const CommandSpec* cmd_run_spec() {
        {"--seed", "", "N", "seed for random inputs (default 0)"},
        {"--repeat", "", "N", "run N times and report the last run (default 1; 3 exercises GPU graph replay)"},
        {"--threads", "", "N", "intra-op threads (default: physical cores)"},
+       {"--timeout", "", "MS", "stop a run that takes longer than MS milliseconds (exit 5)"},
+       {"--memory-limit", "", "SIZE", "most host memory the session may hold, e.g. 512M or 2G (exit 5 past it)"},
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
        {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
@@ -117,7 +119,20 @@ int cmd_run(const Args& args) {
     std::fprintf(stderr, "hipinfer: %s\n", s.message().c_str());
     return kExitUsage;
   }
+  auto timeout = args.get_double("--timeout", 0);
+  auto memory_limit = args.get_bytes("--memory-limit", 0);
+  if (!timeout.is_ok() || !memory_limit.is_ok()) {
+    report_error(!timeout.is_ok() ? timeout.status() : memory_limit.status());
+    return kExitUsage;
+  }
+  if (!(timeout.value() >= 0)) {
+    std::fprintf(stderr, "hipinfer: --timeout must be >= 0 milliseconds\n");
+    return kExitUsage;
+  }
+  RunOptions run_options;
+  run_options.timeout_ms = timeout.value();
   SessionOptions options;
+  options.memory_limit = memory_limit.value();
   options.threads = static_cast<int>(threads.value());
   options.optimization_level = static_cast<int>(level.value());
   if (args.has("--device")) options.devices = split_commas(args.get("--device"));
@@ -139,7 +154,7 @@ int cmd_run(const Args& args) {
   RunStats stats;
   Result<TensorMap> outputs = Status::ok();
   for (int64_t k = 0; k < repeat.value(); ++k) {
-    outputs = session.value()->run(inputs, {}, &stats);
+    outputs = session.value()->run(inputs, {}, &stats, &run_options);
     if (!outputs.is_ok()) return report_error(outputs.status());
   }
 

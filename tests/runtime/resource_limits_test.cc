@@ -1,0 +1,159 @@
+// A session's own memory limit, the constant-folding limit and the bounded plan cache: what keeps
+// a small hostile model (or an endless stream of new shapes) from taking the machine.
+#include <gtest/gtest.h>
+
+#include "hipinfer/session.h"
+#include "model_builder.h"
+
+namespace hi::test {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+std::unique_ptr<Session> make(const ModelBuilder& b, SessionOptions o = {}) {
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  EXPECT_TRUE(s.is_ok()) << s.status().to_string();
+  return s.is_ok() ? std::move(s).value() : nullptr;
+}
+
+// y = Relu(x): the output is as large as the (caller's) input.
+ModelBuilder relu_model() {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, 1024}, {"n"}).output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"y"}, "big_relu");
+  return b;
+}
+
+TEST(SessionMemoryLimit, ARunPastItFailsNamingTheNodeAndTheLimit) {
+  SessionOptions o;
+  o.memory_limit = kMiB;
+  auto s = make(relu_model(), o);
+  ASSERT_TRUE(s);
+  auto out = s->run({{"x", Tensor::zeros(DType::kFloat32, {512, 1024})}});  // 2 MiB output
+  ASSERT_FALSE(out.is_ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kOutOfMemory);
+  EXPECT_NE(out.status().message().find("big_relu"), std::string::npos) << out.status().message();
+  EXPECT_NE(out.status().message().find("memory limit of 1 MiB"), std::string::npos) << out.status().message();
+  // Within the limit it runs, and the session serves it as if nothing had failed.
+  auto small = s->run({{"x", Tensor::zeros(DType::kFloat32, {64, 1024})}});
+  ASSERT_TRUE(small.is_ok()) << small.status().to_string();
+}
+
+TEST(SessionMemoryLimit, EachSessionHasItsOwn) {
+  SessionOptions tight;
+  tight.memory_limit = kMiB;
+  auto limited = make(relu_model(), tight);
+  auto unlimited = make(relu_model());  // created after: inherits nothing
+  ASSERT_TRUE(limited && unlimited);
+  const Tensor x = Tensor::zeros(DType::kFloat32, {512, 1024});
+  EXPECT_FALSE(limited->run({{"x", x}}).is_ok());
+  EXPECT_TRUE(unlimited->run({{"x", x}}).is_ok());
+  EXPECT_EQ(unlimited->memory_stats().limit_bytes, 0);
+  EXPECT_EQ(limited->memory_stats().limit_bytes, kMiB);
+}
+
+TEST(SessionMemoryLimit, OutputsCountUntilReleased) {
+  SessionOptions o;
+  o.memory_limit = 3 * kMiB;
+  auto s = make(relu_model(), o);
+  ASSERT_TRUE(s);
+  const Tensor x = Tensor::zeros(DType::kFloat32, {512, 1024});  // 2 MiB output
+  auto first = s->run({{"x", x}});
+  ASSERT_TRUE(first.is_ok()) << first.status().to_string();
+  EXPECT_GE(s->memory_stats().in_use_bytes, 2 * kMiB);
+  EXPECT_EQ(s->run({{"x", x}}).status().code(), StatusCode::kOutOfMemory);  // the first output is still held
+  first = TensorMap{};
+  EXPECT_LT(s->memory_stats().in_use_bytes, kMiB);
+  EXPECT_TRUE(s->run({{"x", x}}).is_ok());
+}
+
+TEST(SessionMemoryLimit, WeightsCountAtCreate) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {256, 1024}).output("y", onnx::TensorProto::FLOAT);
+  b.initializer_f32("w", {256, 1024}, std::vector<float>(256 * 1024, 0.5f));  // 1 MiB
+  b.node("Add", {"x", "w"}, {"y"});
+  SessionOptions o;
+  o.memory_limit = kMiB / 2;
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kOutOfMemory) << s.status().to_string();
+  EXPECT_NE(s.status().message().find("memory limit"), std::string::npos) << s.status().message();
+  o.memory_limit = 8 * kMiB;
+  auto fits = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(fits.is_ok()) << fits.status().to_string();
+  EXPECT_GE(fits.value()->memory_stats().in_use_bytes, kMiB);
+}
+
+TEST(SessionMemoryLimit, NegativeIsRefused) {
+  SessionOptions o;
+  o.memory_limit = -1;
+  const std::string bytes = relu_model().bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.status().message().find("memory_limit"), std::string::npos);
+}
+
+// y = x + ConstantOfShape(shape): a 100-byte model asking for `elements` floats.
+ModelBuilder constant_of_shape_model(int64_t elements) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {1}).output("y", onnx::TensorProto::FLOAT);
+  b.initializer_i64("shape", {1}, {elements});
+  b.node("ConstantOfShape", {"shape"}, {"big"}, "huge_fill");
+  b.node("Add", {"x", "big"}, {"y"}, "add");
+  return b;
+}
+
+TEST(ConstantFoldingLimit, AHugeConstantIsNotFoldedAtCreate) {
+  SessionOptions o;
+  o.memory_limit = 64 * kMiB;
+  auto s = make(constant_of_shape_model(int64_t{1} << 32), o);  // 16 GiB if folded
+  ASSERT_TRUE(s);
+  EXPECT_LT(s->memory_stats().peak_bytes, kMiB);
+  // Running it needs the memory: the limit stops it at the node, before allocating.
+  auto out = s->run({{"x", Tensor::zeros(DType::kFloat32, {1})}});
+  ASSERT_FALSE(out.is_ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kOutOfMemory);
+  EXPECT_NE(out.status().message().find("huge_fill"), std::string::npos) << out.status().message();
+}
+
+TEST(ConstantFoldingLimit, SmallConstantsStillFold) {
+  auto s = make(constant_of_shape_model(1000));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->placement().nodes.size(), 1u);  // the ConstantOfShape was folded away
+  SessionOptions none;
+  none.constant_folding_limit = 1000;  // 4000 bytes: too big now
+  auto kept = make(constant_of_shape_model(1000), none);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->placement().nodes.size(), 2u);
+  auto a = s->run({{"x", Tensor::scalar<float>(2.f).reshaped({1})}});
+  auto b = kept->run({{"x", Tensor::scalar<float>(2.f).reshaped({1})}});
+  ASSERT_TRUE(a.is_ok() && b.is_ok());
+  EXPECT_EQ(a.value().at("y").numel(), 1000);
+  EXPECT_EQ(b.value().at("y").data<float>()[999], 2.f);
+}
+
+TEST(PlanCache, ManyDistinctShapesHoldABoundedAmount) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, 1024}, {"n"}).output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"r"});
+  b.node("Neg", {"r"}, {"y"});  // r lives in the planned arena
+  auto s = make(b);
+  ASSERT_TRUE(s);
+  constexpr int64_t kShapes = 100, kRow = 1024 * sizeof(float);
+  for (int64_t n = 1; n <= kShapes; ++n)
+    for (int run = 0; run < 2; ++run) {  // the first run of a shape makes its plan, the second its arena
+      auto out = s->run({{"x", Tensor::zeros(DType::kFloat32, {n, 1024})}});
+      ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+    }
+  // Unbounded, the idle arenas of all shapes would stay: kShapes * (kShapes + 1) / 2 rows (20 MiB).
+  // The cache keeps the 16 most recent.
+  const int64_t held = s->memory_stats().in_use_bytes;
+  EXPECT_GT(held, 0);
+  EXPECT_LE(held, 16 * kShapes * kRow);
+}
+
+}  // namespace
+}  // namespace hi::test
