@@ -94,15 +94,24 @@ class ChannelsLastPoolOp final : public Op {
     HI_ASSIGN_OR_RETURN(std::shared_ptr<const Windows> windows, windows_for(x.shape()));
     const Windows& w = *windows;
     Shape out = {n};
-    out.insert(out.end(), w.out.begin(), w.out.end());
+    out.insert(out.end(), w.out().begin(), w.out().end());
     out.push_back(c);
     float* py = ctx.output(0, DType::kFloat32, out).data<float>();
     const int64_t out_size = static_cast<int64_t>(w.divisor.size());
     cpu::parallel_for(n * out_size, 16, [&](int64_t p0, int64_t p1) {
+      std::vector<int64_t> scratch;  // taps of one position when they are not cached
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t b = p / out_size, pos = p % out_size;
-        const int64_t* taps = w.taps.data() + w.first[static_cast<size_t>(pos)];
-        const int64_t count = w.first[static_cast<size_t>(pos) + 1] - w.first[static_cast<size_t>(pos)];
+        const int64_t* taps = nullptr;
+        int64_t count = 0;
+        if (w.cached()) {
+          taps = w.taps.data() + w.first[static_cast<size_t>(pos)];
+          count = w.first[static_cast<size_t>(pos) + 1] - w.first[static_cast<size_t>(pos)];
+        } else {
+          (void)window_taps(w.geometry, pos, &scratch);
+          taps = scratch.data();
+          count = static_cast<int64_t>(scratch.size());
+        }
         pool_taps(px + b * in_size * c, taps, count, c, max, max ? 1.f : 1.f / w.divisor[static_cast<size_t>(pos)], py + p * c);
       }
     });
@@ -110,12 +119,18 @@ class ChannelsLastPoolOp final : public Op {
   }
 
  private:
-  // Every output position's taps (in-plane offsets, flattened: position p's are
-  // taps[first[p], first[p + 1])) and divisor, made once per input shape: a run used to allocate
-  // a vector per output position (3136 for ResNet-50's max pool, a third of a millisecond).
+  // Every output position's divisor and taps (in-plane offsets, flattened: position p's are
+  // taps[first[p], first[p + 1])), made once per input shape: a run used to allocate a vector
+  // per output position (3136 for ResNet-50's max pool, a third of a millisecond). Taps are
+  // cached up to kMaxCachedTaps in all; past that (an auto_pad SAME window far larger than the
+  // input reads a whole plane per position) each position's are made when it is reached.
+  static constexpr int64_t kMaxCachedTaps = int64_t{1} << 22;
   struct Windows {
-    std::vector<int64_t> out, taps, first;
+    PoolWindows geometry;
+    std::vector<int64_t> taps, first;  // `first` empty: not cached
     std::vector<float> divisor;
+    const std::vector<int64_t>& out() const { return geometry.out; }
+    bool cached() const { return !first.empty(); }
   };
   Result<std::shared_ptr<const Windows>> windows_for(const Shape& x) const {
     std::lock_guard<std::mutex> lock(windows_mutex_);
@@ -124,13 +139,18 @@ class ChannelsLastPoolOp final : public Op {
     HI_ASSIGN_OR_RETURN(PoolWindows w, make_pool_windows(window_, channels_first(x), mode_ == "max" || !count_include_pad_,
                                                          StatusCode::kInvalidArgument));
     auto made = std::make_shared<Windows>();
-    made->out = w.out;
     made->first.push_back(0);
     for_each_window(w, [&](int64_t, const std::vector<int64_t>& t, int64_t padded) {
-      made->taps.insert(made->taps.end(), t.begin(), t.end());
-      made->first.push_back(static_cast<int64_t>(made->taps.size()));
+      if (made->cached() && static_cast<int64_t>(made->taps.size() + t.size()) <= kMaxCachedTaps) {
+        made->taps.insert(made->taps.end(), t.begin(), t.end());
+        made->first.push_back(static_cast<int64_t>(made->taps.size()));
+      } else {
+        made->first.clear();
+        made->taps = {};
+      }
       made->divisor.push_back(static_cast<float>(count_include_pad_ ? padded : static_cast<int64_t>(t.size())));
     });
+    made->geometry = std::move(w);
     if (windows_.size() >= 16) windows_.clear();
     windows_[plane] = made;
     return std::shared_ptr<const Windows>(made);

@@ -20,9 +20,13 @@ struct WindowParams {
 
   // Reads strides, dilations, pads, auto_pad, ceil_mode (kernel_shape if `read_kernel`).
   void parse(InitContext& ctx, bool read_kernel);
-  // Fills defaults for `spatial` dims and validates lengths.
+  // Fills defaults for `spatial` dims and validates them: lengths, positive kernel, strides and
+  // dilations, non-negative pads, and a dilated window whose size fits in int64.
   Status resolve_rank(size_t spatial);
-  // Pads for one input size (auto_pad SAME_* computes them) and the output size.
+  // The dilated window of spatial dim i, dilation * (kernel - 1) + 1 (after resolve_rank).
+  int64_t window(size_t i) const;
+  // Pads for one input size (auto_pad SAME_* computes them) and the output size; an error when
+  // the window does not fit the padded input (explicit pads, VALID) or a size overflows int64.
   Status output_dims(const std::vector<int64_t>& in, std::vector<int64_t>* pads, std::vector<int64_t>* out) const;
 };
 

@@ -1,6 +1,8 @@
 // Window geometry and shape inference shared by the pooling ops.
 #include "ops/pool_util.h"
 
+#include <algorithm>
+
 namespace hi::ops {
 
 Status parse_pool_window(InitContext& ctx, WindowParams* w) {
@@ -11,6 +13,10 @@ Status parse_pool_window(InitContext& ctx, WindowParams* w) {
   if (w->kernel.empty()) return ctx.fail(StatusCode::kInvalidModel, "kernel_shape must not be empty");
   Status s = w->resolve_rank(w->kernel.size());
   if (!s.is_ok()) return ctx.fail(s.code(), s.message());
+  // A window's taps are counted in int64 (AveragePool's count_include_pad divisor).
+  if (shape_numel(w->kernel) < 0)
+    return ctx.fail(StatusCode::kInvalidModel, "kernel_shape ", shape_to_string(w->kernel),
+                    " has more taps than int64 can count");
   return ctx.status();
 }
 
@@ -30,7 +36,7 @@ Result<std::vector<ir::Dim>> infer_pool_dims(const InferContext& ctx, const Wind
   // window extent (always valid) and its output reported unknown.
   std::vector<int64_t> in(spatial);
   for (size_t i = 0; i < spatial; ++i)
-    in[i] = xd[i + 2].is_known() ? xd[i + 2].value : w.dilations[i] * (w.kernel[i] - 1) + 1;
+    in[i] = xd[i + 2].is_known() ? xd[i + 2].value : w.window(i);
   std::vector<int64_t> pads, o;
   Status s = w.output_dims(in, &pads, &o);
   if (!s.is_ok()) return Status(StatusCode::kInvalidModel, "input " + x.to_string() + ": " + s.message());
@@ -38,6 +44,29 @@ Result<std::vector<ir::Dim>> infer_pool_dims(const InferContext& ctx, const Wind
     if (xd[i + 2].is_known()) out[i + 2] = ir::Dim::known(o[i]);
   return out;
 }
+
+namespace {
+
+// The taps of output index o along one dim: window start o * stride - pad_begin, then `kernel`
+// taps `dilation` apart. Only the range is computed (no walk over the kernel), with no
+// intermediate larger than the padded input, which output_dims has checked fits in int64.
+TapRange tap_range(int64_t o, int64_t in, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin,
+                   int64_t pad_end) {
+  TapRange r;
+  const int64_t start = o * stride - pad_begin;  // >= -pad_begin, < in (output_dims)
+  // First tap at or after position 0, and the last at or before in - 1.
+  const int64_t k_first = start >= 0 ? 0 : (-start - 1) / dilation + 1;
+  const int64_t k_end = in - 1 - start < 0 ? 0 : std::min(kernel, (in - 1 - start) / dilation + 1);
+  if (k_end > k_first) {
+    r.count = k_end - k_first;
+    r.first = start >= 0 ? start : (start % dilation + dilation) % dilation;
+  }
+  // Taps before in + pad_end (ceil_mode may add a window that runs past it).
+  r.padded = std::min(kernel, (in + pad_end - 1 - start) / dilation + 1);
+  return r;
+}
+
+}  // namespace
 
 Result<PoolWindows> make_pool_windows(const WindowParams& w, const Shape& x, bool require_input, StatusCode code) {
   const size_t spatial = w.kernel.size();
@@ -52,27 +81,45 @@ Result<PoolWindows> make_pool_windows(const WindowParams& w, const Shape& x, boo
   g.planes = x[0] * x[1];
   g.out_shape = {x[0], x[1]};
   g.out_shape.insert(g.out_shape.end(), g.out.begin(), g.out.end());
-  g.taps.resize(spatial);
-  g.padded_taps.resize(spatial);
+  g.step = w.dilations;
+  g.in_strides = strides_of(g.in);
+  g.out_strides = strides_of(g.out);
+  g.ranges.resize(spatial);
   for (size_t d = 0; d < spatial; ++d) {
-    const int64_t pad_begin = pads[d], pad_end = pads[d + spatial];
     for (int64_t o = 0; o < g.out[d]; ++o) {
-      std::vector<int64_t> pos;
-      int64_t padded = 0;
-      for (int64_t k = 0; k < w.kernel[d]; ++k) {
-        const int64_t p = o * w.strides[d] - pad_begin + k * w.dilations[d];
-        if (p >= 0 && p < g.in[d]) pos.push_back(p);
-        if (p >= -pad_begin && p < g.in[d] + pad_end) ++padded;
-      }
-      if (pos.empty() && require_input && g.planes > 0)
+      const TapRange r = tap_range(o, g.in[d], w.kernel[d], w.strides[d], w.dilations[d], pads[d], pads[d + spatial]);
+      if (r.count == 0 && require_input && g.planes > 0)
         return error(code, "the window at output index ", o, " of spatial dim ", d, " covers only padding (input ",
                      shape_to_string(x), ", kernel_shape ", shape_to_string(w.kernel), ", pads ", shape_to_string(pads),
                      ", strides ", shape_to_string(w.strides), ", dilations ", shape_to_string(w.dilations), ")");
-      g.taps[d].push_back(std::move(pos));
-      g.padded_taps[d].push_back(padded);
+      g.ranges[d].push_back(r);
     }
   }
   return g;
+}
+
+int64_t window_taps(const PoolWindows& g, int64_t pos, std::vector<int64_t>* taps) {
+  // The product of the dims' tap ranges is built in place, one dim at a time, the newest dim
+  // fastest (row-major).
+  taps->assign(1, 0);
+  int64_t padded = 1;
+  for (size_t d = 0; d < g.in.size(); ++d) {
+    const int64_t o = pos / g.out_strides[d] % g.out[d];
+    const TapRange& range = g.ranges[d][static_cast<size_t>(o)];
+    padded *= range.padded;
+    const int64_t c = range.count, m = static_cast<int64_t>(taps->size());
+    if (c == 0) {
+      taps->clear();
+      continue;
+    }
+    taps->resize(static_cast<size_t>(m * c));
+    for (int64_t i = m; i-- > 0;) {  // back to front: entry i is read before anything overwrites it
+      const int64_t base = (*taps)[static_cast<size_t>(i)];
+      for (int64_t k = c; k-- > 0;)
+        (*taps)[static_cast<size_t>(i * c + k)] = base + (range.first + k * g.step[d]) * g.in_strides[d];
+    }
+  }
+  return padded;
 }
 
 Status infer_global_pool(InferContext& ctx, uint64_t types) {

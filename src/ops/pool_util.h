@@ -23,14 +23,19 @@ Status parse_pool_window(InitContext& ctx, WindowParams* w);
 // `types`); unknown input dims give unknown output dims.
 Result<std::vector<ir::Dim>> infer_pool_dims(const InferContext& ctx, const WindowParams& w, uint64_t types);
 
+// One spatial dim of one output index's window: its taps inside the input are the positions
+// first, first + step, ... (count of them; step is the dilation), and `padded` of its taps lie
+// inside the padded input. Computed arithmetically, so a huge kernel costs nothing extra.
+struct TapRange {
+  int64_t first = 0, count = 0, padded = 0;
+};
+
 struct PoolWindows {
-  Shape out_shape;               // [N, C, out spatial...]
-  int64_t planes = 0;            // N * C
-  std::vector<int64_t> in, out;  // spatial sizes
-  // Per spatial dim d and output index o along it: the input positions the window reads, and
-  // how many of its taps lie inside the padded input.
-  std::vector<std::vector<std::vector<int64_t>>> taps;
-  std::vector<std::vector<int64_t>> padded_taps;
+  Shape out_shape;                        // [N, C, out spatial...]
+  int64_t planes = 0;                     // N * C
+  std::vector<int64_t> in, out, step;     // spatial sizes; step: the dilations
+  std::vector<int64_t> in_strides, out_strides;  // row-major strides of the planes
+  std::vector<std::vector<TapRange>> ranges;  // [spatial dim][output index along it]
 
   int64_t in_size() const { return shape_numel(in); }
   int64_t out_size() const { return shape_numel(out); }
@@ -41,31 +46,19 @@ struct PoolWindows {
 // and AveragePool without count_include_pad have no value to give it.
 Result<PoolWindows> make_pool_windows(const WindowParams& w, const Shape& x, bool require_input, StatusCode code);
 
-// Calls fn(out_pos, taps, padded_count) for each output position (row-major over the output
-// spatial dims) with the in-plane row-major offsets of the input elements its window reads, in
-// row-major order, and the number of its taps inside the padded input.
+// The in-plane row-major offsets of the input elements output position `pos` (row-major over
+// the output spatial dims) reads, in row-major order, into `taps`; returns how many of its taps
+// lie inside the padded input. At most one plane's worth of taps, whatever the kernel.
+int64_t window_taps(const PoolWindows& g, int64_t pos, std::vector<int64_t>* taps);
+
+// Calls fn(out_pos, taps, padded_count) for each output position in order (see window_taps).
 template <typename Fn>
 void for_each_window(const PoolWindows& g, Fn&& fn) {
-  const size_t r = g.in.size();
-  const std::vector<int64_t> in_strides = strides_of(g.in);
+  std::vector<int64_t> taps;
   const int64_t out_size = g.out_size();
-  std::vector<int64_t> o(r, 0), taps, next;
   for (int64_t pos = 0; pos < out_size; ++pos) {
-    taps.assign(1, 0);
-    int64_t padded = 1;
-    for (size_t d = 0; d < r; ++d) {
-      const auto& p = g.taps[d][static_cast<size_t>(o[d])];
-      next.clear();
-      for (int64_t t : taps)
-        for (int64_t q : p) next.push_back(t + q * in_strides[d]);
-      taps.swap(next);
-      padded *= g.padded_taps[d][static_cast<size_t>(o[d])];
-    }
+    const int64_t padded = window_taps(g, pos, &taps);
     fn(pos, static_cast<const std::vector<int64_t>&>(taps), padded);
-    for (size_t d = r; d-- > 0;) {  // next output position, last dim fastest
-      if (++o[d] < g.out[d]) break;
-      o[d] = 0;
-    }
   }
 }
 

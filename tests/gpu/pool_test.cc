@@ -1,5 +1,6 @@
 // GPU pooling against the CPU MaxPool and AveragePool ops: padding on every side, ceil_mode
-// windows past the end, dilation (max), and both count_include_pad settings (average).
+// windows past the end, dilation (max), both count_include_pad settings (average), and a kernel
+// far larger than the input.
 #include "backends/gpu/kernels/pool.h"
 #include "gpu/gpu_skip.h"
 #include "gpu/kernel_harness.h"
@@ -21,7 +22,10 @@ TEST(HI_GPU_TEST_SUITE, PoolingMatchesTheCpuReference) {
                                        {{2, 4, 8, 8}, 2, 2, 1, {0, 0, 0, 0}, false},
                                        {{1, 2, 7, 7}, 3, 2, 1, {0, 0, 0, 0}, true},
                                        {{1, 2, 11, 11}, 3, 1, 2, {2, 2, 2, 2}, false},
-                                       {{1, 1, 6, 5}, 3, 2, 1, {1, 0, 2, 1}, true}};
+                                       {{1, 1, 6, 5}, 3, 2, 1, {1, 0, 2, 1}, true},
+                                       // Issue 24: a window of 1e9 x 1e9 taps, nearly all padding, walked
+                                       // tap by tap; now each window costs what it reads of the input.
+                                       {{1, 2, 5, 4}, 1000000000, 1000000000, 1, {999999999, 999999999, 999999999, 999999999}, false}};
   uint32_t seed = 900;
   for (DType dtype : {DType::kFloat32, DType::kFloat16})
     for (const PoolCase& c : cases)

@@ -3,6 +3,7 @@
 // types, and error paths. Expected values come from a direct numpy computation that agrees with
 // the ONNX reference implementation (onnx.reference) wherever that one runs.
 #include <cmath>
+#include <limits>
 
 #include "ops/nn_test_util.h"
 #include "ops/op_test_util.h"
@@ -291,6 +292,71 @@ TEST(Pool, Errors) {
   expect_tensor_eq(
       run1({"AveragePool", "", 19, with(only_pad, "count_include_pad", attr_int(1)), {f32({1, 1, 2}, {1, 2})}}),
       f32({1, 1, 1}, {0}));
+}
+
+// Issue 24: auto_pad SAME accepts any kernel (ONNX Runtime too: the pads grow with it), and a
+// window's taps were walked one by one, so a kernel of 1e9 or 2^40 ran for minutes. Now each
+// window costs what it reads of the input. Expected values from ONNX Runtime 1.x on the same
+// models (kernel 1e6 there; the result does not depend on the kernel once it covers the input).
+TEST(Pool, HugeKernelsWithAutoPadSameFinishAndMatchOnnxRuntime) {
+  const Tensor x = f32({1, 1, 3}, {3, -1, 4});
+  for (int64_t k : {int64_t{1000000}, int64_t{1000000000}, int64_t{1} << 40, int64_t{1} << 62}) {
+    const Attrs upper = with(window({k}), "auto_pad", attr_string("SAME_UPPER"));
+    const Attrs lower = with(window({k}), "auto_pad", attr_string("SAME_LOWER"));
+    expect_tensor_eq(run1({"MaxPool", "", 12, upper, {x}}), f32({1, 1, 3}, {4, 4, 4}));
+    expect_tensor_eq(run1({"MaxPool", "", 12, with(lower, "strides", attr_ints({2})), {x}}), f32({1, 1, 2}, {4, 4}));
+    expect_tensor_eq(run1({"AveragePool", "", 19, upper, {x}}), f32({1, 1, 3}, {2, 2, 2}));
+    // count_include_pad divides by the whole window: the pads make every tap a padded one.
+    const float all = 6.f / static_cast<float>(k);
+    expect_tensor_near(run1({"AveragePool", "", 19, with(lower, "count_include_pad", attr_int(1)), {x}}),
+                       f32({1, 1, 3}, {all, all, all}), 1e-6, 0);
+    expect_tensor_near(run1({"LpPool", "", 18, upper, {x}}), f32({1, 1, 3}, {5.0990195f, 5.0990195f, 5.0990195f}));
+  }
+  // 2-D, both dims huge: every output is the plane's maximum.
+  const Tensor x2 = f32({1, 1, 2, 3}, {0, -1, 2, -3, 4, -5});
+  expect_tensor_eq(run1({"MaxPool", "", 12, with(window({1000000000, 1000000000}), "auto_pad", attr_string("SAME_UPPER")), {x2}}),
+                   f32({1, 1, 2, 3}, {4, 4, 4, 4, 4, 4}));
+  // A kernel as small as ONNX Runtime's own test: count_include_pad counts the pads SAME adds.
+  expect_tensor_eq(run1({"AveragePool", "", 19,
+                         with(with(window({4}), "auto_pad", attr_string("SAME_UPPER")), "count_include_pad", attr_int(1)), {x}}),
+                   f32({1, 1, 3}, {1.5f, 1.5f, 0.75f}));
+}
+
+// Explicit pads nearly as large as the kernel: two windows of 2^40 taps each, of which the input
+// holds a few; as fast as a small kernel (ONNX Runtime: kernel and pads 1e6 give [3, 4] and 3e-6).
+TEST(Pool, HugeExplicitPadsAndKernelCostOnlyTheInput) {
+  const Tensor x = f32({1, 1, 3}, {3, -1, 4});
+  const int64_t k = int64_t{1} << 40;
+  const Attrs a = window({k}, {k}, {k - 1, k - 1});
+  expect_tensor_eq(run1({"MaxPool", "", 12, a, {x}}), f32({1, 1, 2}, {3, 4}));
+  const float avg = 3.f / static_cast<float>(k);  // every tap inside the padded input counts
+  expect_tensor_near(run1({"AveragePool", "", 19, with(a, "count_include_pad", attr_int(1)), {x}}), f32({1, 1, 2}, {avg, avg}),
+                     1e-6, 0);
+}
+
+// Window attributes whose arithmetic overflows int64 are errors naming them, in every auto_pad
+// mode; a window larger than the padded input is one too where ONNX says so (VALID, explicit).
+TEST(Pool, WindowArithmeticThatOverflowsIsAnError) {
+  const Tensor x = f32({1, 1, 3}, {3, -1, 4});
+  const int64_t big = int64_t{1} << 40, max = std::numeric_limits<int64_t>::max();
+  for (const char* op : {"MaxPool", "AveragePool", "LpPool"}) {
+    const int64_t opset = std::string(op) == "MaxPool" ? 12 : std::string(op) == "LpPool" ? 18 : 19;
+    for (const char* pad : {"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}) {
+      SCOPED_TRACE(std::string(op) + " " + pad);
+      const Attrs dilated = with(with(window({big}), "dilations", attr_ints({big})), "auto_pad", attr_string(pad));
+      expect_error({op, "", opset, dilated, {x}}, StatusCode::kInvalidModel,
+                   "kernel_shape[0] = 1099511627776 with dilations[0] = 1099511627776 spans a window larger than int64");
+      const Attrs taps = with(window({big, big}), "auto_pad", attr_string(pad));
+      expect_error({op, "", opset, taps, {f32({1, 1, 1, 3}, {3, -1, 4})}}, StatusCode::kInvalidModel,
+                   "kernel_shape [1099511627776, 1099511627776] has more taps than int64 can count");
+      expect_error({op, "", opset, with(window({max}), "auto_pad", attr_string(pad)), {x}}, StatusCode::kInvalidModel,
+                   std::string(pad).rfind("SAME", 0) == 0 ? "is larger than int64 can count" : "is smaller than the window");
+    }
+    expect_error({op, "", opset, window({2}, {1}, {max - 1, 2}), {x}}, StatusCode::kInvalidModel,
+                 "with pads 9223372036854775806 and 2 is larger than int64 can count");
+    expect_error({op, "", opset, with(window({big}), "auto_pad", attr_string("VALID")), {x}}, StatusCode::kInvalidModel,
+                 "(padded 3) is smaller than the window 1099511627776");
+  }
 }
 
 // ---- LpPool ------------------------------------------------------------------------------

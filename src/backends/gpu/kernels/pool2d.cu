@@ -1,4 +1,4 @@
-// 2-D pooling (see pool.h): one thread per output element walks its window.
+// 2-D pooling (see pool.h): one thread per output element walks its window's taps inside the input.
 // clang-format off
 #include "backends/gpu/kernels/elementwise_util.cuh"  // first: the vendor header names HI_GPU_NS
 #include "backends/gpu/kernels/pool.h"
@@ -14,18 +14,16 @@ __global__ void pool2d_kernel(const T* __restrict__ x, T* __restrict__ y, Pool2d
     const int64_t ow = e % d.out_w, oh = (e / d.out_w) % d.out_h, nc = e / (d.out_w * d.out_h);
     const T* plane = x + nc * d.in_h * d.in_w;
     float acc = K == PoolKind::kMax ? -INFINITY : 0.f;
-    int64_t inside = 0, padded = 0;
-    for (int64_t r = 0; r < d.kernel_h; ++r) {
-      const int64_t ih = oh * d.stride_h - d.pad_top + r * d.dilation_h;
-      const bool row_in_pads = ih >= -d.pad_top && ih < d.in_h + d.pad_bottom;
-      for (int64_t c = 0; c < d.kernel_w; ++c) {
-        const int64_t iw = ow * d.stride_w - d.pad_left + c * d.dilation_w;
-        if (row_in_pads && iw >= -d.pad_left && iw < d.in_w + d.pad_right) ++padded;
-        if (ih < 0 || ih >= d.in_h || iw < 0 || iw >= d.in_w) continue;
-        const float v = load_f(plane, ih * d.in_w + iw);
+    const int64_t h0 = oh * d.stride_h - d.pad_top, w0 = ow * d.stride_w - d.pad_left;
+    const PoolTaps rows = pool_taps(h0, d.in_h, d.pad_bottom, d.kernel_h, d.dilation_h);
+    const PoolTaps cols = pool_taps(w0, d.in_w, d.pad_right, d.kernel_w, d.dilation_w);
+    const int64_t inside = (rows.end - rows.first) * (cols.end - cols.first), padded = rows.padded * cols.padded;
+    for (int64_t r = rows.first; r < rows.end; ++r) {
+      const int64_t ih = h0 + r * d.dilation_h;
+      for (int64_t c = cols.first; c < cols.end; ++c) {
+        const float v = load_f(plane, ih * d.in_w + w0 + c * d.dilation_w);
         if constexpr (K == PoolKind::kMax) acc = (v != v || acc != acc) ? v + acc : fmaxf(acc, v);
         else acc += v;
-        ++inside;
       }
     }
     if constexpr (K == PoolKind::kAverage) {
