@@ -42,6 +42,14 @@ class TfIdfVectorizerOp final : public Op {
     if (min_gram_ < 1 || max_gram_ < min_gram_)
       return ctx.fail(StatusCode::kInvalidModel, label, ": need 1 <= min_gram_length <= max_gram_length, got ", min_gram_, " and ",
                       max_gram_);
+    // ngram_counts has one start per n-gram length the pool holds, so no longer n-gram can match
+    // (ONNX Runtime refuses these too); counting up to a huge max_gram_length never ended.
+    const auto longest = static_cast<int64_t>(counts.size());
+    for (const auto& [name, value] : {std::pair{"min_gram_length", min_gram_}, std::pair{"max_gram_length", max_gram_}})
+      if (value > longest)
+        return ctx.fail(StatusCode::kInvalidModel, label, ": ", name, " = ", value,
+                        " is longer than the longest n-gram the pool holds: ngram_counts ", shape_to_string(counts), " has ",
+                        longest, " entries, so n-grams of length 1..", longest);
     if (max_skip_ < 0) return ctx.fail(StatusCode::kInvalidModel, label, ": max_skip_count must be >= 0, got ", max_skip_);
     if (pool_ints.empty() == pool_strings.empty())
       return ctx.fail(StatusCode::kInvalidModel, label, ": exactly one of pool_int64s and pool_strings must be set");
@@ -142,8 +150,10 @@ class TfIdfVectorizerOp final : public Op {
                  std::vector<int64_t>& counts) const {
     std::vector<Token> key;
     for (int64_t n = min_gram_; n <= max_gram_; ++n) {
-      const int64_t max_gap = n == 1 ? 1 : max_skip_ + 1;  // a 1-gram has no gaps to vary
-      for (int64_t gap = 1; gap <= max_gap; ++gap) {
+      // A 1-gram has no gaps to vary; gaps past the row's length fit nowhere, so a huge
+      // max_skip_count stops at the row's end (and max_skip_count + 1 cannot overflow).
+      const int64_t max_gap = n == 1 ? 1 : std::min(max_skip_, cols) + 1;
+      for (int64_t gap = 1; gap <= max_gap && (n - 1) * gap < cols; ++gap) {
         for (int64_t start = 0; start + (n - 1) * gap < cols; ++start) {
           key.clear();
           for (int64_t j = 0; j < n; ++j) key.push_back(row[start + j * gap]);

@@ -1,6 +1,8 @@
 // String ops and TfIdfVectorizer: StringConcat, StringSplit, RegexFullMatch, StringNormalizer,
 // TfIdfVectorizer. Expected values are worked out by hand from the ONNX spec (Python's
 // str.split for StringSplit).
+#include <limits>
+
 #include "ops/ml_test_util.h"
 
 namespace hi::test {
@@ -154,6 +156,20 @@ TEST(TfIdfVectorizer, Errors) {
   Attrs bad = tfidf_attrs("TF", 1, 2, 0);
   bad["ngram_counts"] = attr_ints({0, 3});  // 3 bigram items: not a whole number of bigrams
   expect_domain_error(node("TfIdfVectorizer", 9, bad, {i64({2}, {1, 2})}), StatusCode::kInvalidModel, {"multiple of 2"});
+}
+
+// Issue 24: a huge max_gram_length (or min_gram_length) counted n-gram lengths up to it, for
+// minutes; the pool (2 entries in ngram_counts) holds nothing longer than 2, as ONNX Runtime says.
+// A huge max_skip_count is valid and stops at the row's end.
+TEST(TfIdfVectorizer, GramLengthsBeyondThePoolAreRefusedAndHugeSkipsEnd) {
+  const Tensor x = i64({1, 4}, {1, 3, 2, 1});
+  for (int64_t max_gram : {int64_t{3}, int64_t{1000000000}, int64_t{1} << 40, std::numeric_limits<int64_t>::max()})
+    expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, max_gram, 0), {x}), StatusCode::kInvalidModel,
+                        {"TfIdfVectorizer", "max_gram_length = " + std::to_string(max_gram), "ngram_counts [0, 2] has 2 entries"});
+  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1000000000, 1000000000, 0), {x}), StatusCode::kInvalidModel,
+                      {"min_gram_length = 1000000000", "ngram_counts [0, 2]"});
+  for (int64_t skip : {int64_t{1000000000}, std::numeric_limits<int64_t>::max()})
+    expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, skip), {x})), f32({1, 4}, {2, 1, 1, 1}));
 }
 
 }  // namespace
