@@ -32,6 +32,7 @@ class CenterCropPadOp final : public Op {
     if (const Tensor* v = ctx.input_value(1)) {
       HI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, target_sizes(*v, axes.size(), StatusCode::kInvalidModel));
       for (size_t i = 0; i < axes.size(); ++i) dims[static_cast<size_t>(axes[i])] = ir::Dim::known(sizes[i]);
+      HI_RETURN_IF_ERROR(check_output_dims(dims, "input 'shape' " + shape_to_string(sizes)));
     } else {
       for (int64_t a : axes) dims[static_cast<size_t>(a)] = ir::Dim{};
     }
@@ -53,6 +54,7 @@ class CenterCropPadOp final : public Op {
       out_shape[a] = want;
       shift[a] = want <= in ? (in - want) / 2 : -((want - in) / 2);
     }
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'shape' " + shape_to_string(sizes), StatusCode::kInvalidArgument));
     Tensor& out = ctx.output(0, x.dtype(), out_shape);
     const std::vector<int64_t> strides = strides_of(x.shape());
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {

@@ -55,9 +55,11 @@ class Col2ImOp final : public Op {
                        shape_to_string(g.blocks), " = ", shape_numel(g.blocks));
       }
       for (size_t i = 0; i < g.image.size(); ++i) out[i + 2] = ir::Dim::known(g.image[i]);
+      HI_RETURN_IF_ERROR(check_output_dims(out, "input 'image_shape' " + shape_to_string(g.image)));
     } else if (image) {
       const std::vector<int64_t> im = image->to_int64_vector();
       for (size_t i = 0; i < im.size(); ++i) out[i + 2] = ir::Dim::known(im[i]);
+      HI_RETURN_IF_ERROR(check_output_dims(out, "input 'image_shape' " + shape_to_string(im)));
     }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
     return Status::ok();
@@ -77,6 +79,7 @@ class Col2ImOp final : public Op {
     const int64_t n = x.dim(0), c = x.dim(1) / bsize;
     Shape out_shape = {n, c};
     out_shape.insert(out_shape.end(), g.image.begin(), g.image.end());
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'image_shape' " + shape_to_string(g.image), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, x.dtype(), out_shape);
     if (y.numel() == 0) return Status::ok();
     const int64_t image_size = shape_numel(g.image);
@@ -137,6 +140,14 @@ class Col2ImOp final : public Op {
                      " in dim ", d);
       g.blocks.push_back(span / g.strides[d] + 1);
     }
+    // Each dim is bounded above, their products are not.
+    if (shape_numel(g.block) < 0)
+      return error(code, "input 'block_shape' ", shape_to_string(g.block), " has more elements than int64 can count");
+    if (shape_numel(g.image) < 0)
+      return error(code, "input 'image_shape' ", shape_to_string(g.image), " has more elements than int64 can count");
+    if (shape_numel(g.blocks) < 0)
+      return error(code, "input 'image_shape' ", shape_to_string(g.image), " holds ", shape_to_string(g.blocks),
+                   " sliding blocks, more than int64 can count");
     return g;
   }
 

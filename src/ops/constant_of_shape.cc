@@ -26,7 +26,7 @@ class ConstantOfShapeOp final : public Op {
     const ir::ValueType& s = ctx.input_type(0);
     HI_RETURN_IF_ERROR(check_int_list_type(s, "shape"));
     if (const Tensor* v = ctx.input_value(0)) {
-      HI_ASSIGN_OR_RETURN(Shape shape, checked_shape(*v));
+      HI_ASSIGN_OR_RETURN(Shape shape, checked_shape(*v, StatusCode::kInvalidModel));
       ctx.set_output_type(0, ir::ValueType::concrete(value_.dtype(), shape));
     } else if (s.is_static() && s.rank() == 1) {
       ctx.set_output_type(0, ir::ValueType::tensor(value_.dtype(), std::vector<ir::Dim>(static_cast<size_t>(s.concrete_shape()[0]))));
@@ -37,7 +37,7 @@ class ConstantOfShapeOp final : public Op {
   }
 
   Status run(RunContext& ctx) const override {
-    HI_ASSIGN_OR_RETURN(Shape shape, checked_shape(ctx.in(0)));
+    HI_ASSIGN_OR_RETURN(Shape shape, checked_shape(ctx.in(0), StatusCode::kInvalidArgument));
     Tensor& out = ctx.output(0, value_.dtype(), shape);
     const int64_t n = out.numel();
     if (!dispatch_storage(value_.dtype(), [&]<typename U>() {
@@ -50,11 +50,10 @@ class ConstantOfShapeOp final : public Op {
   }
 
  private:
-  static Result<Shape> checked_shape(const Tensor& t) {
-    if (t.rank() > 1) return error(StatusCode::kInvalidArgument, "shape must be 1-D, got ", t.type_string());
+  static Result<Shape> checked_shape(const Tensor& t, StatusCode code) {
+    if (t.rank() > 1) return error(code, "shape must be 1-D, got ", t.type_string());
     HI_ASSIGN_OR_RETURN(Shape shape, int_list_checked(t, "shape"));
-    for (size_t i = 0; i < shape.size(); ++i)
-      if (shape[i] < 0) return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(shape), " has a negative dim at ", i);
+    HI_RETURN_IF_ERROR(check_output_shape(shape, "input 'shape'", code));
     return shape;
   }
 

@@ -61,7 +61,11 @@ class ConvTransposeOp final : public Op {
       return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " expects ", wd[0].value);
     if (xd[1].is_known() && xd[1].value % group_ != 0)
       return error(StatusCode::kInvalidModel, "X's ", xd[1].value, " channels are not divisible by group ", group_);
-    ir::Dim m = wd[1].is_known() ? ir::Dim::known(wd[1].value * group_) : ir::Dim{};
+    ir::Dim m;
+    if (wd[1].is_known()) {
+      HI_ASSIGN_OR_RETURN(const int64_t mv, output_channels(wd[1].value, StatusCode::kInvalidModel));
+      m = ir::Dim::known(mv);
+    }
     if (ctx.has_input(2)) {
       const ir::ValueType& b = ctx.input_type(2);
       if (b.has_rank() && (b.rank() != 1 || (m.is_known() && (*b.shape)[0].is_known() && (*b.shape)[0].value != m.value)))
@@ -82,6 +86,7 @@ class ConvTransposeOp final : public Op {
       const bool fixed = !output_shape_.empty();  // output_shape fixes every size
       for (size_t i = 0; i < g.out.size(); ++i)
         out.push_back(fixed || xd[i + 2].is_known() ? ir::Dim::known(g.out[i]) : ir::Dim{});
+      HI_RETURN_IF_ERROR(check_output_dims(out, source()));
     } else {
       for (size_t i = 2; i < xd.size(); ++i) out.emplace_back();
     }
@@ -96,7 +101,8 @@ class ConvTransposeOp final : public Op {
     if (x.rank() < 3 || w.rank() != x.rank())
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...] and [C, M/group, kernel...]");
     if (w.dtype() != x.dtype()) return error(StatusCode::kInvalidArgument, "X is ", dtype_name(x.dtype()), " but W is ", dtype_name(w.dtype()));
-    const int64_t n = x.dim(0), c = x.dim(1), mg = w.dim(1), m = mg * group_;
+    const int64_t n = x.dim(0), c = x.dim(1), mg = w.dim(1);
+    HI_ASSIGN_OR_RETURN(const int64_t m, output_channels(mg, StatusCode::kInvalidArgument));
     if (c != w.dim(0) || c % group_ != 0)
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
     if (b && (b->dtype() != x.dtype() || b->rank() != 1 || b->dim(0) != m))
@@ -106,6 +112,7 @@ class ConvTransposeOp final : public Op {
     HI_ASSIGN_OR_RETURN(Geometry g, geometry(in, kw, StatusCode::kInvalidArgument));
     Shape out_shape = {n, m};
     out_shape.insert(out_shape.end(), g.out.begin(), g.out.end());
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, source(), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, x.dtype(), out_shape);
     if (y.numel() == 0) return Status::ok();
     bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
@@ -185,6 +192,18 @@ class ConvTransposeOp final : public Op {
     }
   }
 
+  // M = W's dim 1 times group, when that fits in int64.
+  Result<int64_t> output_channels(int64_t mg, StatusCode code) const {
+    const auto m = checked_mul(mg, group_);
+    if (!m) return error(code, "W's dim 1 (", mg, ") times group ", group_, " is more output channels than int64 can count");
+    return *m;
+  }
+  // What the output's spatial size came from, for errors.
+  std::string source() const {
+    if (!output_shape_.empty()) return "attribute 'output_shape' " + shape_to_string(output_shape_);
+    return "strides " + shape_to_string(strides_) + ", pads " + shape_to_string(pads_) + " and output_padding " +
+           shape_to_string(output_padding_);
+  }
   // Sizes and leading pads for input spatial dims `in` and W's kernel dims.
   Result<Geometry> geometry(const std::vector<int64_t>& in, const std::vector<int64_t>& wk, StatusCode code) const {
     const size_t r = in.size();

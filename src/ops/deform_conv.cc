@@ -44,9 +44,13 @@ class DeformConvOp final : public Op {
       return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(), " must be [N, C, spatial...] and [M, C/group, kernel...]");
     const auto& xd = *x.shape;
     const auto& wd = *w.shape;
-    if (xd[1].is_known() && wd[1].is_known() && xd[1].value != wd[1].value * group_)
-      return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " with group ", group_,
-                   " expects ", wd[1].value * group_);
+    HI_RETURN_IF_ERROR(check_spatial_rank(x.rank() - 2, StatusCode::kInvalidModel));
+    if (xd[1].is_known() && wd[1].is_known()) {
+      const auto want = checked_mul(wd[1].value, group_);
+      if (!want || xd[1].value != *want)
+        return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " with group ", group_,
+                     " expects ", want ? std::to_string(*want) : "more than int64 can count");
+    }
     std::vector<ir::Dim> out = {xd[0], wd[0]};
     std::vector<int64_t> in_sp, k_sp;
     bool kernel_known = true;
@@ -79,8 +83,9 @@ class DeformConvOp final : public Op {
     for (const Tensor* t : {&w, &offset, b, mask})
       if (t && t->dtype() != x.dtype())
         return error(StatusCode::kInvalidArgument, t->type_string(), " does not have X's type ", dtype_name(x.dtype()));
+    HI_RETURN_IF_ERROR(check_spatial_rank(x.rank() - 2, StatusCode::kInvalidArgument));
     const int64_t n = x.dim(0), c = x.dim(1), m = w.dim(0);
-    if (c != w.dim(1) * group_ || m % group_ != 0)
+    if (checked_mul(w.dim(1), group_) != c || m % group_ != 0)
       return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
     if (c % offset_group_ != 0)
       return error(StatusCode::kInvalidArgument, "X's ", c, " channels are not divisible by offset_group ", offset_group_);
@@ -91,7 +96,13 @@ class DeformConvOp final : public Op {
     std::vector<int64_t> pads, out;
     HI_RETURN_IF_ERROR(wp.output_dims(in, &pads, &out));
     const int64_t r = static_cast<int64_t>(in.size()), k_size = shape_numel(kw);
-    Shape want_offset = {n, offset_group_ * k_size * r}, want_mask = {n, offset_group_ * k_size};
+    // offset_group is only checked to divide C, and C may be 0.
+    const auto taps = checked_mul(offset_group_, k_size);
+    const auto coords = taps ? checked_mul(*taps, r) : std::nullopt;
+    if (!coords)
+      return error(StatusCode::kInvalidArgument, "offset_group ", offset_group_, " times the kernel's ", k_size,
+                   " taps and ", r, " coordinates is more offset channels than int64 can count");
+    Shape want_offset = {n, *coords}, want_mask = {n, *taps};
     want_offset.insert(want_offset.end(), out.begin(), out.end());
     want_mask.insert(want_mask.end(), out.begin(), out.end());
     if (offset.shape() != want_offset)
@@ -124,6 +135,15 @@ class DeformConvOp final : public Op {
   }
 
  private:
+  // Each sample interpolates between 2^(spatial dims) corners: a model declaring dozens of dims
+  // would never finish (and 1 << 64 is undefined). Convolutions have 1 to 3.
+  static constexpr int64_t kMaxSpatialDims = 8;
+  static Status check_spatial_rank(int64_t spatial, StatusCode code) {
+    if (spatial > kMaxSpatialDims)
+      return error(code, "X has ", spatial, " spatial dims; DeformConv supports up to ", kMaxSpatialDims,
+                   " (its interpolation reads 2^dims corners per tap)");
+    return Status::ok();
+  }
   Result<WindowParams> window(size_t spatial, const std::vector<int64_t>& wk, StatusCode code) const {
     WindowParams wp;
     wp.kernel = kernel_.empty() ? wk : kernel_;

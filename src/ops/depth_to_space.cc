@@ -17,8 +17,10 @@ class DepthToSpaceOp final : public Op {
     if (mode != "DCR" && mode != "CRD")
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'mode' must be \"DCR\" or \"CRD\", got \"", mode, "\"");
     crd_ = mode == "CRD";
-    if (ctx.status().is_ok() && (bs_ <= 0 || bs_ > (int64_t{1} << 20)))
+    if (ctx.status().is_ok() && bs_ <= 0)
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' must be positive, got ", bs_);
+    if (ctx.status().is_ok() && !checked_mul(bs_, bs_))
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' = ", bs_, ": blocksize^2 is larger than int64 can count");
     return ctx.status();
   }
 
@@ -39,7 +41,12 @@ class DepthToSpaceOp final : public Op {
     if (bs_ != 1)
       for (size_t d = 1; d < 4; ++d) {
         const ir::Dim& in = out[d];
-        out[d] = !in.is_known() ? ir::Dim{} : ir::Dim::known(d == 1 ? in.value / (bs_ * bs_) : in.value * bs_);
+        if (!in.is_known()) {
+          out[d] = ir::Dim{};
+          continue;
+        }
+        HI_ASSIGN_OR_RETURN(const int64_t size, d == 1 ? in.value / (bs_ * bs_) : spread(in.value, d, StatusCode::kInvalidModel));
+        out[d] = ir::Dim::known(size);
       }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
     return Status::ok();
@@ -52,7 +59,9 @@ class DepthToSpaceOp final : public Op {
     if (c % (bs * bs) != 0)
       return error(StatusCode::kInvalidArgument, "channels (", c, ") must be a multiple of blocksize^2 (", bs * bs, "), input ",
                    x.type_string());
-    const int64_t oc = c / (bs * bs), oh = h * bs, ow = w * bs;
+    HI_ASSIGN_OR_RETURN(const int64_t oh, spread(h, 2, StatusCode::kInvalidArgument));
+    HI_ASSIGN_OR_RETURN(const int64_t ow, spread(w, 3, StatusCode::kInvalidArgument));
+    const int64_t oc = c / (bs * bs);
     Tensor& y = ctx.output(0, x.dtype(), {n, oc, oh, ow});
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {
           const U* src = storage<U>(x);
@@ -72,6 +81,12 @@ class DepthToSpaceOp final : public Op {
   }
 
  private:
+  // Spatial dim d of `size` times blocksize, when that fits in int64.
+  Result<int64_t> spread(int64_t size, size_t d, StatusCode code) const {
+    const auto r = checked_mul(size, bs_);
+    if (!r) return error(code, "attribute 'blocksize' = ", bs_, " makes dim ", d, " of ", size, " larger than int64 can count");
+    return *r;
+  }
   int64_t bs_ = 1;
   bool crd_ = false;
 };

@@ -6,7 +6,14 @@ namespace {
 
 struct NegFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(-x); }
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {  // in unsigned arithmetic: -INT_MIN wraps to itself, as in numpy
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(U(0) - static_cast<U>(x)));
+    } else {
+      return static_cast<T>(-x);
+    }
+  }
 };
 
 }  // namespace

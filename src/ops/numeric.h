@@ -25,9 +25,21 @@ A wrap_add(A a, A b) {
     return a + b;
 }
 template <typename A>
-A wrap_mul(A a, A b) {
+A wrap_sub(A a, A b) {
   if constexpr (std::is_integral_v<A> && std::is_signed_v<A>)
-    return static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) * static_cast<std::make_unsigned_t<A>>(b));
+    return static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) - static_cast<std::make_unsigned_t<A>>(b));
+  else
+    return a - b;
+}
+// Unsigned arithmetic of at least int's width: uint16_t operands would be promoted to (signed)
+// int, where 65535 * 65535 overflows.
+template <typename A>
+using wrap_unsigned_t = std::conditional_t<(sizeof(A) < sizeof(unsigned)), unsigned, std::make_unsigned_t<A>>;
+template <typename A>
+A wrap_mul(A a, A b) {
+  if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>)
+    return static_cast<A>(static_cast<wrap_unsigned_t<A>>(static_cast<std::make_unsigned_t<A>>(a)) *
+                          static_cast<wrap_unsigned_t<A>>(static_cast<std::make_unsigned_t<A>>(b)));
   else
     return a * b;
 }

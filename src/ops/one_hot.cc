@@ -20,7 +20,7 @@ constexpr uint64_t kIndexTypes = kNumericTypes;
 // The depth as a positive integer (a float depth truncates, as ONNX Runtime does).
 Result<int64_t> read_depth(const Tensor& t) {
   HI_ASSIGN_OR_RETURN(const double d, scalar_double(t, "depth"));
-  if (d < 1 || d >= 9.0e18)
+  if (!(d >= 1) || d >= 9.0e18)  // NaN too: converting it to an integer is undefined
     return error(StatusCode::kInvalidArgument, "depth must be a positive number of classes, got ", d);
   return static_cast<int64_t>(d);
 }
@@ -67,6 +67,7 @@ class OneHotOp final : public Op {
     }
     std::vector<ir::Dim> out = *idx.shape;
     out.insert(out.begin() + axis, depth);
+    if (depth.is_known()) HI_RETURN_IF_ERROR(check_output_dims(out, "input 'depth' = " + std::to_string(depth.value)));
     ctx.set_output_type(0, ir::ValueType::tensor(values.dtype, std::move(out)));
     return Status::ok();
   }
@@ -81,6 +82,7 @@ class OneHotOp final : public Op {
     HI_ASSIGN_OR_RETURN(const int64_t axis, normalize_axis(axis_, idx.rank() + 1));
     Shape out_shape = idx.shape();
     out_shape.insert(out_shape.begin() + axis, depth);
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'depth' = " + std::to_string(depth), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, values.dtype(), out_shape);
     // Output index (o, j, i): o over the indices' dims before axis, i over the ones after.
     const int64_t outer = dims_product(idx.shape(), 0, static_cast<size_t>(axis));

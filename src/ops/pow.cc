@@ -7,26 +7,29 @@
 #include "ops/arity.h"
 #include "ops/convert.h"
 #include "ops/elementwise.h"
+#include "ops/numeric.h"
 
 namespace hi::ops {
 namespace {
 
 template <typename T>
-T int_power(T base, int64_t exp) {
-  using U = std::make_unsigned_t<T>;  // unsigned arithmetic wraps without undefined behaviour
-  U result = 1, b = static_cast<U>(base);
+T int_power(T base, uint64_t exp) {
+  // Unsigned arithmetic of at least int's width wraps without undefined behaviour (uint16_t
+  // would be promoted to int, where 65535 * 65535 overflows).
+  using U = wrap_unsigned_t<T>;
+  U result = 1, b = static_cast<U>(static_cast<std::make_unsigned_t<T>>(base));
   while (exp > 0) {
     if (exp & 1) result = static_cast<U>(result * b);
     b = static_cast<U>(b * b);
     exp >>= 1;
   }
-  return static_cast<T>(result);
+  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(result));
 }
 
 template <typename X, typename Y>
 X pow_value(X x, Y y) {
   if constexpr (std::is_integral_v<X> && std::is_integral_v<Y>) {
-    if (y >= 0) return int_power<X>(x, static_cast<int64_t>(y));
+    if (y >= 0) return int_power<X>(x, static_cast<uint64_t>(y));  // uint64 exponents past 2^63 too
     return saturate_to_int<X>(std::pow(static_cast<double>(x), static_cast<double>(y)));
   } else {
     const double r = std::pow(static_cast<double>(static_cast<compute_t<X>>(x)), static_cast<double>(static_cast<compute_t<Y>>(y)));

@@ -21,14 +21,21 @@ Result<int64_t> range_count(const Tensor& start, const Tensor& limit, const Tens
     // ceil(diff / d) for any signs.
     __int128 q = diff / d;
     if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
+    // int64 from INT64_MIN to INT64_MAX by 1 has 2^64 - 1 elements: more than int64 counts.
+    if (q > std::numeric_limits<int64_t>::max())
+      return error(StatusCode::kInvalidArgument, "range(start ", start.as_int64(0), ", limit ", limit.as_int64(0), ", delta ",
+                   delta.as_int64(0), ") has ", static_cast<double>(q), " elements, more than int64 can count");
     return static_cast<int64_t>(q > 0 ? q : 0);
   }
   const double s = start.as_double(0), l = limit.as_double(0), d = delta.as_double(0);
-  if (d == 0) return error(StatusCode::kInvalidArgument, "delta is 0");
+  if (d == 0) return error(StatusCode::kInvalidArgument, "delta is 0 (start ", s, ", limit ", l, ")");
   const double n = std::ceil((l - s) / d);
-  if (std::isnan(n)) return error(StatusCode::kInvalidArgument, "range(", s, ", ", l, ", ", d, ") has no defined length");
+  if (std::isnan(n))
+    return error(StatusCode::kInvalidArgument, "range(start ", s, ", limit ", l, ", delta ", d, ") has no defined length");
   if (n <= 0) return int64_t{0};
-  if (n >= 9.0e18) return error(StatusCode::kInvalidArgument, "range(", s, ", ", l, ", ", d, ") has too many elements");
+  if (n >= 9.0e18)
+    return error(StatusCode::kInvalidArgument, "range(start ", s, ", limit ", l, ", delta ", d, ") has ", n,
+                 " elements, more than int64 can count");
   return static_cast<int64_t>(n);
 }
 

@@ -50,12 +50,15 @@ class ReshapeOp final : public Op {
     if (infer_at >= 0 && all_known && x.is_static()) {
       int64_t known = 1;
       for (size_t i = 0; i < dims.size(); ++i)
-        if (static_cast<int>(i) != infer_at) known *= dims[i].value;
+        if (static_cast<int>(i) != infer_at) {
+          HI_ASSIGN_OR_RETURN(known, times(known, dims[i].value, req, StatusCode::kInvalidModel));
+        }
       const int64_t total = shape_numel(x.concrete_shape());
       if (known == 0 || total % known != 0)
         return error(StatusCode::kInvalidModel, "cannot reshape ", x.to_string(), " to ", shape_to_string(req));
       dims[static_cast<size_t>(infer_at)] = ir::Dim::known(total / known);
     }
+    HI_RETURN_IF_ERROR(check_output_dims(dims, "input 'shape' " + shape_to_string(req)));
     ir::ValueType out = ir::ValueType::tensor(x.dtype, dims);
     if (out.is_static() && x.is_static() && shape_numel(out.concrete_shape()) != shape_numel(x.concrete_shape()))
       return error(StatusCode::kInvalidModel, "cannot reshape ", x.to_string(), " (", shape_numel(x.concrete_shape()),
@@ -84,7 +87,7 @@ class ReshapeOp final : public Op {
       } else {
         out[i] = req[i];
       }
-      known *= out[i];
+      HI_ASSIGN_OR_RETURN(known, times(known, out[i], req, StatusCode::kInvalidArgument));
     }
     if (infer_at >= 0) {
       if (known == 0 || x.numel() % known != 0)
@@ -99,6 +102,12 @@ class ReshapeOp final : public Op {
   }
 
  private:
+  // The product so far times the next dim, when it fits in int64.
+  static Result<int64_t> times(int64_t known, int64_t dim, const std::vector<int64_t>& req, StatusCode code) {
+    const auto r = checked_mul(known, dim);
+    if (!r) return error(code, "input 'shape' ", shape_to_string(req), " has more elements than int64 can count");
+    return *r;
+  }
   bool allowzero_ = false;
 };
 

@@ -103,6 +103,8 @@ class ResizeOp final : public Op {
         if (plan[d].out >= 0) dims[d] = ir::Dim::known(plan[d].out);
         else if (!(*has_scales && plan[d].scale == 1.0)) dims[d] = ir::Dim{};
       }
+      HI_RETURN_IF_ERROR(check_output_dims(dims, source(*has_scales ? ctx.input_value(scales_in) : ctx.input_value(sizes_in),
+                                                        *has_scales ? "scales" : "sizes")));
     } else {
       for (int64_t a : axes) dims[static_cast<size_t>(a)] = ir::Dim{};
     }
@@ -119,6 +121,10 @@ class ResizeOp final : public Op {
     if (sizes && sizes->numel() == 0) sizes = nullptr;
     HI_ASSIGN_OR_RETURN(std::vector<int64_t> axes, resolve_axes(x.rank(), StatusCode::kInvalidArgument));
     HI_ASSIGN_OR_RETURN(std::vector<ResizeAxis> plan, make_plan(x.shape(), axes, scales, sizes, roi, StatusCode::kInvalidArgument));
+    Shape out_shape;
+    for (const ResizeAxis& a : plan) out_shape.push_back(a.out);
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, source(scales ? scales : sizes, scales ? "scales" : "sizes"),
+                                          StatusCode::kInvalidArgument));
     if (!in_set(kNumericTypes, x.dtype())) return unsupported_dtype(ctx.node(), x.dtype(), "X");
     HI_ASSIGN_OR_RETURN(Tensor y, resize_tensor(x, plan, opt_));
     ctx.set_output(0, std::move(y));
@@ -126,6 +132,13 @@ class ResizeOp final : public Op {
   }
 
  private:
+  // "input 'scales' [2, 3.5]", naming what an output shape came from.
+  static std::string source(const Tensor* t, const char* name) {
+    std::string s = std::string("input '") + name + "' [";
+    for (int64_t i = 0; t && i < t->numel() && i < 8; ++i)
+      s += (i ? ", " : "") + (dtype_is_integer(t->dtype()) ? std::to_string(t->as_int64(i)) : str(t->as_double(i)));
+    return s + (t && t->numel() > 8 ? ", ...]" : "]");
+  }
   Result<std::vector<int64_t>> resolve_axes(int64_t rank, StatusCode code) const {
     std::vector<int64_t> axes;
     if (!has_axes_) {
@@ -158,7 +171,9 @@ class ResizeOp final : public Op {
         a.scale = s;
         if (a.out >= 0) {
           const double o = std::floor(static_cast<double>(a.out) * s);
-          if (o > 9.0e18) return error(code, "scales[", i, "] = ", s, " makes dim ", axes[i], " too large");
+          if (o > 9.0e18)
+            return error(code, "scales[", i, "] = ", s, " makes dim ", axes[i], " of ", a.out, " elements ", o,
+                         " long, more than int64 can count");
           a.out = static_cast<int64_t>(o);
         }
       }
@@ -194,7 +209,11 @@ class ResizeOp final : public Op {
             continue;
           }
           a.scale = scale;
-          a.out = static_cast<int64_t>(std::floor(scale * static_cast<double>(a.out) + 0.5));
+          const double o = std::floor(scale * static_cast<double>(a.out) + 0.5);
+          if (!(o < 9.0e18))  // an int64 (NaN, from a 0 / 0 scale, is no size either)
+            return error(code, source(sizes, "sizes"), " with keep_aspect_ratio_policy scales dim ", axes[i], " of ", a.out,
+                         " to ", o, " elements, more than int64 can count");
+          a.out = static_cast<int64_t>(o);
         }
       }
     }

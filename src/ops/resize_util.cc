@@ -231,7 +231,15 @@ Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axe
         for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<double>(static_cast<compute_t<T>>(p[i]));
       }))
     return error(StatusCode::kUnsupported, "resize does not support ", dtype_name(x.dtype()));
-  for (size_t d = 0; d < cur.size(); ++d) {
+  // One axis at a time, the ones that shrink first: an intermediate then never holds more than
+  // the larger of the input and the output ([1, N] to [N, 1] would otherwise pass through
+  // [N, N]). The passes are separable, so the order does not change the result.
+  std::vector<size_t> order(cur.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return static_cast<double>(axes[a].out) * static_cast<double>(cur[b]) < static_cast<double>(axes[b].out) * static_cast<double>(cur[a]);
+  });
+  for (const size_t d : order) {
     const int64_t in = cur[d];
     if (is_identity(opt, axes[d], in)) continue;
     const AxisTaps t = axis_taps(opt, axes[d], in);

@@ -98,6 +98,25 @@ int64_t BroadcastIndex::offset(int64_t linear) const {
   return off;
 }
 
+Status check_output_shape(const Shape& shape, const std::string& source, StatusCode code) {
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] < 0)
+      return error(code, source, " gives the output shape ", shape_to_string(shape), ", whose dim ", i, " is negative");
+  if (shape_numel(shape) < 0)
+    return error(code, source, " gives the output shape ", shape_to_string(shape),
+                 ", whose element count overflows int64");
+  return Status::ok();
+}
+
+Status check_output_dims(const std::vector<ir::Dim>& dims, const std::string& source) {
+  Shape shape;
+  for (const ir::Dim& d : dims) {
+    if (!d.is_known()) return Status::ok();
+    shape.push_back(d.value);
+  }
+  return check_output_shape(shape, source, StatusCode::kInvalidModel);
+}
+
 std::vector<int64_t> int_list(const Tensor& t) { return t.to_int64_vector(); }
 
 std::vector<ir::Dim> known_dims(const Shape& shape) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,27 @@ class BroadcastIndex {
   bool same_ = false;
   bool scalar_ = false;
 };
+
+// a * b and a + b, or nullopt when the result does not fit in int64 (sizes taken from a model's
+// attributes or inputs, where signed overflow would be undefined behaviour).
+inline std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+inline std::optional<int64_t> checked_add(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+// An output shape an op computed from its attribute or input `source` ("input 'shape'",
+// "attribute 'output_shape'"): an error naming the source and the shape when a dim is negative
+// or the element count overflows int64. A huge but countable shape is fine here: the memory
+// limit refuses what cannot be allocated.
+Status check_output_shape(const Shape& shape, const std::string& source, StatusCode code);
+// The same for inferred dims, checked when every dim is known.
+Status check_output_dims(const std::vector<ir::Dim>& dims, const std::string& source);
 
 // Reads an int64 list from a constant 1-D tensor (shape, axes, pads inputs).
 std::vector<int64_t> int_list(const Tensor& t);

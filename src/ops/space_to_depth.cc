@@ -17,8 +17,10 @@ class SpaceToDepthOp final : public Op {
     if (mode != "DCR" && mode != "CRD")
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'mode' must be \"DCR\" or \"CRD\", got \"", mode, "\"");
     crd_ = mode == "CRD";
-    if (ctx.status().is_ok() && (bs_ <= 0 || bs_ > (int64_t{1} << 20)))
+    if (ctx.status().is_ok() && bs_ <= 0)
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' must be positive, got ", bs_);
+    if (ctx.status().is_ok() && !checked_mul(bs_, bs_))
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' = ", bs_, ": blocksize^2 is larger than int64 can count");
     return ctx.status();
   }
 
@@ -39,7 +41,12 @@ class SpaceToDepthOp final : public Op {
     if (bs_ != 1)
       for (size_t d = 1; d < 4; ++d) {
         const ir::Dim& in = out[d];
-        out[d] = !in.is_known() ? ir::Dim{} : ir::Dim::known(d == 1 ? in.value * bs_ * bs_ : in.value / bs_);
+        if (!in.is_known()) {
+          out[d] = ir::Dim{};
+          continue;
+        }
+        HI_ASSIGN_OR_RETURN(const int64_t size, d == 1 ? channels(in.value, StatusCode::kInvalidModel) : in.value / bs_);
+        out[d] = ir::Dim::known(size);
       }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
     return Status::ok();
@@ -52,7 +59,8 @@ class SpaceToDepthOp final : public Op {
     if (h % bs != 0 || w % bs != 0)
       return error(StatusCode::kInvalidArgument, "height and width must be multiples of blocksize (", bs, "), input ",
                    x.type_string());
-    const int64_t oc = c * bs * bs, oh = h / bs, ow = w / bs;
+    HI_ASSIGN_OR_RETURN(const int64_t oc, channels(c, StatusCode::kInvalidArgument));
+    const int64_t oh = h / bs, ow = w / bs;
     Tensor& y = ctx.output(0, x.dtype(), {n, oc, oh, ow});
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {
           const U* src = storage<U>(x);
@@ -74,6 +82,14 @@ class SpaceToDepthOp final : public Op {
   }
 
  private:
+  // C times blocksize^2, when that fits in int64.
+  Result<int64_t> channels(int64_t c, StatusCode code) const {
+    const auto r = checked_mul(c, bs_ * bs_);
+    if (!r)
+      return error(code, "attribute 'blocksize' = ", bs_, " makes the ", c,
+                   " channels times blocksize^2 larger than int64 can count");
+    return *r;
+  }
   int64_t bs_ = 1;
   bool crd_ = false;
 };

@@ -1,4 +1,5 @@
 // Sum: elementwise sum of any number of inputs, with broadcasting.
+#include "ops/numeric.h"
 #include "ops/variadic.h"
 
 namespace hi::ops {
@@ -6,7 +7,7 @@ namespace {
 
 struct SumFn {
   template <typename C>
-  C operator()(C a, C b) const { return a + b; }
+  C operator()(C a, C b) const { return wrap_add(a, b); }  // integers wrap, as in numpy
 };
 
 }  // namespace

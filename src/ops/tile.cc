@@ -39,8 +39,12 @@ class TileOp final : public Op {
         const ir::Dim& in = (*x.shape)[d];
         if (reps[d] == 1) out[d] = in;
         else if (reps[d] == 0) out[d] = ir::Dim::known(0);
-        else if (in.is_known()) out[d] = ir::Dim::known(in.value * reps[d]);
+        else if (in.is_known()) {
+          HI_ASSIGN_OR_RETURN(const int64_t size, tiled_size(in.value, reps, d, StatusCode::kInvalidModel));
+          out[d] = ir::Dim::known(size);
+        }
       }
+      HI_RETURN_IF_ERROR(check_output_dims(out, "input 'repeats' " + shape_to_string(reps)));
     } else if (!legacy_) {
       const ir::ValueType& r = ctx.input_type(1);
       if (r.has_rank() && r.rank() == 1 && (*r.shape)[0].is_known() && (*r.shape)[0].value != x.rank())
@@ -56,11 +60,9 @@ class TileOp final : public Op {
                         legacy_ ? legacy_repeats(ctx.in(1), ctx.in(2), x.rank()) : repeats(ctx.in(1), x.rank()));
     Shape out_shape(x.shape().size());
     for (size_t d = 0; d < out_shape.size(); ++d) {
-      if (reps[d] > 0 && x.shape()[d] > (int64_t{1} << 62) / reps[d])
-        return error(StatusCode::kInvalidArgument, "repeats ", shape_to_string(reps), " make dim ", d, " of ", x.type_string(),
-                     " too large");
-      out_shape[d] = x.shape()[d] * reps[d];
+      HI_ASSIGN_OR_RETURN(out_shape[d], tiled_size(x.shape()[d], reps, d, StatusCode::kInvalidArgument));
     }
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'repeats' " + shape_to_string(reps), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, x.dtype(), out_shape);
     if (y.numel() == 0) return Status::ok();
     // Input strides; output element (i0..ik) reads input (i0 % d0, .., ik % dk).
@@ -85,6 +87,13 @@ class TileOp final : public Op {
   }
 
  private:
+  // Input dim d of `size` times repeats[d], when that fits in int64.
+  static Result<int64_t> tiled_size(int64_t size, const std::vector<int64_t>& reps, size_t d, StatusCode code) {
+    const auto r = checked_mul(size, reps[d]);
+    if (!r) return error(code, "input 'repeats' ", shape_to_string(reps), " makes dim ", d, " (", size, " x ", reps[d],
+                         ") larger than int64 can count");
+    return *r;
+  }
   // Opset 6+: one non-negative repeat per input dim, with a product that fits.
   static Result<std::vector<int64_t>> repeats(const Tensor& r, int64_t rank) {
     if (r.dtype() != DType::kInt64 && r.dtype() != DType::kInt32)

@@ -51,9 +51,15 @@ class UpsampleOp final : public Op {
       }
     }
     HI_RETURN_IF_ERROR(check_scales(scales, dims.size(), StatusCode::kInvalidModel));
-    for (size_t d = 0; d < dims.size(); ++d)
-      if (dims[d].is_known()) dims[d] = ir::Dim::known(static_cast<int64_t>(std::floor(static_cast<double>(dims[d].value) * scales[d])));
-      else if (scales[d] != 1.0) dims[d] = ir::Dim{};
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d].is_known()) {
+        HI_ASSIGN_OR_RETURN(const int64_t size, scaled(dims[d].value, scales, d, StatusCode::kInvalidModel));
+        dims[d] = ir::Dim::known(size);
+      } else if (scales[d] != 1.0) {
+        dims[d] = ir::Dim{};
+      }
+    }
+    HI_RETURN_IF_ERROR(check_output_dims(dims, "scales " + scales_string(scales)));
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(dims)));
     return Status::ok();
   }
@@ -67,16 +73,32 @@ class UpsampleOp final : public Op {
     HI_RETURN_IF_ERROR(check_scales(scales, x.shape().size(), StatusCode::kInvalidArgument));
     if (!in_set(kNumericTypes, x.dtype())) return unsupported_dtype(ctx.node(), x.dtype(), "X");
     std::vector<ResizeAxis> plan(x.shape().size());
+    Shape out_shape;
     for (size_t d = 0; d < plan.size(); ++d) {
       plan[d].scale = scales[d];
-      plan[d].out = static_cast<int64_t>(std::floor(static_cast<double>(x.shape()[d]) * scales[d]));
+      HI_ASSIGN_OR_RETURN(plan[d].out, scaled(x.shape()[d], scales, d, StatusCode::kInvalidArgument));
+      out_shape.push_back(plan[d].out);
     }
+    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "scales " + scales_string(scales), StatusCode::kInvalidArgument));
     HI_ASSIGN_OR_RETURN(Tensor y, resize_tensor(x, plan, opt_));
     ctx.set_output(0, std::move(y));
     return Status::ok();
   }
 
  private:
+  // floor(size * scales[d]), when that fits in int64.
+  static Result<int64_t> scaled(int64_t size, const std::vector<double>& scales, size_t d, StatusCode code) {
+    const double o = std::floor(static_cast<double>(size) * scales[d]);
+    if (!(o < 9.0e18))
+      return error(code, "scales ", scales_string(scales), " make dim ", d, " of ", size, " elements ", o,
+                   " long, more than int64 can count");
+    return static_cast<int64_t>(o);
+  }
+  static std::string scales_string(const std::vector<double>& scales) {
+    std::string s = "[";
+    for (size_t i = 0; i < scales.size(); ++i) s += (i ? ", " : "") + str(scales[i]);
+    return s + "]";
+  }
   static Result<std::vector<double>> scales_of(const Tensor& t, StatusCode code) {
     if (!dtype_is_float(t.dtype()) || t.rank() != 1) return error(code, "scales must be a 1-D float tensor, got ", t.type_string());
     std::vector<double> v;

@@ -457,7 +457,7 @@ TEST(ConstantOfShape, DefaultValueIntValueScalarAndEmpty) {
 }
 
 TEST(ConstantOfShape, Errors) {
-  expect_error({"ConstantOfShape", "", 20, {}, {i64({2}, {2, -1})}}, {"negative dim at 1"});
+  expect_error({"ConstantOfShape", "", 20, {}, {i64({2}, {2, -1})}}, {"input 'shape'", "whose dim 1 is negative"});
   expect_error({"ConstantOfShape", "", 20, {{"value", attr_tensor(i64({2}, {1, 2}))}}, {i64({1}, {2})}}, {"exactly one element"});
   expect_error({"ConstantOfShape", "", 20, {}, {iota_f32({1})}}, {"shape must be int64"});
   EXPECT_EQ(inferred("ConstantOfShape", 20, {}, {sym(DType::kInt64, {"3"})}), "float32[?, ?, ?]");
