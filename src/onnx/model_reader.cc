@@ -6,8 +6,10 @@
 
 #include "core/low_precision.h"
 
+#include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <onnx/onnx_pb.h>  // first: defines ONNX_API for the generated headers
 #include <onnx/onnx-data.pb.h>
 #include <sys/stat.h>
@@ -57,13 +59,81 @@ Result<std::string> read_whole_file(const std::string& path, const std::string& 
   return bytes;
 }
 
-bool parse_limited(google::protobuf::MessageLite* msg, const void* data, size_t size) {
+// How deep protobuf lets messages nest while parsing (its default is 100). Each subgraph costs
+// three levels (attribute -> graph -> node), so this leaves room for convert_graph's 64 levels
+// of subgraphs; deeper means a hostile or broken file, which protobuf rejects without saying why.
+constexpr int kMaxMessageDepth = 200;
+
+// What nests deepest in a message that protobuf refused for its depth: the messages on the path
+// past kMaxMessageDepth, and how many of them are graphs and types.
+struct Nesting {
+  bool too_deep = false;
+  int graphs = 0, types = 0;
+};
+
+// Walks the wire format of `data` as a `root` message, descending only into fields that the
+// schema says are messages, without recursion (an explicit stack), and stops as soon as the
+// nesting passes kMaxMessageDepth. Used only after a failed parse, to say why it failed.
+Nesting find_nesting(const void* data, size_t size, const google::protobuf::Descriptor* root) {
+  using google::protobuf::FieldDescriptor;
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
+  in.SetTotalBytesLimit(INT_MAX);
+  struct Frame {
+    const google::protobuf::Descriptor* type;
+    google::protobuf::io::CodedInputStream::Limit outer;
+  };
+  std::vector<Frame> stack = {{root, 0}};
+  Nesting n;
+  while (true) {
+    if (stack.size() > 1 && in.BytesUntilLimit() == 0) {  // the innermost message ends here
+      in.PopLimit(stack.back().outer);
+      stack.pop_back();
+      continue;
+    }
+    const uint32_t tag = in.ReadTag();
+    if (tag == 0) break;  // the end, or bytes that are no message
+    const FieldDescriptor* f = stack.back().type->FindFieldByNumber(static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)));
+    if (f && f->type() == FieldDescriptor::TYPE_MESSAGE &&
+        WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      uint32_t length = 0;
+      if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT_MAX)) break;
+      stack.push_back({f->message_type(), in.PushLimit(static_cast<int>(length))});
+      if (static_cast<int>(stack.size()) - 1 > kMaxMessageDepth) {
+        n.too_deep = true;
+        for (const Frame& fr : stack) {
+          n.graphs += fr.type == onnx::GraphProto::descriptor() ? 1 : 0;
+          n.types += fr.type == onnx::TypeProto::descriptor() ? 1 : 0;
+        }
+        return n;
+      }
+    } else if (!WireFormatLite::SkipField(&in, tag)) {
+      break;
+    }
+  }
+  return n;
+}
+
+// Parses `msg` with protobuf's limits. On failure, `why` is empty (the bytes are not such a
+// message) or says that they nest deeper than kMaxMessageDepth, and what nests.
+bool parse_limited(google::protobuf::Message* msg, const void* data, size_t size, std::string* why) {
+  why->clear();
   if (size > static_cast<size_t>(INT_MAX)) return false;  // protobuf's own hard limit
   google::protobuf::io::ArrayInputStream raw(data, static_cast<int>(size));
   google::protobuf::io::CodedInputStream coded(&raw);
   coded.SetTotalBytesLimit(INT_MAX);
-  coded.SetRecursionLimit(200);  // nested subgraphs; deeper means a hostile file
-  return msg->ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
+  coded.SetRecursionLimit(kMaxMessageDepth);
+  if (msg->ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage()) return true;
+  const Nesting n = find_nesting(data, size, msg->GetDescriptor());
+  if (!n.too_deep) return false;
+  std::string what = "messages";
+  // Which nests more: a subgraph costs 3 levels (the main graph is none), a type in a type 2.
+  if (n.graphs > 1 && 3 * (n.graphs - 1) >= 2 * n.types)
+    what = str("subgraphs (If/Loop/Scan bodies, ", n.graphs - 1, " levels so far; at most 64 are supported)");
+  else if (n.types > 1)
+    what = str("types (sequences, optionals or maps of each other, ", n.types, " levels so far)");
+  *why = str("it nests ", what, " deeper than the reader's limit of ", kMaxMessageDepth, " protobuf message levels");
+  return false;
 }
 
 Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto& tp, const std::string& where);
@@ -470,9 +540,12 @@ Result<ir::Model> read_model_bytes(const void* data, size_t size, const std::str
   ReadContext ctx{display_name, base_dir};
   if (size == 0) return model_error(ctx, "the model is empty (0 bytes)");
   onnx::ModelProto mp;
-  if (!parse_limited(&mp, data, size))
+  std::string why;
+  if (!parse_limited(&mp, data, size, &why)) {
+    if (!why.empty()) return model_error(ctx, "not a model hipinfer reads: " + why);
     return model_error(ctx, str("not a valid ONNX model: protobuf parsing failed (", size,
                                 " bytes; the file is truncated, corrupt, or not ONNX)"));
+  }
   return convert_model(ctx, mp);
 }
 
@@ -488,7 +561,8 @@ namespace {
 
 Result<Tensor> parse_tensor(const ReadContext& ctx, const void* data, size_t size, std::string* name) {
   onnx::TensorProto tp;
-  if (!parse_limited(&tp, data, size)) return model_error(ctx, "not a serialized TensorProto");
+  std::string why;
+  if (!parse_limited(&tp, data, size, &why)) return model_error(ctx, why.empty() ? "not a serialized TensorProto" : why);
   if (name) *name = tp.name();
   return convert_tensor(ctx, tp, "tensor");
 }
@@ -526,13 +600,15 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
   switch (type.kind) {
     case ir::ValueKind::kSequence: {
       onnx::SequenceProto sp;
-      if (!parse_limited(&sp, data, size)) return model_error(ctx, "not a serialized SequenceProto");
+      std::string why;
+      if (!parse_limited(&sp, data, size, &why)) return model_error(ctx, why.empty() ? "not a serialized SequenceProto" : why);
       HI_ASSIGN_OR_RETURN(auto elems, convert_sequence(ctx, sp));
       return ops::Value::of_sequence(std::move(elems));
     }
     case ir::ValueKind::kOptional: {
       onnx::OptionalProto op;
-      if (!parse_limited(&op, data, size)) return model_error(ctx, "not a serialized OptionalProto");
+      std::string why;
+      if (!parse_limited(&op, data, size, &why)) return model_error(ctx, why.empty() ? "not a serialized OptionalProto" : why);
       // An empty optional may still name its element type (onnx's from_optional does).
       if (op.elem_type() == onnx::OptionalProto::TENSOR) {
         if (!op.has_tensor_value()) return ops::Value{};

@@ -85,5 +85,75 @@ TEST_F(ReaderRegress, StringTensorWithForgedDimsFailsBeforeAllocating) {
   EXPECT_EQ(host_memory_stats().allocations, before);
 }
 
+// A model whose If nodes nest `depth` subgraphs: each branch holds the next If.
+std::string nested_ifs(int depth) {
+  ModelBuilder b;
+  b.input("c", onnx::TensorProto::BOOL, {}).output("y", onnx::TensorProto::FLOAT);
+  onnx::GraphProto* g = b.proto().mutable_graph();
+  // Each level's output is y<level> (the main graph's is y).
+  auto output = [](int level) { return level == 0 ? std::string("y") : str("y", level); };
+  for (int i = 0; i < depth; ++i) {
+    auto* n = g->add_node();
+    n->set_op_type("If");
+    n->add_input(std::string("c"));
+    n->add_output(output(i));
+    auto* a = n->add_attribute();
+    a->set_name("then_branch");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    g = a->mutable_g();
+    g->set_name(str("level", i + 1));
+    g->add_output()->set_name(output(i + 1));
+  }
+  return b.bytes();
+}
+
+// Issue 24: past protobuf's nesting limit the reader said "truncated, corrupt, or not ONNX";
+// it now says what nests and names the limit. Just inside it, the subgraph limit of the
+// conversion speaks instead, and a moderate nesting reads.
+TEST(ReaderNesting, SubgraphsPastTheLimitAreNamedNotCalledCorrupt) {
+  for (int depth : {70, 200, 1000}) {
+    const std::string bytes = nested_ifs(depth);
+    auto m = onnx_reader::read_model_bytes(bytes.data(), bytes.size(), "", "deep.onnx");
+    ASSERT_FALSE(m.is_ok()) << depth;
+    const std::string& msg = m.status().message();
+    EXPECT_EQ(m.status().code(), StatusCode::kInvalidModel);
+    EXPECT_NE(msg.find("deep.onnx: not a model hipinfer reads: it nests subgraphs (If/Loop/Scan bodies, 66 levels so far; "
+                       "at most 64 are supported) deeper than the reader's limit of 200 protobuf message levels"),
+              std::string::npos)
+        << depth << ": " << msg;
+    EXPECT_EQ(msg.find("truncated"), std::string::npos) << msg;
+  }
+  const std::string just_inside = nested_ifs(65);
+  auto m = onnx_reader::read_model_bytes(just_inside.data(), just_inside.size(), "", "deep.onnx");
+  ASSERT_FALSE(m.is_ok());
+  EXPECT_NE(m.status().message().find("subgraphs are nested more than 64 deep"), std::string::npos) << m.status().message();
+  const std::string moderate = nested_ifs(20);
+  EXPECT_TRUE(onnx_reader::read_model_bytes(moderate.data(), moderate.size(), "", "ok.onnx").is_ok());
+}
+
+TEST(ReaderNesting, TypesPastTheLimitAreNamed) {
+  ModelBuilder b;
+  b.output("y", onnx::TensorProto::FLOAT);
+  auto* in = b.proto().mutable_graph()->add_input();
+  in->set_name("x");
+  onnx::TypeProto* t = in->mutable_type();
+  for (int i = 0; i < 150; ++i) t = t->mutable_sequence_type()->mutable_elem_type();
+  t->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  const std::string bytes = b.bytes();
+  auto m = onnx_reader::read_model_bytes(bytes.data(), bytes.size(), "", "types.onnx");
+  ASSERT_FALSE(m.is_ok());
+  EXPECT_NE(m.status().message().find("it nests types (sequences, optionals or maps of each other, "), std::string::npos)
+      << m.status().message();
+  EXPECT_NE(m.status().message().find("deeper than the reader's limit of 200"), std::string::npos) << m.status().message();
+}
+
+// Bytes that are simply not a model still say so.
+TEST(ReaderNesting, CorruptBytesAreStillCorrupt) {
+  const std::string bytes = nested_ifs(3).substr(0, 40);
+  auto m = onnx_reader::read_model_bytes(bytes.data(), bytes.size(), "", "cut.onnx");
+  ASSERT_FALSE(m.is_ok());
+  EXPECT_NE(m.status().message().find("truncated, corrupt, or not ONNX"), std::string::npos) << m.status().message();
+}
+
 }  // namespace
 }  // namespace hi::test
