@@ -3,9 +3,11 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "doctor/context.h"
@@ -57,7 +59,82 @@ std::string c_string(const std::string& table, uint64_t at) {
   return std::string(table.c_str() + at);
 }
 
+// The architecture a few e_machine values stand for, for messages.
+std::string machine_name(uint16_t m) {
+  switch (m) {
+    case EM_X86_64: return "x86-64";
+    case EM_386: return "i386";
+    case EM_AARCH64: return "aarch64";
+    case EM_ARM: return "arm";
+    case EM_PPC64: return "ppc64";
+    case EM_RISCV: return "riscv";
+    case EM_S390: return "s390";
+    case EM_AMDGPU: return "an AMD GPU";
+    case EM_CUDA: return "an NVIDIA GPU";
+    default: return "machine " + std::to_string(m);
+  }
+}
+
+// This program's architecture: the libraries it loads must match it.
+constexpr uint16_t kThisMachine =
+#if defined(__x86_64__)
+    EM_X86_64;
+#elif defined(__aarch64__)
+    EM_AARCH64;
+#elif defined(__powerpc64__)
+    EM_PPC64;
+#elif defined(__riscv)
+    EM_RISCV;
+#else
+    EM_NONE;  // unknown here: not checked
+#endif
+
+// Whether [offset, offset + count * size) lies inside a file of `file_size` bytes.
+bool inside(uint64_t offset, uint64_t count, uint64_t size, uint64_t file_size) {
+  uint64_t bytes = 0;
+  return !__builtin_mul_overflow(count, size, &bytes) && offset <= file_size && bytes <= file_size - offset;
+}
+
+std::string not_a_library(uint16_t type) {
+  if (type == ET_EXEC) return "an executable, not a shared library";
+  if (type == ET_REL) return "an object file (.o), not a shared library";
+  if (type == ET_CORE) return "a core dump, not a shared library";
+  return "not a shared library (ELF type " + std::to_string(type) + ")";
+}
+
 }  // namespace
+
+std::string shared_library_problem(const std::string& path) {
+  File f(path);
+  if (!f.ok()) return std::string("cannot be opened: ") + std::strerror(errno);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::string("cannot be read: ") + std::strerror(errno);
+  const auto size = static_cast<uint64_t>(st.st_size);
+  const std::string magic = f.bytes(0, SELFMAG);
+  if (magic.size() < SELFMAG || std::memcmp(magic.data(), ELFMAG, SELFMAG) != 0)
+    return str("not an ELF file (", size, " bytes, not starting with \\x7fELF)");
+  unsigned char ident[EI_NIDENT] = {};
+  if (!f.get(0, ident)) return str("truncated: ", size, " bytes, shorter than an ELF header");
+  if (ident[EI_CLASS] == ELFCLASS32) return "a 32-bit ELF file; this program loads 64-bit libraries";
+  if (ident[EI_CLASS] != ELFCLASS64) return "an ELF file of unknown class " + std::to_string(ident[EI_CLASS]);
+  if (ident[EI_DATA] != ELFDATA2LSB) return "a big-endian ELF file; this machine is little-endian";
+  Elf64_Ehdr eh;
+  if (!f.get(0, eh)) return str("truncated: ", size, " bytes, shorter than an ELF header (", sizeof(Elf64_Ehdr), ")");
+  if (kThisMachine != EM_NONE && eh.e_machine != kThisMachine)
+    return "built for " + machine_name(eh.e_machine) + "; this machine is " + machine_name(kThisMachine);
+  if (eh.e_type != ET_DYN) return not_a_library(eh.e_type);
+  if (!inside(eh.e_phoff, eh.e_phnum, eh.e_phentsize, size))
+    return str("truncated: its program headers end past its ", size, " bytes");
+  if (eh.e_shoff != 0 && !inside(eh.e_shoff, eh.e_shnum, eh.e_shentsize, size))
+    return str("truncated: its section headers (the end of a whole file) lie past its ", size, " bytes");
+  for (uint16_t i = 0; i < eh.e_phnum && eh.e_phentsize >= sizeof(Elf64_Phdr); ++i) {
+    Elf64_Phdr ph;
+    if (!f.get(eh.e_phoff + uint64_t{i} * eh.e_phentsize, ph)) return "truncated: a program header cannot be read";
+    if (ph.p_type == PT_LOAD && !inside(ph.p_offset, 1, ph.p_filesz, size))
+      return str("truncated: a loaded segment ends at byte ", ph.p_offset + ph.p_filesz, " of a ", size, "-byte file");
+  }
+  return "";
+}
 
 std::optional<ElfInfo> read_elf(const std::string& path) {
   File f(path);

@@ -22,6 +22,12 @@ struct ElfInfo {
 // nullopt when the file is not a readable 64-bit little-endian ELF (what hipinfer targets).
 std::optional<ElfInfo> read_elf(const std::string& path);
 
+// Why the loader of this machine (this program's ELF class, byte order and architecture) could
+// not load `path` as a shared library: "not an ELF file", "a 32-bit ELF file", "built for
+// aarch64", "truncated: ...". Empty when it looks loadable: the header, the program and section
+// header tables and every loaded segment lie inside the file.
+std::string shared_library_problem(const std::string& path);
+
 // GPU targets ("gfx90a", "gfx1100") of the first clang offload bundle in the .hip_fatbin section;
 // every bundle in one library is built for the same list. Empty when there is none, or when the
 // bundles are compressed (ROCm 6.2+ may compress them; the list is then not readable cheaply).

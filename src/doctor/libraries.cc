@@ -202,6 +202,14 @@ void check_libraries(const Context& ctx, Sink& sink) {
                    lib.vendor == std::string("amd") && ctx.exists("/usr/bin/amdgpu-install") ? "sudo amdgpu-install --usecase=rocm" : "");
       continue;
     }
+    // A file of the right name is not yet a library: a placeholder, a half-finished download or
+    // another architecture's build fails to load as surely as a missing one.
+    if (const std::string problem = shared_library_problem(ctx.host_path(ctx.resolve(path))); !problem.empty()) {
+      sink.error("lib.broken", std::string(lib.name) + " at " + path + " is not a library this machine can load: " + problem,
+                 std::string("Programs that load it (hipinfer's GPU backend, ONNX Runtime, PyTorch) fail as if it were missing. ") +
+                     "Reinstall the package that owns it" + (lib.runtime ? " (the GPU driver's or runtime's)." : "."));
+      continue;
+    }
     const std::string version = library_version(ctx, lib, path);
     sink.facts.libraries.push_back({lib.name, version, path, "", "", {}});
     if (lib.runtime) runtime_found[lib.vendor] = true;

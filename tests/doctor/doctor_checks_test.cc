@@ -2,8 +2,13 @@
 // the GPU runtime's view, and the JSON and text output.
 #include <gtest/gtest.h>
 
+#include <elf.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <filesystem>
+#include <fstream>
+#include <map>
 
 #include "doctor/doctor_test_util.h"
 #include "doctor/json.h"
@@ -104,6 +109,49 @@ TEST(DoctorChecks, DriversMissing) {
   EXPECT_EQ(find(r, "gpu.amd_driver")->fix, "sudo modprobe amdgpu");
   EXPECT_EQ(find(r, "gpu.nvidia_driver")->fix, "sudo ubuntu-drivers install");  // no nvidia.ko in modules.dep
   EXPECT_EQ(r.facts.gpus[0].name, "Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]");  // from pci.ids
+}
+
+// Issue 24: a 19-byte text file named libcudnn.so.9 was reported as cuDNN found and ok. Each
+// GPU library of the NVIDIA root is broken a different way; each is an error giving the reason,
+// and none is "found".
+TEST(DoctorChecks, LibrariesTheLoaderCannotLoadAreBrokenWithTheReason) {
+  DoctorOptions o = root_options("nvidia");
+  const std::string lib = o.root + "/usr/local/cuda/lib64/";
+  const std::string real = testing::read_text(std::string(HI_DOCTOR_ELF_DIR) + "/fake_library.so");
+  ASSERT_GT(real.size(), 1000u);
+  auto write = [](const std::string& path, const std::string& bytes) {
+    std::filesystem::remove(path);
+    std::ofstream(path, std::ios::binary) << bytes;
+  };
+  auto patched = [&](size_t at, const std::string& bytes) { return real.substr(0, at) + bytes + real.substr(at + bytes.size()); };
+  write(lib + "libcudnn.so.9.1.0", "placeholder library");                // 19 bytes of text
+  write(lib + "libcudart.so.12.4.127", patched(EI_CLASS, std::string(1, ELFCLASS32)));
+#if defined(__aarch64__)
+  const uint16_t other = EM_X86_64;
+#else
+  const uint16_t other = EM_AARCH64;
+#endif
+  write(lib + "libcublasLt.so.12.4.5.8", patched(offsetof(Elf64_Ehdr, e_machine), std::string(reinterpret_cast<const char*>(&other), 2)));
+  write(lib + "libcublas.so.12.4.5.8", real.substr(0, real.size() / 2));  // a download cut short
+  const uint16_t exec = ET_EXEC;
+  write(o.root + "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14",
+        patched(offsetof(Elf64_Ehdr, e_type), std::string(reinterpret_cast<const char*>(&exec), 2)));
+  const DoctorResult r = run_doctor(o);
+  std::map<std::string, std::string> broken;  // library -> title
+  for (const auto& f : r.findings) {
+    if (f.id == "lib.broken") {
+      EXPECT_EQ(f.level, Level::kError);
+      broken[f.title.substr(0, f.title.find(" at "))] = f.title;
+    }
+    EXPECT_FALSE(f.id == "lib.found") << "still found: " << f.title;
+  }
+  ASSERT_EQ(broken.size(), 5u) << ::testing::PrintToString(broken);
+  EXPECT_NE(broken["cuDNN"].find("/usr/local/cuda/lib64/libcudnn.so.9 is not a library this machine can load: not an ELF file (19 bytes"),
+            std::string::npos) << broken["cuDNN"];
+  EXPECT_NE(broken["CUDA runtime"].find("a 32-bit ELF file"), std::string::npos) << broken["CUDA runtime"];
+  EXPECT_NE(broken["cuBLASLt"].find("built for "), std::string::npos) << broken["cuBLASLt"];
+  EXPECT_NE(broken["cuBLAS"].find("truncated"), std::string::npos) << broken["cuBLAS"];
+  EXPECT_NE(broken["CUDA driver"].find("an executable, not a shared library"), std::string::npos) << broken["CUDA driver"];
 }
 
 TEST(DoctorChecks, CompatibilityMatrix) {

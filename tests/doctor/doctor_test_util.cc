@@ -56,6 +56,11 @@ std::string make_root(const std::string& name) {
   const std::string dir = mkdtemp(tmpl.data());
   temp_roots().dirs.push_back(dir);
   fs::copy(std::string(HI_DOCTOR_ROOTS) + "/" + name + "/root", dir, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  // Library files in the source tree are placeholders; the doctor wants real shared objects.
+  const std::string library = std::string(HI_DOCTOR_ELF_DIR) + "/fake_library.so";
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && !e.is_symlink() && read_text(e.path().string()).rfind(kPlaceholderLibrary, 0) == 0)
+      fs::copy_file(library, e.path(), fs::copy_options::overwrite_existing);
   for (const auto& line : lines_of(std::string(HI_DOCTOR_ROOTS) + "/" + name + "/elf-files")) {
     const auto space = line.find(' ');
     const std::string target = dir + line.substr(0, space), fixture = std::string(HI_DOCTOR_ELF_DIR) + "/" + line.substr(space + 1) + ".so";

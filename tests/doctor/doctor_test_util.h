@@ -11,8 +11,12 @@
 
 namespace hi::doctor::testing {
 
+// What a library file in a root's source tree holds; copies get a real ELF shared object instead.
+inline constexpr const char* kPlaceholderLibrary = "placeholder library";
+
 std::vector<std::string> root_names();
-// Copies roots/<name>/root to a new temporary directory, adds its ELF fixtures, returns the path.
+// Copies roots/<name>/root to a new temporary directory, adds its ELF fixtures, replaces its
+// placeholder libraries with a real shared object, and returns the path.
 std::string make_root(const std::string& name);
 std::map<std::string, std::string> root_env(const std::string& name);
 std::vector<std::string> root_expected(const std::string& name);  // sorted
