@@ -3,13 +3,21 @@
 // the accuracy guard's comparison of two precisions.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <thread>
 
 #include "bench_accuracy.h"
 #include "bench_compare.h"
 #include "bench_json.h"
 #include "bench_machine.h"
+#include "bench_peer.h"
 #include "bench_profile.h"
 #include "bench_stats.h"
 #include "bench_svg.h"
@@ -254,6 +262,121 @@ TEST(BenchMachine, SeesAtLeastOneCoreAndThePeakRss) {
   EXPECT_LE(m.physical_cores, m.logical_cpus);
   EXPECT_FALSE(m.cpu_model.empty());
   EXPECT_GT(process_peak_rss_bytes(), 0);
+}
+
+// ---- The peer process: every wait is bounded (issue 24) ----------------------------------------
+
+struct PeerProcessTest : ::testing::Test {
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("hi_peer_" + std::to_string(::getpid()) + "_" +
+                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  // A worker running `script` in sh; it writes its pid (and any helper's) into files here.
+  std::unique_ptr<PeerProcess> start(const std::string& script) {
+    auto p = PeerProcess::start({"sh", "-c", script}, (dir_ / "stderr").string(), "test peer");
+    EXPECT_TRUE(p.is_ok()) << p.status().to_string();
+    return p.is_ok() ? std::move(p).value() : nullptr;
+  }
+  // The pid a worker wrote to `name`, once it has.
+  int pid_in(const std::string& name) {
+    for (int i = 0; i < 500; ++i) {
+      std::ifstream in(dir_ / name);
+      int pid = 0;
+      if (in >> pid && pid > 0) return pid;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return 0;
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+// Gone, or a zombie nobody reaps (an orphan in a container without an init): dead either way.
+bool dead(int pid) {
+  if (kill(pid, 0) != 0) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A worker that answers "quit" but never exits, ignoring the end of its input and SIGTERM, with
+// a helper process of its own: stop() kills both, within the grace period, and says so.
+TEST_F(PeerProcessTest, AWorkerThatNeverExitsIsKilledWithItsHelpersAndNamed) {
+  auto p = start("trap '' TERM HUP INT; sleep 1000 & echo $! > " + path("helper") + "; echo $$ > " + path("worker") +
+                 "; read line; echo ok; while :; do sleep 1; done");
+  ASSERT_TRUE(p);
+  const int worker = pid_in("worker"), helper = pid_in("helper");
+  ASSERT_GT(worker, 0);
+  ASSERT_GT(helper, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status s = p->stop(0.5);
+  EXPECT_LT(seconds_since(t0), 10.0);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.message().find("the test peer worker did not exit within 0.5 s of 'quit' and was killed (SIGKILL)"),
+            std::string::npos)
+      << s.message();
+  EXPECT_TRUE(dead(worker));
+  for (int i = 0; i < 200 && !dead(helper); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(dead(helper)) << "the worker's own child outlived it";
+}
+
+// A worker that never answers "quit": killed, named, bounded.
+TEST_F(PeerProcessTest, AWorkerThatNeverAnswersQuitIsKilled) {
+  auto p = start("echo $$ > " + path("worker") + "; exec sleep 1000");
+  ASSERT_TRUE(p);
+  const int worker = pid_in("worker");
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status s = p->stop(0.5);
+  EXPECT_LT(seconds_since(t0), 10.0);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.message().find("the test peer worker did not"), std::string::npos) << s.message();
+  EXPECT_TRUE(dead(worker));
+}
+
+// A worker that does not read its input: a line larger than the pipe holds used to block the
+// write for ever; now the wait ends at its deadline.
+TEST_F(PeerProcessTest, AWorkerThatDoesNotReadIsKilledWhenAWriteWouldBlock) {
+  auto p = start("echo $$ > " + path("worker") + "; exec sleep 1000");
+  ASSERT_TRUE(p);
+  const int worker = pid_in("worker");
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status s = p->send(std::string(1 << 20, 'x'), 0.5);
+  EXPECT_LT(seconds_since(t0), 10.0);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.message().find("the test peer worker did not read its input within 0.5 s and was stopped"), std::string::npos)
+      << s.message();
+  EXPECT_TRUE(dead(worker));
+}
+
+// A worker that says nothing: read_line's deadline kills it, and the message says how it ended.
+TEST_F(PeerProcessTest, AWorkerThatNeverAnswersIsKilledAtTheDeadline) {
+  auto p = start("trap '' TERM; echo $$ > " + path("worker") + "; while :; do sleep 1; done");
+  ASSERT_TRUE(p);
+  const int worker = pid_in("worker");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = p->read_line(0.5);
+  EXPECT_LT(seconds_since(t0), 10.0);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_NE(r.status().message().find("the test peer worker did not answer within 0.5 s and was stopped: it was killed by signal 9"),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_TRUE(dead(worker));
+  EXPECT_TRUE(p->stop(0.5).is_ok());  // nothing left to stop
+}
+
+// A well-behaved worker stops cleanly.
+TEST_F(PeerProcessTest, AWorkerThatQuitsStopsCleanly) {
+  auto p = start("read line; echo ok; exit 0");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->stop(5).is_ok());
 }
 
 }  // namespace

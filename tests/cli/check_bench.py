@@ -9,6 +9,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 try:
@@ -248,6 +249,47 @@ r = bench(MODEL, "--runs", "2", "--compare", "onnxruntime", "--python", dies)
 check("worker exits at start: exit 1, status and stderr shown",
       r.returncode == 1 and "exited with status 3" in r.stderr and "fake python: giving up" in r.stderr
       and "latency median" in r.stdout, (r.returncode, r.stderr))
+# A worker that measures, then answers 'quit' and never exits (ignoring SIGTERM and the end of its
+# input, with a helper process of its own): bench kills it within its grace period, names it in a
+# warning, and still reports; it used to wait for ever. Called as: PYTHON -u SCRIPT MODEL FOLDER THREADS.
+stuck = executable("stuck_python", """#!/bin/sh
+trap '' TERM HUP INT
+sleep 1000 &
+echo $! > '""" + path("stuck_helper.pid") + """'
+echo "ready stuck-1.0 5"
+while read cmd k; do
+  case "$cmd" in
+    run) out=ok; i=0; while [ "$i" -lt "$k" ]; do out="$out 1.5"; i=$((i + 1)); done; echo "$out" ;;
+    outputs) : > "$4/outputs.txt"; echo "ok 0" ;;
+    stats) echo "ok 1000000" ;;
+    quit) echo ok; while :; do sleep 1; done ;;
+  esac
+done
+while :; do sleep 1; done
+""")
+t0 = time.monotonic()
+r = bench(MODEL, "--runs", "2", "--warmup", "1", "--compare", "onnxruntime", "--python", stuck, "--json", "-")
+took = time.monotonic() - t0
+check("worker that never exits: bench ends, warns naming it, reports its runs",
+      took < 60 and "warning: the ONNX Runtime worker did not exit within 5 s of 'quit' and was killed (SIGKILL)" in r.stderr
+      and (load_json(r, "stuck worker") or {}).get("peers", [{}])[0].get("runs") == 2, (took, r.returncode, r.stderr[-1500:]))
+
+
+def dead(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as f:  # a zombie nobody reaps is dead too
+        return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+helper = int(open(path("stuck_helper.pid")).read())
+for _ in range(200):
+    if dead(helper):
+        break
+    time.sleep(0.01)
+check("worker that never exits: its helper process is killed with it", dead(helper), helper)
 r = bench(MODEL, "--runs", "2", "--compare", "onnxruntime", "--python", path("no-such-python"))
 check("--python missing: exit 4, names it", r.returncode == 4 and "no-such-python" in r.stderr, (r.returncode, r.stderr))
 

@@ -28,19 +28,42 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Waits up to `timeout_s` for the child to exit, then kills it; returns its wait status.
-int reap(int pid, double timeout_s) {
-  int status = 0;
+// How long a child killed with SIGKILL may take to be reaped. One stuck in the kernel (a GPU
+// driver call, a dead network file system) does not die even then; bench must not wait for it.
+constexpr double kKillWaitS = 5;
+
+// Polls for the child's exit for up to `timeout_s`; true when it was reaped (status filled).
+bool wait_for_exit(int pid, double timeout_s, int* status) {
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
-  while (Clock::now() < deadline) {
-    const int r = waitpid(pid, &status, WNOHANG);
-    if (r == pid || (r < 0 && errno != EINTR)) return status;
+  while (true) {
+    const int r = waitpid(pid, status, WNOHANG);
+    if (r == pid || (r < 0 && errno != EINTR)) return true;
+    if (Clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  kill(pid, SIGKILL);
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
+}
+
+// The child runs in its own process group (see start()): killing the group also ends whatever
+// it started (a wrapper script's interpreter, ONNX Runtime's helpers).
+void kill_group(int pid) {
+  if (kill(-pid, SIGKILL) != 0) kill(pid, SIGKILL);
+}
+
+struct Reaped {
+  int status = 0;
+  bool killed = false;    // it had not exited within the grace period
+  bool reaped = true;     // false: not even SIGKILL ended it within kKillWaitS
+};
+
+// Waits up to `grace_s` for the child to exit, then kills its process group and waits at most
+// kKillWaitS more: every wait is bounded.
+Reaped reap(int pid, double grace_s) {
+  Reaped r;
+  if (wait_for_exit(pid, grace_s, &r.status)) return r;
+  r.killed = true;
+  kill_group(pid);
+  r.reaped = wait_for_exit(pid, kKillWaitS, &r.status);
+  return r;
 }
 
 std::string stderr_tail(const std::string& file, size_t max_lines) {
@@ -73,12 +96,18 @@ Result<std::unique_ptr<PeerProcess>> PeerProcess::start(const std::vector<std::s
   posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // Its own process group, so that stopping it stops everything it started.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   close(to_child[0]);
   close(from_child[1]);
   if (rc != 0) {
@@ -87,6 +116,9 @@ Result<std::unique_ptr<PeerProcess>> PeerProcess::start(const std::vector<std::s
     return error(rc == ENOENT ? StatusCode::kNotFound : StatusCode::kRuntimeError, "cannot start the ", label,
                  " worker with '", argv[0], "': ", std::strerror(rc));
   }
+  // Writes wait in poll() with a deadline (send()), never in a blocking write to a child that
+  // does not read.
+  fcntl(to_child[1], F_SETFL, fcntl(to_child[1], F_GETFL) | O_NONBLOCK);
   std::unique_ptr<PeerProcess> p(new PeerProcess());
   p->pid_ = pid;
   p->to_child_ = to_child[1];
@@ -99,33 +131,49 @@ Result<std::unique_ptr<PeerProcess>> PeerProcess::start(const std::vector<std::s
 PeerProcess::~PeerProcess() {
   if (to_child_ >= 0) close(to_child_);
   if (from_child_ >= 0) close(from_child_);
-  if (pid_ > 0) {
-    kill(pid_, SIGKILL);
-    reap(pid_, 5);
-  }
+  if (pid_ > 0) (void)reap(pid_, 0);  // kills it at once; waits at most kKillWaitS
 }
 
 std::string PeerProcess::describe_end() {
   if (pid_ <= 0) return "it had already stopped";
-  const int status = reap(pid_, 2);
+  const Reaped r = reap(pid_, 2);
+  const int pid = pid_, status = r.status;
   pid_ = -1;
+  killed_ = killed_ || r.killed;
   std::string s;
-  if (WIFEXITED(status)) s = "it exited with status " + std::to_string(WEXITSTATUS(status));
+  if (!r.reaped) s = str("it did not end even after SIGKILL (process ", pid, " is left behind)");
+  else if (WIFEXITED(status)) s = "it exited with status " + std::to_string(WEXITSTATUS(status));
   else if (WIFSIGNALED(status)) s = str("it was killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")");
   else s = "it stopped";
   const std::string tail = stderr_tail(stderr_file_, 15);
   return tail.empty() ? s + " (nothing on its stderr)" : s + "; the end of its stderr:" + tail;
 }
 
-Status PeerProcess::send(const std::string& line) {
+Status PeerProcess::send(const std::string& line, double timeout_s) {
   if (pid_ <= 0) return error(StatusCode::kRuntimeError, "the ", label_, " worker is not running");
   const std::string data = line + "\n";
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = write(to_child_, data.data() + done, data.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return error(StatusCode::kRuntimeError, "the ", label_, " worker stopped before '", line, "': ", describe_end());
-    done += static_cast<size_t>(n);
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+      return error(StatusCode::kRuntimeError, "the ", label_, " worker stopped before '", line.substr(0, 80), "': ", describe_end());
+    // The pipe is full: the worker is not reading. Wait for room, up to the deadline.
+    const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left_ms <= 0) {
+      kill_group(pid_);
+      killed_ = true;
+      return error(StatusCode::kRuntimeError, "the ", label_, " worker did not read its input within ", timeout_s,
+                   " s and was stopped: ", describe_end());
+    }
+    pollfd fd{to_child_, POLLOUT, 0};
+    if (poll(&fd, 1, static_cast<int>(std::min<long long>(left_ms, 1000))) < 0 && errno != EINTR)
+      return error(StatusCode::kRuntimeError, "poll: ", std::strerror(errno));
   }
   return Status::ok();
 }
@@ -141,7 +189,8 @@ Result<std::string> PeerProcess::read_line(double timeout_s) {
     if (pid_ <= 0) return error(StatusCode::kRuntimeError, "the ", label_, " worker is not running");
     const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left_ms <= 0) {
-      kill(pid_, SIGKILL);
+      kill_group(pid_);
+      killed_ = true;
       return error(StatusCode::kRuntimeError, "the ", label_, " worker did not answer within ", timeout_s,
                    " s and was stopped: ", describe_end());
     }
@@ -157,13 +206,27 @@ Result<std::string> PeerProcess::read_line(double timeout_s) {
   }
 }
 
-void PeerProcess::stop() {
-  if (pid_ <= 0) return;
-  if (send("quit").is_ok()) (void)read_line(5);
-  close(to_child_);  // end of input makes the worker exit even if it missed "quit"
+Status PeerProcess::stop(double grace_s) {
+  if (pid_ <= 0) return Status::ok();
+  killed_ = false;
+  Status quit = send("quit", grace_s);
+  if (quit.is_ok()) {
+    auto answer = read_line(grace_s);
+    if (!answer.is_ok()) quit = answer.status();
+  }
+  if (to_child_ >= 0) close(to_child_);  // end of input makes the worker exit even if it missed "quit"
   to_child_ = -1;
-  if (pid_ > 0) reap(pid_, 5);
+  // Reaped already: it exited instead of answering (fine), or was killed for not answering.
+  if (pid_ <= 0) return killed_ ? quit : Status::ok();
+  const int pid = pid_;
+  const Reaped r = reap(pid_, grace_s);
   pid_ = -1;
+  if (!r.killed) return Status::ok();
+  if (!r.reaped)
+    return error(StatusCode::kRuntimeError, "the ", label_, " worker did not exit within ", grace_s,
+                 " s of 'quit' and did not end even after SIGKILL; process ", pid, " is left behind");
+  return error(StatusCode::kRuntimeError, "the ", label_, " worker did not exit within ", grace_s,
+               " s of 'quit' and was killed (SIGKILL)");
 }
 
 Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::string& model_path, const TensorMap& inputs,
@@ -205,7 +268,7 @@ Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::st
   std::string tag;
   words >> tag;
   if (tag == "unavailable") {
-    process->stop();
+    (void)process->stop();  // it said so and exits; one that does not is killed
     started.unavailable_reason = hello.substr(tag.size() + 1);
     return started;
   }

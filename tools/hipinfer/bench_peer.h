@@ -28,8 +28,9 @@ namespace hi::cli {
 
 const char* ort_worker_script();
 
-// A child process spoken to in lines over pipes. Every failure (it will not start, it died, it
-// did not answer in time, it answered "error ...") is a Status whose message says which.
+// A child process spoken to in lines over pipes, in its own process group. Every failure (it will
+// not start, it died, it did not answer or read in time, it answered "error ...", it would not
+// exit) is a Status whose message names the worker and says which. No wait is without a bound.
 class PeerProcess {
  public:
   // `argv[0]` is looked up on PATH. stderr of the child goes to `stderr_file`.
@@ -39,11 +40,14 @@ class PeerProcess {
   PeerProcess(const PeerProcess&) = delete;
   PeerProcess& operator=(const PeerProcess&) = delete;
 
-  Status send(const std::string& line);
-  // The next line from the child, without its newline; waits at most `timeout_s`.
+  // Writes one line; a child that does not read it within `timeout_s` is killed (an error).
+  Status send(const std::string& line, double timeout_s = 60);
+  // The next line from the child, without its newline; waits at most `timeout_s`, then kills it.
   Result<std::string> read_line(double timeout_s);
-  // Sends "quit" and waits briefly for the child to exit, then kills it.
-  void stop();
+  // Sends "quit" and closes its input, then waits up to `grace_s` for the child to exit. One that
+  // does not is killed with its process group (and not waited for without end if even that
+  // fails): an error naming the worker, though its results stand.
+  Status stop(double grace_s = 5);
 
  private:
   PeerProcess() = default;
@@ -56,6 +60,7 @@ class PeerProcess {
   std::string buffer_;
   std::string stderr_file_;
   std::string label_;
+  bool killed_ = false;  // it was sent SIGKILL (for not answering, reading or exiting in time)
 };
 
 // ONNX Runtime through the worker. start() has three outcomes: a running worker, "unavailable"
@@ -76,7 +81,7 @@ class OrtPeer {
   // Outputs of one more run, in the model's output order.
   Result<std::vector<std::pair<std::string, Tensor>>> outputs();
   Result<int64_t> peak_rss_bytes();
-  void stop() { process_->stop(); }
+  Status stop() { return process_->stop(); }
 
  private:
   Result<std::string> request(const std::string& line, double timeout_s);

@@ -487,7 +487,8 @@ int cmd_bench(const Args& args) {
       else p.result.output_check_error = outs.status().message();
       auto rss = p.ort->peak_rss_bytes();
       if (rss.is_ok()) p.result.peak_rss_bytes = rss.value();
-      p.ort->stop();
+      // Its results stand; a worker that would not exit is killed, and bench says so.
+      if (Status s = p.ort->stop(); !s.is_ok()) std::fprintf(stderr, "hipinfer: warning: %s\n", s.message().c_str());
       p.result.latencies_ms = p.lane.ms;
     }
     report.peers.push_back(std::move(p.result));
