@@ -22,6 +22,8 @@ from ._doctor import DoctorResult, Finding, doctor
 from ._hipinfer import (
     HipinferError,
     InternalError,
+    Cancelled,
+    DeadlineExceeded,
     InvalidArgument,
     InvalidModel,
     NotFound,
@@ -79,5 +81,5 @@ __all__ = [
     "doctor", "DoctorResult", "Finding", "inspect_model",
     # errors
     "HipinferError", "InvalidArgument", "InvalidModel", "Unsupported", "NotFound", "OutOfMemory",
-    "RuntimeFailure", "InternalError",
+    "RuntimeFailure", "Cancelled", "DeadlineExceeded", "InternalError",
 ]

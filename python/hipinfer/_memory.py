@@ -138,7 +138,7 @@ def reset_peak_memory_stats(device: str = "cpu") -> None:
 def set_memory_limit(nbytes: int, device: str = "cpu") -> None:
     """Largest single host tensor allocation, in bytes (0: the machine's physical memory); a
     larger one fails with hipinfer.OutOfMemory instead of the kernel's OOM killer. Process-wide,
-    like SessionOptions.memory_limit."""
+    for every session; SessionOptions.memory_limit caps each session's total on top of it."""
     kind, _ = _parse_device(device)
     if kind != "cpu":
         raise _no_gpu_allocator("set_memory_limit", device)

@@ -65,8 +65,10 @@ class SessionOptions:
       precision                 "fp32" (default) or "bf16": convolutions and matrix products in
                                 bfloat16 where the CPU has AVX512_BF16 or AMX. "fp16" is stored
                                 but has no effect yet (it is a GPU precision; a warning says so).
-      memory_limit              largest single host tensor allocation in bytes; 0 (default) = the
-                                machine's physical memory. Process-wide: the last session set wins.
+      memory_limit              most host memory in bytes the session may hold (weights, cached
+                                arenas, tensors of its runs, outputs until dropped); past it,
+                                create or run raises OutOfMemory. 0 (default) = the machine's
+                                physical memory. Each session has its own.
       log_severity_level        >= 3 silences hipinfer's warnings about providers falling back to
                                 the CPU and options without effect (get_providers() still tells).
 
@@ -163,23 +165,49 @@ class SessionOptions:
 
 
 class RunOptions:
-    """onnxruntime's RunOptions. `terminate=True` makes run() fail at once (as onnxruntime does
-    when the flag is set before the run; a run already going is not interrupted). The other
-    attributes are accepted and have no effect."""
+    """onnxruntime's RunOptions. Setting `terminate = True`, from any thread, stops the runs using
+    these options: one in progress stops at its next check (between nodes, each Loop or Scan
+    iteration) and raises hipinfer.Cancelled (a RuntimeFailure); one started while it is set
+    fails at once. `timeout_ms` (hipinfer's addition; also the run config entry
+    "hipinfer.timeout_ms") stops a run past that many milliseconds with
+    hipinfer.DeadlineExceeded (a TimeoutError); 0, the default, is no limit. The session serves
+    later runs normally. The logging attributes are accepted and have no effect."""
 
-    __slots__ = ("terminate", "log_severity_level", "log_verbosity_level", "logid", "only_execute_path_to_fetches",
-                 "_config")
+    __slots__ = ("log_severity_level", "log_verbosity_level", "logid", "only_execute_path_to_fetches", "_config",
+                 "_control")
 
     def __init__(self) -> None:
-        self.terminate = False
+        self._control = _C.RunControl()
         self.log_severity_level = 2
         self.log_verbosity_level = 0
         self.logid = ""
         self.only_execute_path_to_fetches = False
         self._config: Dict[str, str] = {}
 
+    @property
+    def terminate(self) -> bool:
+        return self._control.terminate
+
+    @terminate.setter
+    def terminate(self, value: bool) -> None:
+        self._control.terminate = bool(value)
+
+    @property
+    def timeout_ms(self) -> float:
+        return self._control.timeout_ms
+
+    @timeout_ms.setter
+    def timeout_ms(self, value: float) -> None:
+        self._control.timeout_ms = float(value)
+
     def add_run_config_entry(self, key: str, value: str) -> None:
-        """Stores an onnxruntime run config entry; hipinfer reads none of them."""
+        """Stores an onnxruntime run config entry; hipinfer reads "hipinfer.timeout_ms" and no other."""
+        if key == "hipinfer.timeout_ms":
+            try:
+                self.timeout_ms = float(value)
+            except ValueError:
+                raise _C.InvalidArgument(f"run config entry 'hipinfer.timeout_ms' must be a number of milliseconds, "
+                                         f"got {value!r}") from None
         self._config[str(key)] = str(value)
 
     def get_run_config_entry(self, key: str) -> str:
@@ -391,15 +419,17 @@ class InferenceSession:
             raise _C.InvalidArgument(f"output_format must be 'numpy' or 'dlpack', got {output_format!r}")
         if isinstance(output_names, str):
             raise TypeError("output_names must be a list of names (or None for all outputs), not a string")
+        if run_options is not None and not isinstance(run_options, RunOptions):
+            raise TypeError(f"run_options must be a hipinfer.RunOptions, not {type(run_options).__name__}")
         if run_options is not None and run_options.terminate:
-            raise _C.RuntimeFailure("Exiting due to terminate flag being set to true.")
+            raise _C.Cancelled("Exiting due to terminate flag being set to true.")
         feed = {}
         for name, value in input_feed.items():
             try:
                 feed[str(name)] = as_tensor(value)
             except _C.HipinferError as e:
                 raise type(e)(f"input '{name}': {e}") from None
-        return list(output_names or []), feed
+        return list(output_names or []), feed, (run_options._control if run_options is not None else None)
 
     def _finish(self, tensors: List[_C.Tensor], output_format: OutputFormat) -> List[Any]:
         if output_format == "dlpack":
@@ -418,8 +448,8 @@ class InferenceSession:
         output_format="dlpack", hipinfer.Tensor objects for torch.from_dlpack / np.from_dlpack.
         The GIL is released while the model runs; several threads may run one session at once.
         """
-        names, feed = self._prepare(output_names, input_feed, run_options, output_format)
-        return self._finish(self._sess.run(feed, names), output_format)
+        names, feed, control = self._prepare(output_names, input_feed, run_options, output_format)
+        return self._finish(self._sess.run(feed, names, control), output_format)
 
     def run_async(self, output_names: Optional[Sequence[str]], input_feed: Mapping[str, Any],
                   callback: Optional[Callable[[Optional[List[Any]], Any, str], None]] = None,
@@ -432,11 +462,11 @@ class InferenceSession:
         the message non-empty when the run failed. Inputs are converted before this returns, but
         arrays used in place must not be changed until the run is done.
         """
-        names, feed = self._prepare(output_names, input_feed, run_options, output_format)
+        names, feed, control = self._prepare(output_names, input_feed, run_options, output_format)
 
         def work() -> List[Any]:
             try:
-                outputs = self._finish(self._sess.run(feed, names), output_format)
+                outputs = self._finish(self._sess.run(feed, names, control), output_format)
             except Exception as e:
                 if callback is not None:
                     callback(None, user_data, str(e))

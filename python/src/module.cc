@@ -100,6 +100,10 @@ void register_errors(nb::module_& m) {
   add(StatusCode::kOutOfMemory, "OutOfMemory", both(g_base_error, PyExc_MemoryError),
       "An allocation failed or would exceed the memory limit.");
   add(StatusCode::kRuntimeError, "RuntimeFailure", g_base_error, "Running failed (a kernel or device error).");
+  PyObject* failure = g_error_types[static_cast<int>(StatusCode::kRuntimeError)];
+  add(StatusCode::kCancelled, "Cancelled", failure, "The run was stopped by RunOptions.terminate.");
+  add(StatusCode::kDeadlineExceeded, "DeadlineExceeded", both(failure, PyExc_TimeoutError),
+      "The run went past RunOptions.timeout_ms.");
   add(StatusCode::kInternal, "InternalError", g_base_error, "A bug in hipinfer: please run `hipinfer report`.");
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
@@ -457,13 +461,13 @@ nb::dict placement_dict(const hi::Session& s) {
 // Runs with the GIL released. Returns the outputs in the order asked for (all outputs, in model
 // order, when `output_names` is empty); an output sharing storage with anything is copied first.
 std::vector<hi::Tensor> run_session(const hi::Session& session, const std::map<std::string, hi::Tensor>& feed,
-                                    const std::vector<std::string>& output_names) {
+                                    const std::vector<std::string>& output_names, const hi::RunOptions* control) {
   // `feed` (and the Python Tensors behind it) outlives the run, so the last reference to an input
   // array is never dropped inside it.
   hi::Result<hi::TensorMap> result = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
-    result = session.run(feed, output_names);
+    result = session.run(feed, output_names, nullptr, control);
   }
   hi::TensorMap outputs = value_or_throw(std::move(result));
   std::vector<std::string> names = output_names;
@@ -662,7 +666,27 @@ NB_MODULE(_hipinfer, m) {
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })
       .def("run", &run_session, "inputs"_a, "output_names"_a = std::vector<std::string>{},
-           "Runs the model with the GIL released; safe from several threads at once.");
+           "control"_a = nb::none(), "Runs the model with the GIL released; safe from several threads at once.")
+      .def("memory_stats", [](const hi::Session& s) {
+        const hi::SessionMemoryStats m = s.memory_stats();
+        nb::dict d;
+        d["in_use_bytes"] = m.in_use_bytes;
+        d["peak_bytes"] = m.peak_bytes;
+        d["limit_bytes"] = m.limit_bytes;
+        return d;
+      }, "Host memory the session holds now, its peak, and its limit (0: none of its own).");
+
+  // hi::RunOptions: RunOptions.terminate and timeout_ms read and write it, so setting terminate
+  // from another thread reaches a run in progress.
+  nb::class_<hi::RunOptions>(m, "RunControl", "The C++ RunOptions behind hipinfer.RunOptions.")
+      .def(nb::init<>())
+      .def_prop_rw("terminate", [](const hi::RunOptions& o) { return o.terminate.load(); },
+                   [](hi::RunOptions& o, bool v) { o.terminate = v; })
+      .def_prop_rw("timeout_ms", [](const hi::RunOptions& o) { return o.timeout_ms; },
+                   [](hi::RunOptions& o, double v) {
+                     if (!(v >= 0)) throw_status(invalid("timeout_ms must be >= 0 (0: none), got " + std::to_string(v)));
+                     o.timeout_ms = v;
+                   });
 
   m.def("host_memory_stats", &host_memory_stats,
         "Host tensor memory: allocated_bytes (live), peak_bytes, allocations (count since start), limit_bytes.");

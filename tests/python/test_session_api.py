@@ -160,27 +160,82 @@ def test_options_without_effect_say_so(relu_model):
     assert options.precision == "fp16" and options.tuning  # stored all the same
 
 
-def test_memory_limit_option(relu_model):
+def test_memory_limit_is_the_sessions_own(relu_model):
     options = hipinfer.SessionOptions()
     options.memory_limit = 1024
-    session = hipinfer.InferenceSession(relu_model, options)
+    limited = hipinfer.InferenceSession(relu_model, options)
+    unlimited = hipinfer.InferenceSession(relu_model)  # created after: inherits nothing
+    x = np.ones((64, 64), np.float32)
+    with pytest.raises(hipinfer.OutOfMemory, match="node 'relu'.*session's memory limit of 1 KiB"):
+        limited.run(None, {"x": x})
+    (y,) = unlimited.run(None, {"x": x})
+    assert y.shape == (64, 64)
+    assert hipinfer.memory_stats()["limit_bytes"] > 1024  # the process-wide cap is untouched
+    hipinfer.set_memory_limit(1024)  # the process-wide cap applies to every session
     try:
-        assert hipinfer.memory_stats()["limit_bytes"] == 1024
         with pytest.raises(hipinfer.OutOfMemory, match="exceeds the host memory limit"):
-            session.run(None, {"x": np.ones((64, 64), np.float32)})
+            unlimited.run(None, {"x": x})
     finally:
         hipinfer.set_memory_limit(0)
-    assert hipinfer.memory_stats()["limit_bytes"] > 1024
 
 
 def test_run_options_terminate(relu_model):
     session = hipinfer.InferenceSession(relu_model)
     run_options = hipinfer.RunOptions()
     run_options.terminate = True
-    with pytest.raises(hipinfer.RuntimeFailure, match="terminate"):
+    with pytest.raises(hipinfer.Cancelled, match="terminate"):
         session.run(None, {"x": np.ones((1, 1), np.float32)}, run_options)
+    assert issubclass(hipinfer.Cancelled, hipinfer.RuntimeFailure)
     run_options.terminate = False
     session.run(None, {"x": np.ones((1, 1), np.float32)}, run_options)
+    with pytest.raises(TypeError, match="run_options"):
+        session.run(None, {"x": np.ones((1, 1), np.float32)}, {"terminate": True})
+
+
+def endless_loop_model():
+    """y = Loop(2^62 iterations) of acc + 1: a run that never ends by itself."""
+    onnx = pytest.importorskip("onnx")
+    h, T = onnx.helper, onnx.TensorProto
+    body = h.make_graph([h.make_node("Add", ["acc", "one"], ["next"], name="step")], "body",
+                        [h.make_tensor_value_info("i", T.INT64, []), h.make_tensor_value_info("c", T.BOOL, []),
+                         h.make_tensor_value_info("acc", T.FLOAT, [1])],
+                        [h.make_tensor_value_info("c", T.BOOL, []), h.make_tensor_value_info("next", T.FLOAT, [1])])
+    g = h.make_graph([h.make_node("Loop", ["M", "", "x"], ["y"], name="endless", body=body)], "g",
+                     [h.make_tensor_value_info("M", T.INT64, []), h.make_tensor_value_info("x", T.FLOAT, [1])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [1])],
+                     [h.make_tensor("one", T.FLOAT, [1], [1.0])])
+    return h.make_model(g, opset_imports=[h.make_opsetid("", 17)]).SerializeToString()
+
+
+def test_run_options_timeout_and_terminate_from_another_thread():
+    import threading
+    import time
+    session = hipinfer.InferenceSession(endless_loop_model())
+    feed = {"M": np.array(2**62, np.int64), "x": np.zeros(1, np.float32)}
+    run_options = hipinfer.RunOptions()
+    run_options.timeout_ms = 200
+    start = time.monotonic()
+    with pytest.raises(hipinfer.DeadlineExceeded, match="time limit of 200 ms"):
+        session.run(None, feed, run_options)
+    assert time.monotonic() - start < 1.2
+    with pytest.raises(hipinfer.InvalidArgument, match="timeout_ms"):
+        run_options.timeout_ms = -1
+
+    stopper = hipinfer.RunOptions()
+    asked = []
+    timer = threading.Timer(0.15, lambda: (asked.append(time.monotonic()), setattr(stopper, "terminate", True)))
+    timer.start()
+    with pytest.raises(hipinfer.Cancelled, match="terminate"):
+        session.run(None, feed, stopper)
+    assert time.monotonic() - asked[0] < 1.0
+    # The session serves the next run normally; the config entry sets the timeout too.
+    (y,) = session.run(None, {"M": np.array(7, np.int64), "x": np.zeros(1, np.float32)})
+    assert y[0] == 7
+    by_entry = hipinfer.RunOptions()
+    by_entry.add_run_config_entry("hipinfer.timeout_ms", "100")
+    assert by_entry.timeout_ms == 100
+    with pytest.raises(TimeoutError):
+        session.run(None, feed, by_entry)
 
 
 def test_io_binding_is_not_implemented(relu_model):
