@@ -1,4 +1,5 @@
 // MatMul: numpy matmul (1-D operands promoted, batch dims broadcast).
+#include "core/run_control.h"
 #include "cpu/kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -74,6 +75,7 @@ class MatMulOp final : public Op {
       const T* pb = b.data<T>();
       T* po = out.data<T>();
       for (int64_t i = 0; i < nb; ++i) {
+        check_run_stop();  // a long batch of products stops between matrices
         const T* am = pa + ia.offset(i) * m * k;
         const T* bm = pb + ib.offset(i) * k * n;
         T* om = po + i * m * n;
@@ -98,8 +100,10 @@ class MatMulOp final : public Op {
       cpu::sgemm(false, false, nb * m, n, k, 1.f, a, k, b, n, 0.f, c, n);
       return;
     }
-    for (int64_t i = 0; i < nb; ++i)
+    for (int64_t i = 0; i < nb; ++i) {
+      check_run_stop();
       cpu::sgemm(false, false, m, n, k, 1.f, a + ia.offset(i) * m * k, k, b + ib.offset(i) * k * n, n, 0.f, c + i * m * n, n);
+    }
   }
 
   template <typename T>

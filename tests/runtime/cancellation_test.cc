@@ -121,6 +121,27 @@ TEST(RunTerminate, StopsOnlyTheRunsUsingThoseOptions) {
   EXPECT_EQ(finite.value().at("y").data<float>()[0], 20000.f);
 }
 
+TEST(RunTimeout, StopsInsideALongKernel) {
+  // One node: 4000 int32 products of 64x64 matrices on the reference kernel, about a second.
+  ModelBuilder b;
+  b.input("a", onnx::TensorProto::INT32, {4000, 64, 64}).input("b", onnx::TensorProto::INT32, {4000, 64, 64});
+  b.output("y", onnx::TensorProto::INT32);
+  b.node("MatMul", {"a", "b"}, {"y"}, "long_product");
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  const Tensor x = Tensor::zeros(DType::kInt32, {4000, 64, 64});
+  RunOptions ro;
+  ro.timeout_ms = 50;
+  const auto start = Clock::now();
+  auto out = s.value()->run({{"a", x}, {"b", x}}, {}, nullptr, &ro);
+  const double took = seconds_since(start);
+  ASSERT_FALSE(out.is_ok()) << "the product finished in " << took << " s";
+  EXPECT_EQ(out.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_NE(out.status().message().find("long_product"), std::string::npos) << out.status().message();
+  EXPECT_LT(took, 0.5);
+}
+
 TEST(RunTimeout, NegativeIsRefused) {
   auto s = loop_session(false);
   ASSERT_TRUE(s);
