@@ -45,6 +45,22 @@ class MemoryBudgetScope {
   std::shared_ptr<MemoryBudget> previous_;
 };
 
+// Scratch memory a kernel is about to hold outside tensors (index maps, per-position caches),
+// charged to this thread's budget while the object lives, or checked against the host memory
+// limit where there is none: a hostile shape then fails with OutOfMemory before the kernel
+// builds a vector the size of its output. Throws OutOfMemory.
+class ScratchBytes {
+ public:
+  explicit ScratchBytes(int64_t bytes);
+  ~ScratchBytes();
+  ScratchBytes(const ScratchBytes&) = delete;
+  ScratchBytes& operator=(const ScratchBytes&) = delete;
+
+ private:
+  int64_t bytes_;
+  std::shared_ptr<MemoryBudget> budget_;
+};
+
 // The budget this thread's allocations are charged to, or null.
 const std::shared_ptr<MemoryBudget>& current_memory_budget();
 

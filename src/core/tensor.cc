@@ -119,7 +119,7 @@ void MemoryBudget::charge(int64_t bytes) {
   if (now > cap) {
     used_.fetch_sub(bytes);
     throw OutOfMemory{static_cast<size_t>(bytes),
-                      str("a tensor of ", human_bytes(bytes), " would pass ",
+                      str("allocating ", human_bytes(bytes), " would pass ",
                           limit_ > 0 ? "the session's memory limit of " : "the host memory of ", human_bytes(cap),
                           " (the session holds ", human_bytes(now - bytes), ")")};
   }
@@ -139,6 +139,20 @@ void MemoryBudget::charge(int64_t bytes) {
 void MemoryBudget::credit(int64_t bytes) {
   used_.fetch_sub(bytes);
   if (parent_) parent_->credit(bytes);
+}
+
+ScratchBytes::ScratchBytes(int64_t bytes) : bytes_(bytes), budget_(t_budget) {
+  if (bytes_ < 0) throw OutOfMemory{0, "scratch memory of a size that overflows int64"};
+  if (budget_) {
+    budget_->charge(bytes_);
+  } else if (bytes_ > host_allocation_limit()) {
+    throw OutOfMemory{static_cast<size_t>(bytes_), str("scratch memory of ", human_bytes(bytes_),
+                                                       " exceeds the host memory limit of ",
+                                                       human_bytes(host_allocation_limit()))};
+  }
+}
+ScratchBytes::~ScratchBytes() {
+  if (budget_) budget_->credit(bytes_);
 }
 
 MemoryBudgetScope::MemoryBudgetScope(std::shared_ptr<MemoryBudget> budget) : previous_(std::move(t_budget)) {

@@ -2,6 +2,7 @@
 // Pads and the constant are attributes before opset 11 ('paddings' in opset 1, 'pads' from 2,
 // and 'value'), inputs from 11; the 'axes' input (opset 18) limits the pads to some axes.
 // Negative pads crop first; the other modes then pad the cropped axis.
+#include "core/memory_budget.h"
 #include "ops/arity.h"
 #include "ops/convert.h"
 #include "ops/copy_util.h"
@@ -166,6 +167,9 @@ class PadOp final : public Op {
     // axis map is longer than an output with elements.
     Tensor& out = ctx.output(0, x.dtype(), out_shape);
     if (out.numel() == 0) return Status::ok();
+    int64_t map_bytes = 0;  // one index per output position along each axis
+    for (int64_t d : out_shape) map_bytes += d * static_cast<int64_t>(sizeof(int64_t));
+    const ScratchBytes held(map_bytes);
     std::vector<std::vector<int64_t>> maps(rank);
     for (size_t d = 0; d < rank; ++d) maps[d] = axis_map(x.shape()[d], full[d], full[d + rank], mode_);
     const auto in_strides = strides_of(x.shape());

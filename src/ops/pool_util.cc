@@ -2,6 +2,9 @@
 #include "ops/pool_util.h"
 
 #include <algorithm>
+#include <cstdint>
+
+#include "core/memory_budget.h"
 
 namespace hi::ops {
 
@@ -81,6 +84,13 @@ Result<PoolWindows> make_pool_windows(const WindowParams& w, const Shape& x, boo
   g.planes = x[0] * x[1];
   g.out_shape = {x[0], x[1]};
   g.out_shape.insert(g.out_shape.end(), g.out.begin(), g.out.end());
+  // Kernels keep per-position data (divisors, tap lists) beside the output: an output that
+  // cannot exist fails here, before any of it is built.
+  const int64_t positions = shape_numel(g.out);
+  if (positions < 0 || shape_numel(g.out_shape) < 0)
+    return error(code, "the output ", shape_to_string(g.out_shape), " of input ", shape_to_string(x),
+                 " has more elements than int64 can count");
+  const ScratchBytes fits(positions > INT64_MAX / 16 ? -1 : positions * 16);  // throws OutOfMemory past the limit
   g.step = w.dilations;
   g.in_strides = strides_of(g.in);
   g.out_strides = strides_of(g.out);

@@ -2,6 +2,8 @@
 // a small hostile model (or an endless stream of new shapes) from taking the machine.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "hipinfer/session.h"
 #include "model_builder.h"
 
@@ -133,6 +135,37 @@ TEST(ConstantFoldingLimit, SmallConstantsStillFold) {
   ASSERT_TRUE(a.is_ok() && b.is_ok());
   EXPECT_EQ(a.value().at("y").numel(), 1000);
   EXPECT_EQ(b.value().at("y").data<float>()[999], 2.f);
+}
+
+// Kernels' scratch beside their output (Pad's index maps, pooling's per-position data) counts
+// too: these tiny models used to fill the machine's memory before failing.
+TEST(SessionMemoryLimit, KernelScratchCountsAndFailsBeforeItIsBuilt) {
+  ModelBuilder pad;
+  pad.input("x", onnx::TensorProto::FLOAT, {1}).output("y", onnx::TensorProto::FLOAT);
+  pad.initializer_i64("pads", {2}, {int64_t{2} << 20, 0});  // an 8 MiB output with 16 MiB of index maps
+  pad.node("Pad", {"x", "pads"}, {"y"}, "wide_pad");
+  ModelBuilder pool;
+  pool.input("x", onnx::TensorProto::FLOAT, {1, 1, 4, 4}).output("y", onnx::TensorProto::FLOAT);
+  auto& p = pool.node("AveragePool", {"x"}, {"y"}, "wide_pool");
+  ModelBuilder::set_ints(p, "kernel_shape", {2, 2});
+  ModelBuilder::set_ints(p, "pads", {1000000000, 1000000000, 1000000000, 1000000000});
+  ModelBuilder::set_int(p, "count_include_pad", 1);
+  SessionOptions o;
+  o.memory_limit = 16 * kMiB;
+  for (auto* b : {&pad, &pool}) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string bytes = b->bytes();
+    auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+    Status st = s.is_ok() ? s.value()->run({{"x", Tensor::zeros(DType::kFloat32, b == &pad ? Shape{1} : Shape{1, 1, 4, 4})}}).status()
+                          : s.status();
+    ASSERT_FALSE(st.is_ok());
+    EXPECT_TRUE(st.code() == StatusCode::kOutOfMemory || st.code() == StatusCode::kInvalidArgument) << st.to_string();
+    EXPECT_NE(st.message().find(b == &pad ? "wide_pad" : "wide_pool"), std::string::npos) << st.message();
+    if (s.is_ok()) {
+      EXPECT_LT(s.value()->memory_stats().peak_bytes, 16 * kMiB);
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  }
 }
 
 TEST(PlanCache, ManyDistinctShapesHoldABoundedAmount) {
