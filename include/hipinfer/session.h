@@ -196,6 +196,8 @@ class Session {
 
  private:
   explicit Session(std::unique_ptr<Impl> impl);
+  Result<TensorMap> run_guarded(const TensorMap& inputs, const std::vector<std::string>& output_names, RunStats* stats,
+                                const RunOptions* run_options) const;
   std::unique_ptr<Impl> impl_;
 };
 

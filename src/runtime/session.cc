@@ -320,6 +320,23 @@ Result<std::unique_ptr<Session::Impl>> create_impl(const SessionOptions& options
   return impl;
 }
 
+// Every public entry point: no exception crosses the API. Kernels' are caught at their node
+// already; these are what the code around them may throw (an allocation in a pass, say).
+template <typename F>
+auto at_api_boundary(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const OutOfMemory& e) {
+    return error(StatusCode::kOutOfMemory, e.what);
+  } catch (const std::bad_alloc&) {
+    return error(StatusCode::kOutOfMemory, "out of host memory");
+  } catch (const RunStopped& e) {
+    return e.status;
+  } catch (const std::exception& e) {
+    return error(StatusCode::kInternal, "unexpected exception: ", e.what());
+  }
+}
+
 }  // namespace
 
 std::string TensorInfo::to_string() const {
@@ -340,19 +357,23 @@ Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::create(const std::string& path, const SessionOptions& options) {
+  return at_api_boundary([&]() -> Result<std::unique_ptr<Session>> {
   // Reading holds the file's bytes and the parsed protobuf besides the tensors it makes.
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   const int64_t parse_bytes = ec ? 0 : 2 * static_cast<int64_t>(std::min<uintmax_t>(size, INT64_MAX / 4));
   HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, path, [&] { return onnx_reader::read_model_file(path); }));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
+  });
 }
 
 Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, size_t size, const SessionOptions& options) {
+  return at_api_boundary([&]() -> Result<std::unique_ptr<Session>> {
   const int64_t parse_bytes = static_cast<int64_t>(std::min<size_t>(size, INT64_MAX / 4));
   HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, "the model bytes",
                                              [&] { return onnx_reader::read_model_bytes(data, size, ""); }));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
+  });
 }
 
 const std::vector<TensorInfo>& Session::inputs() const { return impl_->inputs; }
@@ -382,6 +403,11 @@ PartitionGraphStats Session::graph_stats() const {
 
 Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names,
                                RunStats* stats, const RunOptions* run_options) const {
+  return at_api_boundary([&] { return run_guarded(inputs, output_names, stats, run_options); });
+}
+
+Result<TensorMap> Session::run_guarded(const TensorMap& inputs, const std::vector<std::string>& output_names,
+                                       RunStats* stats, const RunOptions* run_options) const {
   const auto start = std::chrono::steady_clock::now();
   if (run_options && run_options->timeout_ms < 0)
     return error(StatusCode::kInvalidArgument, "RunOptions::timeout_ms must be >= 0 (0: none), got ",

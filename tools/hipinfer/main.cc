@@ -2,6 +2,8 @@
 // public API in include/hipinfer/.
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "cli.h"
@@ -25,7 +27,7 @@ void print_main_help() {
       "  2   usage error (unknown command or option, missing argument)\n"
       "  3   the model is invalid or uses something unsupported\n"
       "  4   a file or input named on the command line is missing or wrong\n"
-      "  5   running failed (out of memory, device error)\n"
+      "  5   running failed (out of memory or the memory limit, device error, --timeout)\n"
       "  70  internal error (a hipinfer bug; please run 'hipinfer report')\n");
 }
 
@@ -53,7 +55,16 @@ int main(int argc, char** argv) {
       std::printf("%s", format_help(*spec).c_str());
       return kExitOk;
     }
-    return c.main(args.value());
+    // The library returns a Status for everything; this catches what the CLI's own code throws.
+    try {
+      return c.main(args.value());
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "hipinfer: error: out of memory\n");
+      return kExitRuntime;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hipinfer: internal error: %s (please run 'hipinfer report')\n", e.what());
+      return kExitInternal;
+    }
   }
   std::fprintf(stderr, "hipinfer: unknown command '%s' (see 'hipinfer --help')\n", argv[1]);
   return kExitUsage;
