@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -249,7 +250,15 @@ int64_t Tensor::as_int64(int64_t i) const {
     case DType::kUInt32: return data<uint32_t>()[i];
     case DType::kUInt64: return static_cast<int64_t>(data<uint64_t>()[i]);
     case DType::kBool: return data<bool>()[i] ? 1 : 0;
-    default: return static_cast<int64_t>(as_double(i));
+    default: {
+      // Floats saturate (NaN reads as 0): a float where an index or a shape belongs must give an
+      // error downstream, never undefined behaviour here.
+      const double d = as_double(i);
+      if (std::isnan(d)) return 0;
+      if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
+      if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+      return static_cast<int64_t>(d);
+    }
   }
 }
 

@@ -41,7 +41,9 @@ class DynamicQuantizeLinearOp final : public Op {
       hi = std::max(hi, px[i]);
     }
     const float scale = (hi == lo ? 1.f : hi - lo) / 255.f;
-    const float zp_real = std::clamp(0.f - lo / scale, 0.f, 255.f);
+    // An infinite input makes the scale infinite and lo / scale NaN: zero point 0, not UB.
+    const float zp_unclamped = 0.f - lo / scale;
+    const float zp_real = std::isnan(zp_unclamped) ? 0.f : std::clamp(zp_unclamped, 0.f, 255.f);
     const uint8_t zp = static_cast<uint8_t>(std::nearbyint(zp_real));
     Tensor& y = ctx.output(0, DType::kUInt8, x.shape());
     uint8_t* py = y.data<uint8_t>();

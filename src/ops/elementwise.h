@@ -127,6 +127,10 @@ template <uint64_t Types, typename F>
 Status run_binary(RunContext& ctx, F f, const LegacyBroadcast& legacy = {}) {
   const Tensor& a = ctx.in(0);
   const Tensor b = legacy.align(a, ctx.in(1));
+  // Inference checked the declared types; a subgraph fed other types at run time is caught here.
+  if (a.dtype() != b.dtype())
+    return error(StatusCode::kInvalidArgument, "inputs A (", a.type_string(), ") and B (", b.type_string(),
+                 ") must have the same type");
   HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
   Tensor& out = ctx.output(0, a.dtype(), shape);
   if (!dispatch<Types>(a.dtype(), [&]<typename T>() { binary_loop<T, T>(a, b, out, f); }))
@@ -139,6 +143,9 @@ template <uint64_t Types, typename F>
 Status run_compare(RunContext& ctx, F f) {
   const Tensor& a = ctx.in(0);
   const Tensor& b = ctx.in(1);
+  if (a.dtype() != b.dtype())
+    return error(StatusCode::kInvalidArgument, "inputs A (", a.type_string(), ") and B (", b.type_string(),
+                 ") must have the same type");
   HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
   Tensor& out = ctx.output(0, DType::kBool, shape);
   if (!dispatch<Types>(a.dtype(), [&]<typename T>() { binary_loop<T, bool>(a, b, out, f); }))

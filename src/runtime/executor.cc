@@ -596,6 +596,16 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
             "executor got ", inputs.size(), " inputs, expects ", input_slots_.size());
   if (arena_bytes) *arena_bytes = 0;
   if (activation_bytes) *activation_bytes = 0;
+  // A subgraph is compiled for its declared input types; its caller (Loop, Scan, If) may hand it
+  // other ones at run time, which its kernels must never see.
+  if (parent)
+    for (size_t i = 0; i < input_slots_.size() && i < inputs.size(); ++i) {
+      const ir::ValueType& t = inputs_[i].type;
+      if (t.kind == ir::ValueKind::kTensor && t.dtype != DType::kUndefined && inputs[i].is_tensor() &&
+          inputs[i].tensor.dtype() != t.dtype)
+        return error(StatusCode::kInvalidModel, "the body's input '", inputs_[i].name, "' is declared ",
+                     dtype_name(t.dtype), " but is given ", inputs[i].tensor.type_string());
+    }
   // The plan for these input shapes, with an arena of its own for this run; or, for shapes not
   // seen yet, a recording of what this run allocates to make one.
   std::vector<Shape> signature;
