@@ -86,7 +86,7 @@ void Fiber::reset(size_t stack_bytes, Entry entry, void* arg) {
 
 void Fiber::resume() { hi_emu_switch(&host_sp_, fiber_sp_); }
 
-void Fiber::suspend() { hi_emu_switch(&fiber_sp_, host_sp_); }
+HI_EMU_NO_TSAN void Fiber::suspend() { hi_emu_switch(&fiber_sp_, host_sp_); }
 
 Fiber::~Fiber() {
   if (stack_) munmap(stack_, mapped_);

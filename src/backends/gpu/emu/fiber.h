@@ -6,6 +6,23 @@
 
 #include <cstddef>
 
+// Under ThreadSanitizer the fibers of a block are, to TSan, the host thread that runs them: it
+// sees their accesses one fiber at a time, in the order they run, so races between host threads
+// (the pool's, the callers') are checked and the fibers of one block need no annotation. TSan's
+// shadow call stack is per thread, though: the frames a finished fiber abandons (its entry and
+// its last suspend(), never returned from) would pile up there block after block, so those two
+// functions are not instrumented.
+#if defined(__SANITIZE_THREAD__)
+#define HI_EMU_NO_TSAN __attribute__((no_sanitize("thread")))
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HI_EMU_NO_TSAN __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#ifndef HI_EMU_NO_TSAN
+#define HI_EMU_NO_TSAN
+#endif
+
 namespace hi::gpu::emu {
 
 class Fiber {
@@ -24,7 +41,7 @@ class Fiber {
   // stack (the scheduler), never from another fiber.
   void resume();
   // From inside the fiber: back to the resume() that ran it.
-  void suspend();
+  HI_EMU_NO_TSAN void suspend();
 
   ~Fiber();
 

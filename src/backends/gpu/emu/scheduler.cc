@@ -66,7 +66,7 @@ class BlockRun {
   const KernelLaunch* launch() const { return launch_; }
 
  private:
-  static void thread_main(void* arg);
+  HI_EMU_NO_TSAN static void thread_main(void* arg);  // fiber.h says why
   bool release_barriers(int n, int warp_size, std::string* why);
 
   std::unique_ptr<Fiber[]> fibers_ = std::make_unique<Fiber[]>(kMaxThreads);
@@ -80,7 +80,7 @@ class BlockRun {
   const char* fault_ = nullptr;
 };
 
-void BlockRun::thread_main(void* arg) {
+HI_EMU_NO_TSAN void BlockRun::thread_main(void* arg) {
   auto* self = static_cast<BlockRun*>(arg);
   self->launch_->body();
   self->state_[self->current_] = State::kDone;
