@@ -124,13 +124,29 @@ fuzz_run() {
   fi
 }
 
-# fuzz_verdict TIMEOUT_SECONDS WORK_DIR: prints the outcome of fuzz_run and exits 1 on any finding.
-# A slow unit (libFuzzer saves one that took about -timeout seconds without passing it) counts
-# only if it is slow again: replayed alone it must finish within a tenth of the timeout, else it
-# is a finding. Once-slow, fast-on-replay is the machine stalling (a shared 2-core VM), not the
-# code under test; it is reported and kept, not failed on.
+# fuzz_signature FILE: one line naming what FILE does to the fuzzer, "REPORT | FUNCTION FILE": the
+# first sanitizer or assertion line (addresses and numbers blanked) and the first frame in our
+# sources, without line numbers (so edits elsewhere in the file keep it).
+fuzz_signature() {
+  (cd "$(dirname "$log")" && timeout 120 "$fuzzer" "${limit_args[@]}" -runs=1 "$1" 2>&1) |
+    awk -v repo="$repo/" '
+      !what && /runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|assertion .* failed/ {
+        what = $0; sub(/^.*(runtime error: |ERROR: )/, "", what); sub(/^.*assertion/, "assertion", what)
+        gsub(/0x[0-9a-f]+/, "X", what); gsub(/[-+]?[0-9.]+e[-+][0-9]+|-?nan|-?inf|[0-9]+/, "N", what) }
+      !where && what && /^ +#[0-9]+ / && index($0, repo "src/") && !index($0, "src/core/status.cc") {
+        where = $0; sub(/^.* in /, "", where); sub(repo, "", where); sub(/:[0-9]+(:[0-9]+)?$/, "", where) }
+      END { print (what ? what : "no report on replay") " | " (where ? where : "?") }' || true
+}
+
+# fuzz_verdict TIMEOUT_SECONDS WORK_DIR [OPEN_DIR]: prints the outcome of fuzz_run and exits 1 on
+# any finding. A slow unit (libFuzzer saves one that took about -timeout seconds without passing
+# it) counts only if it is slow again: replayed alone it must finish within a tenth of the
+# timeout, else it is a finding. Once-slow, fast-on-replay is the machine stalling (a shared
+# 2-core VM), not the code under test; it is reported and kept, not failed on.
+# OPEN_DIR holds the inputs of findings known and not yet fixed: a finding with the signature of
+# one of them (fuzz_signature) is listed but does not fail the run; any other does.
 fuzz_verdict() {
-  local timeout="$1" work="$2" f ms t0 kept="" findings report coverage
+  local timeout="$1" work="$2" open_dir="${3:-}" f ms t0 kept="" findings report coverage sig known="" new=0 old=0
   runs=$( (grep -hoE 'stat::number_of_executed_units: +[0-9]+' "$log" || true) | awk '{s += $2} END {print s + 0}')
   rate=$( (grep -hoE 'stat::average_exec_per_sec: +[0-9]+' "$log" || true) | awk '{s += $2} END {print s + 0}')
   coverage=$(grep -hoE '#[0-9]+[[:space:]]+(DONE|INITED|pulse|NEW|REDUCE).* cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 |
@@ -157,34 +173,47 @@ fuzz_verdict() {
   done
   findings=$(printf '%s' "$kept" | sed '/^$/d')
   report=$(grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error:|SUMMARY: ' "$log" | head -5 || true)
-  if [[ "$status" -ne 0 || -n "$findings" || -n "$report" ]]; then
-    echo "$name: FAILED (fuzzer exit $status) after $runs runs, ${coverage:-no coverage line}"
-    if [[ "$keep_going" -eq 1 && -n "$findings" ]]; then
-      # One line per distinct finding: the first report line and the first frame in our sources.
-      echo "$name: distinct findings (count, report, where):"
-      for f in $findings; do
-        (cd "$(dirname "$log")" && timeout 120 "$fuzzer" "${limit_args[@]}" -runs=1 "$f" 2>&1) |
-          awk -v repo="$repo/" '
-            !what && /runtime error:|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|assertion .* failed/ {
-              what = $0; sub(/^.*(runtime error: |ERROR: )/, "", what); sub(/^.*assertion/, "assertion", what)
-              gsub(/0x[0-9a-f]+/, "X", what); gsub(/[-+]?[0-9.]+e[-+][0-9]+|[-]?nan|[-]?inf/, "V", what) }
-            !where && what && / in / && index($0, repo "src/") && !index($0, "src/core/status.cc") { where = $0; sub(/^.* in /, "", where); sub(repo, "", where) }
-            END { print (what ? what : "no report on replay") " | " (where ? where : "?") }' || true
-      done | sort | uniq -c | sort -rn | cut -c1-300
+  if [[ -z "$findings" && "$status" -eq 0 && -z "$report" ]]; then
+    if [[ "$seconds" -eq 0 ]]; then
+      echo "$name: ok: replayed $runs inputs, ${coverage:-no coverage line}, no findings"
+    else
+      echo "$name: ok: $runs runs in ${seconds}s, $rate exec/s, ${coverage:-no coverage line}, corpus $(find "$work" -type f | wc -l) inputs, no findings"
     fi
-    [[ -n "$report" ]] && echo "$report"
-    grep -E '^(#[0-9]+ |    #[0-9]+ )' "$log" | grep -vE '^#[0-9]+ +(NEW|REDUCE|pulse|INITED|INITED|DONE|RELOAD)' | head -25 || true
-    for f in $findings; do
+    return 0
+  fi
+  # Sort the findings into known (the signature of an open one) and new.
+  if [[ -n "$findings" && -n "$open_dir" && -d "$open_dir" ]]; then
+    for f in "$open_dir"/*; do
+      [[ -f "$f" && "$f" != *.md ]] && known+="$(fuzz_signature "$f")"$'\n'
+    done
+  fi
+  local listing=""
+  for f in $findings; do
+    sig=$(fuzz_signature "$f")
+    if [[ -n "$known" ]] && grep -qxF -- "$sig" <<<"$known"; then
+      old=$((old + 1))
+      listing+="known  $sig"$'\n'
+    else
+      new=$((new + 1))
+      listing+="NEW    $sig"$'\n'
       echo "$name: crashing input: $f"
       echo "$name: reproduce with: $fuzzer $f"
-    done
-    [[ -z "$findings" ]] && echo "$name: no input was saved; see $log"
-    echo "$name: full log: $log"
-    exit 1
+    fi
+  done
+  if [[ -n "$findings" ]]; then
+    echo "$name: findings (count, known or new, report | where):"
+    printf '%s' "$listing" | sort | uniq -c | sort -rn | cut -c1-300
   fi
-  if [[ "$seconds" -eq 0 ]]; then
-    echo "$name: ok: replayed $runs inputs, ${coverage:-no coverage line}, no findings"
-  else
-    echo "$name: ok: $runs runs in ${seconds}s, $rate exec/s, ${coverage:-no coverage line}, corpus $(find "$work" -type f | wc -l) inputs, no findings"
+  if [[ -n "$findings" && "$new" -eq 0 ]]; then
+    echo "$name: ok: $runs runs in ${seconds}s, $rate exec/s, ${coverage:-no coverage line}; $old inputs hit findings already open in $open_dir, none new"
+    return 0
   fi
+  echo "$name: FAILED (fuzzer exit $status) after $runs runs, ${coverage:-no coverage line}: $new new findings"
+  if [[ -z "$findings" ]]; then
+    [[ -n "$report" ]] && echo "$report"
+    grep -E '^    #[0-9]+ ' "$log" | head -25 || true
+    echo "$name: no input was saved; see $log"
+  fi
+  echo "$name: full log: $log"
+  exit 1
 }
