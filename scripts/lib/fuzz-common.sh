@@ -147,13 +147,13 @@ fuzz_signature() {
 # one of them (fuzz_signature) is listed but does not fail the run; any other does.
 fuzz_verdict() {
   local timeout="$1" work="$2" open_dir="${3:-}" f ms t0 kept="" findings report coverage sig known="" new=0 old=0
-  runs=$( (grep -hoE 'stat::number_of_executed_units: +[0-9]+' "$log" || true) | awk '{s += $2} END {print s + 0}')
-  rate=$( (grep -hoE 'stat::average_exec_per_sec: +[0-9]+' "$log" || true) | awk '{s += $2} END {print s + 0}')
-  coverage=$(grep -hoE '#[0-9]+[[:space:]]+(DONE|INITED|pulse|NEW|REDUCE).* cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 |
+  runs=$( (grep -ahoE 'stat::number_of_executed_units: +[0-9]+' "$log" || true) | awk '{s += $2} END {print s + 0}')
+  rate=$( (grep -ahoE 'stat::average_exec_per_sec: +[0-9]+' "$log" || true) | awk '{s += $2} END {print s + 0}')
+  coverage=$(grep -ahoE '#[0-9]+[[:space:]]+(DONE|INITED|pulse|NEW|REDUCE).* cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 |
              grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
   if [[ "$keep_going" -eq 1 ]]; then  # fork mode's progress lines: "#RUNS: cov: C ft: F corp: N exec/s E ..."
     local last
-    last=$(grep -hE '^#[0-9]+: cov: ' "$log" | tail -1 || true)
+    last=$(grep -ahE '^#[0-9]+: cov: ' "$log" | tail -1 || true)
     runs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"${last:-#0:}")
     rate=$(( seconds > 0 ? runs / seconds : 0 ))
     coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' <<<"$last" || true)
@@ -172,7 +172,7 @@ fuzz_verdict() {
     kept+="$f"$'\n'
   done
   findings=$(printf '%s' "$kept" | sed '/^$/d')
-  report=$(grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error:|SUMMARY: ' "$log" | head -5 || true)
+  report=$(grep -aE 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error:|SUMMARY: ' "$log" | head -5 || true)
   if [[ -z "$findings" && "$status" -eq 0 && -z "$report" ]]; then
     if [[ "$seconds" -eq 0 ]]; then
       echo "$name: ok: replayed $runs inputs, ${coverage:-no coverage line}, no findings"
@@ -211,7 +211,7 @@ fuzz_verdict() {
   echo "$name: FAILED (fuzzer exit $status) after $runs runs, ${coverage:-no coverage line}: $new new findings"
   if [[ -z "$findings" ]]; then
     [[ -n "$report" ]] && echo "$report"
-    grep -E '^    #[0-9]+ ' "$log" | head -25 || true
+    grep -aE '^    #[0-9]+ ' "$log" | head -25 || true
     echo "$name: no input was saved; see $log"
   fi
   echo "$name: full log: $log"
