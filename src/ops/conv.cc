@@ -2,6 +2,7 @@
 // im2col + GEMM; float32 runs on the fast CPU kernels (oneDNN) when they are built in.
 // FusedConv (domain com.hipinfer, made by the fusion pass) is Conv followed by an optional
 // residual sum (4th input Z) and an activation, in one kernel.
+#include <atomic>
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -291,7 +292,9 @@ class ConvOp final : public Op {
   cpu::Precision precision_ = cpu::Precision::kFloat32;
   bool channels_last_ = false;        // FusedConv: Y and Z are [N, spatial..., C]
   bool input_channels_last_ = false;  // FusedConv: so is X
-  mutable bool weights_constant_ = false;  // set by infer() when the session is built
+  // Set by infer(): when the session is built, and again on every run of a GPU partition (which
+  // infers its nodes per run, from several threads at once).
+  mutable std::atomic<bool> weights_constant_{false};
   mutable std::mutex cache_mutex_;
   mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::ConvKernel>> kernels_;
 };
