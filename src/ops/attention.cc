@@ -11,6 +11,7 @@
 // everywhere; it yields zeros in Y and in the mode-3 qk_matmul_output, never NaN.
 #include "ops/attention_util.h"
 #include "ops/op_checks.h"
+#include "ops/shape_util.h"
 
 namespace hi::ops {
 namespace {
@@ -37,10 +38,18 @@ struct Geometry {
 ir::Dim dim_at(const ir::ValueType* t, size_t i) {
   return t && t->has_rank() && i < t->shape->size() ? (*t->shape)[i] : ir::Dim{};
 }
-ir::Dim dim_add(const ir::Dim& a, const ir::Dim& b) {
-  return a.is_known() && b.is_known() ? ir::Dim::known(a.value + b.value) : ir::Dim{};
+// A sum or product of declared dims that does not fit in int64 is an invalid model, not a wrap.
+Result<ir::Dim> dim_add(const ir::Dim& a, const ir::Dim& b) {
+  if (!a.is_known() || !b.is_known()) return ir::Dim{};
+  if (auto r = checked_add(a.value, b.value)) return ir::Dim::known(*r);
+  return error(StatusCode::kInvalidModel, "the past and new sequence lengths ", a.value, " + ", b.value,
+               " overflow int64");
 }
-ir::Dim dim_mul(const ir::Dim& a, int64_t f) { return a.is_known() ? ir::Dim::known(a.value * f) : ir::Dim{}; }
+Result<ir::Dim> dim_mul(const ir::Dim& a, int64_t f) {
+  if (!a.is_known()) return ir::Dim{};
+  if (auto r = checked_mul(a.value, f)) return ir::Dim::known(*r);
+  return error(StatusCode::kInvalidModel, "the head size ", a.value, " times ", f, " heads overflows int64");
+}
 ir::Dim dim_div(const ir::Dim& a, int64_t d) {
   return a.is_known() && d > 0 && a.value % d == 0 ? ir::Dim::known(a.value / d) : ir::Dim{};
 }
@@ -126,8 +135,11 @@ class AttentionOp final : public Op {
       const ir::Dim kv_seq = dim_at(&k, packed ? 1 : 2);
       const ir::Dim head = packed ? dim_div(dim_at(&q, 2), q_num_heads_) : dim_at(&q, 3);
       const ir::Dim v_head = packed ? dim_div(dim_at(&v, 2), kv_num_heads_) : dim_at(&v, 3);
-      const ir::Dim total = pk ? dim_add(dim_at(pk, 2), kv_seq) : pv ? dim_add(dim_at(pv, 2), kv_seq) : kv_seq;
-      y = packed ? std::vector<ir::Dim>{batch, q_seq, dim_mul(v_head, q_num_heads_)}
+      HI_ASSIGN_OR_RETURN(const ir::Dim total, pk   ? dim_add(dim_at(pk, 2), kv_seq)
+                                               : pv ? dim_add(dim_at(pv, 2), kv_seq)
+                                                    : Result<ir::Dim>(kv_seq));
+      HI_ASSIGN_OR_RETURN(const ir::Dim y_last, dim_mul(v_head, q_num_heads_));
+      y = packed ? std::vector<ir::Dim>{batch, q_seq, y_last}
                  : std::vector<ir::Dim>{batch, q_heads, q_seq, v_head};
       present_k = {batch, kv_heads, total, head};
       present_v = {batch, kv_heads, total, v_head};
@@ -291,6 +303,9 @@ class AttentionOp final : public Op {
       if (q[2] % g.q_heads != 0)
         return error(bad, "Q's hidden size ", q[2], " is not a multiple of q_num_heads ", g.q_heads);
       g.head = q[2] / g.q_heads;
+      if (!checked_mul(g.kv_heads, g.head) || !checked_mul(g.q_heads, v[2] / g.kv_heads))
+        return error(bad, "the head counts q_num_heads ", g.q_heads, " and kv_num_heads ", g.kv_heads,
+                     " times the head sizes of Q ", s(q), " and V ", s(v), " overflow int64");
       if (k[2] != g.kv_heads * g.head)
         return error(bad, "K's hidden size must be kv_num_heads * head_size = ", g.kv_heads, " * ", g.head, " = ",
                      g.kv_heads * g.head, ", got ", k[2]);
@@ -331,6 +346,8 @@ class AttentionOp final : public Op {
         return error(bad, "past_value must be [", g.batch, ", ", g.kv_heads, ", ", g.past, ", ", g.v_head,
                      "] to match past_key and V, got ", past_v ? s(*past_v) : "none");
     }
+    if (!checked_add(g.past, g.kv_seq))
+      return error(bad, "the past and new sequence lengths ", g.past, " + ", g.kv_seq, " overflow int64");
     return g;
   }
 

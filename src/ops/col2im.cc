@@ -33,7 +33,7 @@ class Col2ImOp final : public Op {
     int64_t spatial = -1;
     if (image) spatial = image->numel();
     else if (ctx.input_type(1).is_static() && ctx.input_type(1).rank() == 1) spatial = ctx.input_type(1).concrete_shape()[0];
-    if (spatial < 0) {
+    if (spatial < 0 || spatial + 2 > kMaxInferredRank) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }

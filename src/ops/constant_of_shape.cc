@@ -29,7 +29,7 @@ class ConstantOfShapeOp final : public Op {
       HI_ASSIGN_OR_RETURN(Shape shape, checked_shape(*v, StatusCode::kInvalidModel));
       ctx.set_output_type(0, ir::ValueType::concrete(value_.dtype(), shape));
     } else if (s.is_static() && s.rank() == 1) {
-      ctx.set_output_type(0, ir::ValueType::tensor(value_.dtype(), std::vector<ir::Dim>(static_cast<size_t>(s.concrete_shape()[0]))));
+      ctx.set_output_type(0, tensor_of_rank(value_.dtype(), s.concrete_shape()[0]));
     } else {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(value_.dtype()));
     }

@@ -50,8 +50,8 @@ class DftOp final : public Op {
     }
     const int64_t r = x.rank();
     std::vector<ir::Dim> dims = *x.shape;
-    HI_RETURN_IF_ERROR(check_rank_and_last(r, dims.back().is_known() ? dims.back().value : -1, StatusCode::kInvalidModel,
-                                           x.to_string()));
+    const int64_t last = r > 0 && dims.back().is_known() ? dims.back().value : -1;
+    HI_RETURN_IF_ERROR(check_rank_and_last(r, last, StatusCode::kInvalidModel, x.to_string()));
     dims.back() = ir::Dim::known(complex_output() ? 2 : 1);
     // The axis and length when they are known now; otherwise the dims they may change are unknown.
     std::optional<int64_t> axis;

@@ -32,7 +32,7 @@ class ExpandOp final : public Op {
     }
     // Shape known only at run time: its length gives the rank, and an input dim other than 1
     // survives (the shape's dim there must be 1 or equal to it).
-    if (!x.has_rank() || !s.is_static() || s.rank() != 1) {
+    if (!x.has_rank() || !s.is_static() || s.rank() != 1 || s.concrete_shape()[0] > kMaxInferredRank) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }

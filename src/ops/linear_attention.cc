@@ -11,6 +11,7 @@
 
 #include "ops/attention_util.h"
 #include "ops/op_checks.h"
+#include "ops/shape_util.h"
 
 namespace hi::ops {
 namespace {
@@ -71,7 +72,13 @@ class LinearAttentionOp final : public Op {
       return d.is_known() && d.value % n == 0 ? ir::Dim::known(d.value / n) : ir::Dim{};
     };
     const ir::Dim dv = div(dim(v, 2), kv_heads_);
-    const ir::Dim out_last = dv.is_known() ? ir::Dim::known(dv.value * q_heads_) : ir::Dim{};
+    ir::Dim out_last;
+    if (dv.is_known()) {
+      const auto n = checked_mul(dv.value, q_heads_);
+      if (!n)
+        return error(StatusCode::kInvalidModel, "q_num_heads ", q_heads_, " times d_v ", dv.value, " overflows int64");
+      out_last = ir::Dim::known(*n);
+    }
     ctx.set_output_type(0, ir::ValueType::tensor(type_of(kQuery), {dim(q, 0), dim(q, 1), out_last}));
     if (ctx.num_outputs() > 1)
       ctx.set_output_type(1, ir::ValueType::tensor(state_type, {dim(q, 0), ir::Dim::known(kv_heads_), div(dim(k, 2), kv_heads_), dv}));
@@ -178,6 +185,10 @@ class LinearAttentionOp final : public Op {
       return error(bad, "value must be [", s.batch, ", ", s.steps, ", kv_num_heads * d_v] with kv_num_heads ", kv_heads_,
                    ", got ", text(v));
     s.dv = v[2] / kv_heads_;
+    // The output's last dim and the state's size: products of model dims that must fit in int64.
+    if (!checked_mul(q_heads_, s.dv) || shape_numel({s.batch, kv_heads_, s.dk, s.dv}) < 0)
+      return error(bad, "q_num_heads ", q_heads_, " times d_v ", s.dv, ", or the state [", s.batch, ", ", kv_heads_,
+                   ", ", s.dk, ", ", s.dv, "], overflows int64");
     if (has_past && in[kPastState] != Shape{s.batch, kv_heads_, s.dk, s.dv})
       return error(bad, "past_state must be [", s.batch, ", ", kv_heads_, ", ", s.dk, ", ", s.dv, "], got ", text(in[kPastState]));
     if (gated_) {

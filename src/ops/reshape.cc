@@ -18,8 +18,7 @@ class ReshapeOp final : public Op {
     if (!shape) {
       const ir::ValueType& s = ctx.input_type(1);
       const int64_t rank = s.is_static() && s.rank() == 1 ? s.concrete_shape()[0] : -1;
-      ctx.set_output_type(0, rank < 0 ? ir::ValueType::tensor_unknown_shape(x.dtype)
-                                      : ir::ValueType::tensor(x.dtype, std::vector<ir::Dim>(static_cast<size_t>(rank))));
+      ctx.set_output_type(0, tensor_of_rank(x.dtype, rank));
       return Status::ok();
     }
     const auto req = int_list(*shape);

@@ -7,6 +7,7 @@
 #include "ops/arity.h"
 #include "ops/dispatch.h"
 #include "ops/gemm_ref.h"
+#include "ops/shape_util.h"
 
 namespace hi::ops::rnn {
 namespace {
@@ -210,6 +211,10 @@ Status infer(InferContext& ctx, const Spec& spec) {
   int64_t hidden = spec.hidden_size;
   if (hidden < 0) hidden = dim_value(ctx.input_type(kR), 2);
   const int64_t dirs = spec.num_directions, G = spec.gates;
+  // W, R and B hold G and 2G rows of hidden_size each: sizes that must fit in int64.
+  if (hidden >= 0 && !checked_mul(2 * G, hidden))
+    return error(StatusCode::kInvalidModel, n.op_type, " hidden_size ", hidden, " times ", 2 * G,
+                 " gate rows overflows int64");
   const int64_t gh = hidden < 0 ? -1 : G * hidden;
   HI_RETURN_IF_ERROR(check_static_shape(ctx, kW, {dirs, gh, input}));
   HI_RETURN_IF_ERROR(check_static_shape(ctx, kR, {dirs, gh, hidden}));

@@ -94,6 +94,9 @@ class ScanOp final : public Op {
         batch = (*x.shape)[0];
         seq_len = (*x.shape)[1];
       } else {
+        if (x.rank() < 1)
+          return error(StatusCode::kInvalidModel, "scan input ", j, " is ", x.to_string(),
+                       "; a scalar has no axis to scan");
         HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(in_axes_[j], x.rank()));
         seq_len = (*x.shape)[static_cast<size_t>(axis)];
       }

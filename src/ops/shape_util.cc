@@ -117,6 +117,11 @@ Status check_output_dims(const std::vector<ir::Dim>& dims, const std::string& so
   return check_output_shape(shape, source, StatusCode::kInvalidModel);
 }
 
+ir::ValueType tensor_of_rank(DType dtype, int64_t rank) {
+  if (rank < 0 || rank > kMaxInferredRank) return ir::ValueType::tensor_unknown_shape(dtype);
+  return ir::ValueType::tensor(dtype, std::vector<ir::Dim>(static_cast<size_t>(rank)));
+}
+
 std::vector<int64_t> int_list(const Tensor& t) { return t.to_int64_vector(); }
 
 std::vector<ir::Dim> known_dims(const Shape& shape) {

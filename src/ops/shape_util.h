@@ -62,6 +62,13 @@ Status check_output_shape(const Shape& shape, const std::string& source, StatusC
 // The same for inferred dims, checked when every dim is known.
 Status check_output_dims(const std::vector<ir::Dim>& dims, const std::string& source);
 
+// A tensor of `rank` unknown dims: the output of an op whose rank the declared length of an input
+// gives (Reshape's or Expand's shape, Unsqueeze's axes). A declared length is not backed by
+// memory, so a rank that is negative or above kMaxInferredRank gives an unknown shape instead of
+// a vector of 2^32 dims.
+inline constexpr int64_t kMaxInferredRank = 256;
+ir::ValueType tensor_of_rank(DType dtype, int64_t rank);
+
 // Reads an int64 list from a constant 1-D tensor (shape, axes, pads inputs).
 std::vector<int64_t> int_list(const Tensor& t);
 

@@ -28,9 +28,9 @@ class UnsqueezeOp final : public Op {
       HI_RETURN_IF_ERROR(check_int_list_type(a, "axes"));
       const Tensor* v = ctx.input_value(1);
       if (!v) {
-        if (x.has_rank() && a.is_static())
-          ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::vector<ir::Dim>(static_cast<size_t>(
-                                                                    x.rank() + shape_numel(a.concrete_shape())))));
+        const int64_t num_axes = a.is_static() ? shape_numel(a.concrete_shape()) : -1;
+        if (x.has_rank() && num_axes >= 0)
+          ctx.set_output_type(0, tensor_of_rank(x.dtype, x.rank() + num_axes));
         else
           ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
         return Status::ok();
