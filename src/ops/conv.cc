@@ -7,6 +7,8 @@
 #include <map>
 #include <mutex>
 
+#include "core/memory_budget.h"
+#include "core/run_control.h"
 #include "cpu/kernels.h"
 #include "ops/conv_util.h"
 #include "ops/internal.h"
@@ -210,6 +212,9 @@ class ConvOp final : public Op {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
       // The reference kernel works channels-first; a channels-last node (made by the layout
       // pass for the fast kernels) permutes around it when those are not available.
+      // Compute-type copies of X (twice when permuted), W, B and Y (twice when permuted).
+      const int64_t copied = 2 * x.numel() + w.numel() + (b ? b->numel() : 0) + 2 * y.numel();
+      const ScratchBytes held(shape_numel({copied, int64_t{sizeof(C)}}));
       const auto xc = to_compute<T, C>(x), ws = to_compute<T, C>(w);
       const std::vector<C> xv = input_channels_last_ ? permute_channels<C>(xc, xs, false) : xc;
       std::vector<C> bs;
@@ -271,9 +276,12 @@ class ConvOp final : public Op {
     // A 1x1 convolution with stride 1 and no padding reads the image as its own column matrix.
     bool pointwise = k_size == 1;
     for (size_t i = 0; i < in.size(); ++i) pointwise = pointwise && wp.strides[i] == 1 && pads[i] == 0 && pads[i + in.size()] == 0;
+    // The columns: a group's channels times the kernel times the output, counted before they are built.
+    const ScratchBytes held(pointwise ? 0 : shape_numel({cg, k_size, out_size, int64_t{sizeof(C)}}));
     std::vector<C> col(pointwise ? 0 : static_cast<size_t>(cg * k_size * out_size));
     for (int64_t img = 0; img < n; ++img) {
       for (int64_t g = 0; g < group_; ++g) {
+        check_run_stop();  // a large reference convolution stops between images and groups
         const C* xg = x + (img * c + g * cg) * in_size;
         if (!pointwise) im2col(xg, cg, in, out, wp, pads, col.data());
         C* yg = y + (img * m + g * mg) * out_size;

@@ -8,6 +8,8 @@
 // total = natural - out: SAME_UPPER puts the odd one at the end, otherwise at the beginning.
 // An output larger than `natural` (negative total) is extended with zeros (plus bias) at the
 // end, as ONNX Runtime and the ONNX reference implementation do.
+#include "core/memory_budget.h"
+#include "core/run_control.h"
 #include "cpu/kernels.h"
 #include "cpu/threading.h"
 #include "ops/conv_util.h"
@@ -123,6 +125,9 @@ class ConvTransposeOp final : public Op {
         run_typed<C>(x.data<T>(), w.data<T>(), b ? b->data<T>() : nullptr, py, n, c, mg, g);
         return;
       }
+      // float16 and bfloat16 compute on float copies of the inputs and the output.
+      const int64_t copied = x.numel() + w.numel() + (b ? b->numel() : 0) + y.numel();
+      const ScratchBytes held(shape_numel({copied, int64_t{sizeof(C)}}));
       const auto xs = to_compute<T, C>(x), ws = to_compute<T, C>(w);
       std::vector<C> bs;
       if (b) bs = to_compute<T, C>(*b);
@@ -149,6 +154,9 @@ class ConvTransposeOp final : public Op {
     const size_t r = g.in.size();
     const int64_t cg = c / group_, m = mg * group_;
     const int64_t in_size = shape_numel(g.in), out_size = shape_numel(g.out), k_size = shape_numel(g.kernel);
+    // The columns and the tap table grow with the kernel times the input, which a model can make
+    // far larger than either: counted (and overflow-checked) before they are built.
+    const ScratchBytes held(shape_numel({k_size, in_size, mg * int64_t{sizeof(C)} + int64_t{sizeof(int64_t)}}));
     std::vector<C> col(static_cast<size_t>(mg * k_size * in_size));
     // For each kernel tap and input position, the output offset it adds to (-1: outside).
     std::vector<int64_t> target(static_cast<size_t>(k_size * in_size));
@@ -167,6 +175,7 @@ class ConvTransposeOp final : public Op {
       });
     });
     for (int64_t img = 0; img < n; ++img) {
+      check_run_stop();  // a large reference kernel stops between images
       for (int64_t grp = 0; grp < group_; ++grp) {
         const C* xg = x + (img * c + grp * cg) * in_size;
         const C* wg = w + grp * cg * mg * k_size;

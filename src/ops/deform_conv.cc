@@ -4,6 +4,8 @@
 // by N-linear interpolation (zero outside the input), scaled by mask[n, og, k, o] (default 1).
 // Offsets are [N, offset_group * K * r, out...] laid out (offset_group, kernel..., r); the mask
 // is [N, offset_group * K, out...]. The sampled columns go through the reference GEMM per group.
+#include "core/memory_budget.h"
+#include "core/run_control.h"
 #include "ops/conv_util.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -124,6 +126,10 @@ class DeformConvOp final : public Op {
         for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(t->data<T>()[i]);
         return v;
       };
+      // Compute-type copies of every input and of the output, counted before they are made.
+      const auto numel = [](const Tensor* t) { return t ? t->numel() : 0; };
+      const ScratchBytes held(shape_numel({numel(&x) + numel(&w) + numel(&offset) + numel(b) + numel(mask) + y.numel(),
+                                           int64_t{sizeof(C)}}));
       const auto xs = conv(&x), ws = conv(&w), os = conv(&offset), bs = conv(b), ms = conv(mask);
       std::vector<C> ys(static_cast<size_t>(y.numel()), C(0));
       run_typed<C>(xs, ws, os, bs, ms, ys, n, c, m, in, out, wp, pads);
@@ -191,9 +197,13 @@ class DeformConvOp final : public Op {
     const size_t r = in.size();
     const int64_t cg = c / group_, mg = m / group_, c_per_og = c / offset_group_;
     const int64_t in_size = shape_numel(in), out_size = shape_numel(out), k_size = shape_numel(wp.kernel);
+    // The columns (every channel times every tap times every output position) can be far larger
+    // than the input or the output: counted, and overflow-checked, before they are built.
+    const ScratchBytes held(shape_numel({c, k_size, out_size, int64_t{sizeof(C)}}));
     std::vector<C> col(static_cast<size_t>(c * k_size * out_size));
     std::vector<C> p(r);
     for (int64_t img = 0; img < n; ++img) {
+      check_run_stop();  // a large reference kernel stops between images
       // Columns for every channel: col[ch * K + k, o].
       for (int64_t ch = 0; ch < c; ++ch) {
         const int64_t og = ch / c_per_og;

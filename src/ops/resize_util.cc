@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/memory_budget.h"
 #include "cpu/threading.h"
 #include "ops/dispatch.h"
 #include "ops/numeric.h"
@@ -225,6 +226,9 @@ Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axe
   if (opt.mode == ResizeMode::kNearest && !cur.empty() && dtype_is_supported(x.dtype()) && x.dtype() != DType::kString &&
       resize_nearest(x, axes, opt, y))
     return y;
+  // The passes work in double, in two buffers each up to the larger of the input and the output;
+  // counted against the session's memory limit (the output tensor already is).
+  const ScratchBytes held_input(shape_numel({x.numel(), int64_t{sizeof(double)}}));
   std::vector<double> buf(static_cast<size_t>(x.numel()));
   if (!dispatch<kNumericTypes>(x.dtype(), [&]<typename T>() {
         const T* p = x.data<T>();
@@ -247,6 +251,7 @@ Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axe
     for (size_t i = 0; i < d; ++i) outer *= cur[i];
     for (size_t i = d + 1; i < cur.size(); ++i) inner *= cur[i];
     const int64_t out = axes[d].out;
+    const ScratchBytes held_pass(shape_numel({outer, out, inner, int64_t{sizeof(double)}}));
     std::vector<double> next(static_cast<size_t>(outer * out * inner));
     for (int64_t po = 0; po < outer; ++po)
       for (int64_t o = 0; o < out; ++o) {

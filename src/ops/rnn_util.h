@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "core/memory_budget.h"
+#include "core/run_control.h"
 #include "ops/op.h"
 
 namespace hi::ops::rnn {
@@ -154,6 +156,7 @@ void run_direction(const Problem<C>& p, const Spec& spec, int64_t dir, const Cel
   if (spec.has_cell) c.assign(p.c0.begin() + dir * B * H, p.c0.begin() + (dir + 1) * B * H);
   std::vector<C> xw_step(at(B * G * H)), h_next(at(B * H)), c_next(spec.has_cell ? at(B * H) : 0);
   for (int64_t k = 0; k < p.seq; ++k) {
+    check_run_stop();  // a long sequence stops between steps (RunOptions' timeout and terminate)
     for (int64_t b = 0; b < B; ++b) {
       C* dst = xw_step.data() + b * G * H;
       if (k < p.lens[at(b)]) {
@@ -192,6 +195,9 @@ Status run(RunContext& ctx, const Spec& spec, const Cell& cell) {
   const auto go = [&]<typename C>() -> Status {
     Problem<C> p;
     HI_RETURN_IF_ERROR(read_problem<C>(ctx, spec, &p));
+    // Y for every direction and one direction's projected inputs (xw), held beside the outputs:
+    // counted against the session's memory limit before either is built.
+    const ScratchBytes held(shape_numel({p.seq, p.batch, p.hidden, p.dirs + spec.gates, int64_t{sizeof(C)}}));
     const size_t state = static_cast<size_t>(p.dirs * p.batch * p.hidden);
     std::vector<C> y(static_cast<size_t>(p.seq) * state, C(0)), h(state), c(spec.has_cell ? state : 0);
     for (int64_t d = 0; d < p.dirs; ++d) run_direction(p, spec, d, cell, &y, &h, &c);

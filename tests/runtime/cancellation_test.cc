@@ -142,6 +142,32 @@ TEST(RunTimeout, StopsInsideALongKernel) {
   EXPECT_LT(took, 0.5);
 }
 
+TEST(RunTimeout, StopsALongRecurrentSequenceBetweenSteps) {
+  // One RNN node: 4000 steps of a 1024-wide hidden state, each a 1024x1024 product.
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {4000, 1, 1}).input("W", onnx::TensorProto::FLOAT, {1, 1024, 1});
+  b.input("R", onnx::TensorProto::FLOAT, {1, 1024, 1024}).output("y", onnx::TensorProto::FLOAT);
+  auto& n = b.node("RNN", {"x", "W", "R"}, {"y"}, "long_sequence");
+  ModelBuilder::set_int(n, "hidden_size", 1024);
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.threads = 1;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  RunOptions ro;
+  ro.timeout_ms = 20;
+  const auto start = Clock::now();
+  auto out = s.value()->run({{"x", Tensor::zeros(DType::kFloat32, {4000, 1, 1})},
+                             {"W", Tensor::zeros(DType::kFloat32, {1, 1024, 1})},
+                             {"R", Tensor::zeros(DType::kFloat32, {1, 1024, 1024})}},
+                            {}, nullptr, &ro);
+  const double took = seconds_since(start);
+  ASSERT_FALSE(out.is_ok()) << "the sequence finished in " << took << " s";
+  EXPECT_EQ(out.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_NE(out.status().message().find("long_sequence"), std::string::npos) << out.status().message();
+  EXPECT_LT(took, 0.5);
+}
+
 TEST(RunTimeout, NegativeIsRefused) {
   auto s = loop_session(false);
   ASSERT_TRUE(s);

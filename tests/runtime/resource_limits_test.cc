@@ -168,6 +168,47 @@ TEST(SessionMemoryLimit, KernelScratchCountsAndFailsBeforeItIsBuilt) {
   }
 }
 
+// The reference kernels' working copies count as well: a Resize whose 8 MiB output fits a 16 MiB
+// limit but whose double-precision passes (16 MiB more) do not, and an RNN whose sequence-long
+// state and projected inputs (16 MiB) sit beside its 8 MiB output.
+TEST(SessionMemoryLimit, ReferenceKernelWorkingCopiesCount) {
+  ModelBuilder resize(19);
+  resize.input("x", onnx::TensorProto::FLOAT, {1, 1, 1, 1}).output("y", onnx::TensorProto::FLOAT);
+  resize.initializer_i64("sizes", {4}, {1, 1, 1024, 2048});
+  auto& r = resize.node("Resize", {"x", "", "", "sizes"}, {"y"}, "tall_resize");
+  ModelBuilder::set_string(r, "mode", "linear");
+  ModelBuilder rnn;
+  rnn.input("x", onnx::TensorProto::FLOAT, {4096, 32, 1}).input("W", onnx::TensorProto::FLOAT, {1, 16, 1});
+  rnn.input("R", onnx::TensorProto::FLOAT, {1, 16, 16}).output("y", onnx::TensorProto::FLOAT);
+  auto& n = rnn.node("RNN", {"x", "W", "R"}, {"y"}, "long_rnn");
+  ModelBuilder::set_int(n, "hidden_size", 16);
+  for (int limit_mib : {16, 64}) {
+    SessionOptions o;
+    o.memory_limit = limit_mib * kMiB;
+    SCOPED_TRACE("memory limit " + std::to_string(limit_mib) + " MiB");
+    auto rs = make(resize, o);
+    ASSERT_TRUE(rs);
+    auto out = rs->run({{"x", Tensor::zeros(DType::kFloat32, {1, 1, 1, 1})}});
+    auto ns = make(rnn, o);
+    ASSERT_TRUE(ns);
+    auto out2 = ns->run({{"x", Tensor::zeros(DType::kFloat32, {4096, 32, 1})},
+                         {"W", Tensor::zeros(DType::kFloat32, {1, 16, 1})},
+                         {"R", Tensor::zeros(DType::kFloat32, {1, 16, 16})}});
+    if (limit_mib == 64) {  // the same runs, with room for their working copies
+      EXPECT_TRUE(out.is_ok()) << out.status().to_string();
+      EXPECT_TRUE(out2.is_ok()) << out2.status().to_string();
+      continue;
+    }
+    for (const auto& [st, node] : {std::pair{out.status(), "tall_resize"}, std::pair{out2.status(), "long_rnn"}}) {
+      ASSERT_FALSE(st.is_ok()) << node << " ran within the limit";
+      EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << st.to_string();
+      EXPECT_NE(st.message().find(node), std::string::npos) << st.message();
+    }
+    EXPECT_LE(rs->memory_stats().peak_bytes, 16 * kMiB);
+    EXPECT_LE(ns->memory_stats().peak_bytes, 16 * kMiB);
+  }
+}
+
 TEST(PlanCache, ManyDistinctShapesHoldABoundedAmount) {
   ModelBuilder b;
   b.input("x", onnx::TensorProto::FLOAT, {-1, 1024}, {"n"}).output("y", onnx::TensorProto::FLOAT);
