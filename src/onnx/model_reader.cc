@@ -5,7 +5,9 @@
 #include "ops/op.h"
 
 #include "core/low_precision.h"
+#include "core/memory_budget.h"
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -16,6 +18,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -135,6 +138,42 @@ bool parse_limited(google::protobuf::Message* msg, const void* data, size_t size
   *why = str("it nests ", what, " deeper than the reader's limit of ", kMaxMessageDepth, " protobuf message levels");
   return false;
 }
+
+// Protobuf's objects can take far more memory than their bytes on disk (an empty string costs 2
+// bytes there and about 40 parsed, an empty message more), so a 100 MB model could need gigabytes
+// before any check of ours runs. Models are parsed on an arena whose blocks are charged to this
+// thread's memory budget (the session's limit, or the machine's memory): parsing past it throws
+// OutOfMemory from the block allocation, and the arena frees what was built.
+struct ChargedArena {
+  // Each block carries the ScratchBytes that charged it, in a header before the block.
+  static constexpr size_t kHeader = 32;
+  static_assert(sizeof(ScratchBytes) <= kHeader && kHeader % alignof(std::max_align_t) == 0);
+
+  static void* allocate(size_t size) {
+    void* raw = std::malloc(size + kHeader);
+    if (!raw) throw OutOfMemory{size, str("allocating ", size, " bytes while parsing failed")};
+    try {
+      new (raw) ScratchBytes(static_cast<int64_t>(size + kHeader));
+    } catch (...) {
+      std::free(raw);
+      throw;
+    }
+    return static_cast<char*>(raw) + kHeader;
+  }
+  static void deallocate(void* block, size_t) {
+    void* raw = static_cast<char*>(block) - kHeader;
+    static_cast<ScratchBytes*>(raw)->~ScratchBytes();
+    std::free(raw);
+  }
+  static google::protobuf::ArenaOptions options() {
+    google::protobuf::ArenaOptions o;
+    o.start_block_size = 4096;
+    o.max_block_size = 1 << 20;
+    o.block_alloc = &allocate;
+    o.block_dealloc = &deallocate;
+    return o;
+  }
+};
 
 Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto& tp, const std::string& where);
 
@@ -539,14 +578,22 @@ Result<ir::Model> read_model_bytes(const void* data, size_t size, const std::str
                                    const std::string& display_name) {
   ReadContext ctx{display_name, base_dir};
   if (size == 0) return model_error(ctx, "the model is empty (0 bytes)");
-  onnx::ModelProto mp;
-  std::string why;
-  if (!parse_limited(&mp, data, size, &why)) {
-    if (!why.empty()) return model_error(ctx, "not a model hipinfer reads: " + why);
-    return model_error(ctx, str("not a valid ONNX model: protobuf parsing failed (", size,
-                                " bytes; the file is truncated, corrupt, or not ONNX)"));
+  // Without a session's budget (inspect), parsing is still bounded by the machine's memory.
+  const auto budget = current_memory_budget() ? current_memory_budget() : std::make_shared<MemoryBudget>(0);
+  const MemoryBudgetScope scope(budget);
+  try {
+    google::protobuf::Arena arena(ChargedArena::options());
+    auto* mp = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+    std::string why;
+    if (!parse_limited(mp, data, size, &why)) {
+      if (!why.empty()) return model_error(ctx, "not a model hipinfer reads: " + why);
+      return model_error(ctx, str("not a valid ONNX model: protobuf parsing failed (", size,
+                                  " bytes; the file is truncated, corrupt, or not ONNX)"));
+    }
+    return convert_model(ctx, *mp);
+  } catch (const OutOfMemory& oom) {
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": parsing the model (", size, " bytes): ", oom.what);
   }
-  return convert_model(ctx, mp);
 }
 
 Result<ir::Model> read_model_file(const std::string& path) {
