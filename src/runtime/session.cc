@@ -178,6 +178,12 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
   return Status::ok();
 }
 
+// What an op refuses while the model is built comes from the model itself (its declared types and
+// its constants, folded or read by inference), not from a caller's input: it is kInvalidModel.
+Status model_fault(const Status& s) {
+  return s.code() == StatusCode::kInvalidArgument ? Status(StatusCode::kInvalidModel, s.message()) : s;
+}
+
 Status check_options(const SessionOptions& options) {
   HI_RETURN_IF(options.memory_limit < 0, kInvalidArgument, "memory_limit must be >= 0 (0: no limit of its own), got ",
                options.memory_limit);
@@ -213,7 +219,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     bo.memory_plan = false;  // the typing build only infers
     // The passes match on types and shapes: a first compile of the model as written infers them.
     auto typed = ops::Executor::build(impl->model.graph, impl->model.opsets, bo);
-    if (!typed.is_ok()) return typed.status().with_context(impl->model.path);
+    if (!typed.is_ok()) return model_fault(typed.status()).with_context(impl->model.path);
     passes::PassOptions po;
     po.level = options.optimization_level;
     po.precision = options.precision;
@@ -226,7 +232,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   }
   bo.memory_plan = options.optimization_level >= 1;
   auto ex = ops::Executor::build(impl->model.graph, impl->model.opsets, bo);
-  if (!ex.is_ok()) return ex.status().with_context(impl->model.path);
+  if (!ex.is_ok()) return model_fault(ex.status()).with_context(impl->model.path);
   impl->executor = std::move(ex).value();
   std::vector<runtime::NodeToPlace> to_place;
   for (size_t i = 0; i < impl->executor->num_nodes(); ++i) {
