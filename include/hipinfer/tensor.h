@@ -24,6 +24,13 @@ struct OutOfMemory {
   std::string what;
 };
 
+// Thrown when a tensor is read as an element type it does not hold: a kernel reached with a value
+// its type inference did not expect. A hipinfer bug, but one a hostile model may reach, so it is
+// an exception the executor turns into a kInternal Status naming the node, never an abort.
+struct TensorTypeMismatch {
+  std::string what;
+};
+
 // Host memory accounting shared by every tensor buffer hipinfer allocates.
 struct HostMemoryStats {
   int64_t allocated_bytes = 0;  // live now
@@ -72,8 +79,8 @@ class Tensor {
   const void* raw() const { return data_; }
   template <typename T>
   T* data() {
-    HI_ASSERT(dtype_of<T> == dtype_ || sizeof(T) == dtype_size(dtype_), "tensor is ",
-              dtype_name(dtype_), ", accessed as ", dtype_name(dtype_of<T>));
+    if (dtype_of<T> != dtype_ && sizeof(T) != dtype_size(dtype_)) [[unlikely]]
+      throw TensorTypeMismatch{str("tensor is ", dtype_name(dtype_), ", accessed as ", dtype_name(dtype_of<T>))};
     return static_cast<T*>(data_);
   }
   template <typename T>
@@ -81,7 +88,8 @@ class Tensor {
     return const_cast<Tensor*>(this)->data<T>();
   }
   std::string* strings() {
-    HI_ASSERT(dtype_ == DType::kString, "tensor is ", dtype_name(dtype_), ", not string");
+    if (dtype_ != DType::kString) [[unlikely]]
+      throw TensorTypeMismatch{str("tensor is ", dtype_name(dtype_), ", accessed as string")};
     return static_cast<std::string*>(data_);
   }
   const std::string* strings() const { return const_cast<Tensor*>(this)->strings(); }

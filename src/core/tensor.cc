@@ -234,7 +234,7 @@ double Tensor::as_double(int64_t i) const {
     case DType::kBool: return data<bool>()[i] ? 1.0 : 0.0;
     default:
       if (dtype_is_low_precision(dtype_)) return low_precision_to_float(dtype_, data<uint8_t>()[i]);
-      HI_ASSERT(false, "as_double on ", dtype_name(dtype_));
+      throw TensorTypeMismatch{str("tensor is ", dtype_name(dtype_), ", read as a number")};
   }
   return 0;
 }

@@ -94,6 +94,8 @@ Status guarded(const ir::Node& node, F&& f) {
                  " is required but the node leaves it out (an empty name or too few inputs)");
   } catch (const RunStopped& e) {
     return e.status.with_context("in " + node.describe());
+  } catch (const TensorTypeMismatch& e) {
+    return error(StatusCode::kInternal, node.describe(), ": an input of a type its inference did not expect: ", e.what);
   }
 }
 

@@ -338,8 +338,12 @@ auto at_api_boundary(F&& f) -> decltype(f()) {
     return error(StatusCode::kOutOfMemory, "out of host memory");
   } catch (const RunStopped& e) {
     return e.status;
+  } catch (const TensorTypeMismatch& e) {
+    return error(StatusCode::kInternal, e.what);
   } catch (const std::exception& e) {
     return error(StatusCode::kInternal, "unexpected exception: ", e.what());
+  } catch (...) {
+    return error(StatusCode::kInternal, "unexpected exception of an unknown type");
   }
 }
 

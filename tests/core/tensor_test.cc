@@ -51,6 +51,24 @@ TEST(Tensor, LimitThrowsOutOfMemory) {
   EXPECT_THROW(Tensor::empty(DType::kFloat32, {int64_t{1} << 40, int64_t{1} << 40}), OutOfMemory);
 }
 
+// Reading a tensor as a type it does not hold (a kernel reached with a value its inference did
+// not expect) throws, for the executor to turn into an error naming the node; it used to abort.
+TEST(Tensor, ReadingAsAnotherTypeThrows) {
+  Tensor ints = Tensor::zeros(DType::kInt64, {3});
+  EXPECT_THROW(ints.data<float>(), TensorTypeMismatch);
+  EXPECT_THROW(ints.strings(), TensorTypeMismatch);
+  EXPECT_NO_THROW(ints.data<int64_t>());
+  EXPECT_NO_THROW(ints.data<double>());  // the same width is allowed: a view of the raw bits
+  Tensor words = Tensor::empty(DType::kString, {2});
+  EXPECT_THROW(words.as_double(0), TensorTypeMismatch);
+  EXPECT_THROW(words.to_int64_vector(), TensorTypeMismatch);
+  try {
+    ints.data<float>();
+  } catch (const TensorTypeMismatch& e) {
+    EXPECT_EQ(e.what, "tensor is int64, accessed as float32");
+  }
+}
+
 TEST(Tensor, MemoryStatsTrackLiveBytes) {
   const auto before = host_memory_stats();
   {
