@@ -33,6 +33,8 @@ class GemmOp final : public Op {
     if (ka.is_known() && kb.is_known() && ka.value != kb.value)
       return error(StatusCode::kInvalidModel, "inner dims differ: A ", a.to_string(), (trans_a_ ? " (transposed)" : ""), ", B ",
                    b.to_string(), (trans_b_ ? " (transposed)" : ""));
+    if (ctx.has_input(2) && ctx.input_type(2).dtype != DType::kUndefined && ctx.input_type(2).dtype != a.dtype)
+      return error(StatusCode::kInvalidModel, "A is ", dtype_name(a.dtype), " but C is ", ctx.input_type(2).to_string());
     if (ctx.has_input(2) && ctx.input_type(2).has_rank()) {
       const auto r = broadcast_dims(*ctx.input_type(2).shape, {m, n});
       if (!r.is_ok() || r.value().size() != 2)
@@ -51,6 +53,8 @@ class GemmOp final : public Op {
     const int64_t m = a.dim(trans_a_ ? 1 : 0), k = a.dim(trans_a_ ? 0 : 1);
     const int64_t kb = b.dim(trans_b_ ? 1 : 0), n = b.dim(trans_b_ ? 0 : 1);
     if (k != kb) return error(StatusCode::kInvalidArgument, "inner dims differ: A ", a.type_string(), ", B ", b.type_string());
+    if (c && c->dtype() != a.dtype())
+      return error(StatusCode::kInvalidArgument, "A is ", dtype_name(a.dtype()), " but C is ", c->type_string());
     if (c) {
       auto r = broadcast_shapes(c->shape(), {m, n});
       if (!r.is_ok() || r.value() != Shape{m, n})

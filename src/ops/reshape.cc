@@ -14,6 +14,9 @@ class ReshapeOp final : public Op {
 
   Status infer(InferContext& ctx) const override {
     const ir::ValueType& x = ctx.input_type(0);
+    const ir::ValueType& shape_type = ctx.input_type(1);
+    if (shape_type.dtype != DType::kUndefined && shape_type.dtype != DType::kInt64)
+      return error(StatusCode::kInvalidModel, "shape must be int64, got ", shape_type.to_string());
     const Tensor* shape = ctx.input_value(1);
     if (!shape) {
       const ir::ValueType& s = ctx.input_type(1);
@@ -68,6 +71,8 @@ class ReshapeOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
+    if (ctx.in(1).dtype() != DType::kInt64)
+      return error(StatusCode::kInvalidArgument, "shape must be int64, got ", ctx.in(1).type_string());
     const auto req = int_list(ctx.in(1));
     Shape out(req.size());
     int64_t known = 1;
