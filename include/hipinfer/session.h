@@ -67,6 +67,16 @@ struct TensorInfo {
   std::string to_string() const;       // "float32[batch, 3, 224, 224]"
 };
 
+// What a model file says about itself (onnxruntime's ModelMetadata).
+struct ModelMetadata {
+  std::string producer_name, producer_version;
+  std::string domain;             // ModelProto.domain
+  std::string description;        // ModelProto.doc_string
+  std::string graph_name, graph_description;
+  int64_t version = 0;            // ModelProto.model_version
+  std::map<std::string, std::string> custom_metadata_map;  // ModelProto.metadata_props
+};
+
 using TensorMap = std::map<std::string, Tensor>;
 
 // Controls for one run (onnxruntime's RunOptions). One object may serve several runs at once.
@@ -176,6 +186,7 @@ class Session {
 
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;
+  const ModelMetadata& metadata() const;
 
   // Runs the model. Inputs are checked (names, dtypes, shapes) before anything runs; symbolic
   // dims must agree across inputs. `output_names` empty = all outputs, in model order.

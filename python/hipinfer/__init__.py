@@ -51,11 +51,20 @@ from ._session import (
     ExecutionMode,
     GraphOptimizationLevel,
     InferenceSession,
+    ModelMetadata,
     NodeArg,
     RunOptions,
     SessionOptions,
 )
 from ._tensor import from_dlpack
+
+
+def disable_telemetry_events() -> None:
+    """Accepted for onnxruntime compatibility: hipinfer collects and sends no telemetry."""
+
+
+def enable_telemetry_events() -> None:
+    """Accepted for onnxruntime compatibility: hipinfer collects and sends no telemetry."""
 
 
 def inspect_model(path: str) -> Dict[str, Any]:
@@ -69,7 +78,8 @@ def inspect_model(path: str) -> Dict[str, Any]:
 __all__ = [
     "__version__",
     # sessions (onnxruntime's API)
-    "InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "GraphOptimizationLevel", "ExecutionMode",
+    "InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "ModelMetadata", "GraphOptimizationLevel",
+    "ExecutionMode", "disable_telemetry_events", "enable_telemetry_events",
     "get_available_providers", "get_all_providers", "get_device", "ProviderFallbackWarning",
     "NodeFallbackWarning",
     # tensors

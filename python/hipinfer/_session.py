@@ -257,6 +257,28 @@ class NodeArg:
         return f"NodeArg(name='{self.name}', type='{self.type}', shape={self.shape})"
 
 
+class ModelMetadata:
+    """What the model file says about itself, as onnxruntime's ModelMetadata: producer_name,
+    graph_name, graph_description, domain, description (the model's doc_string), version (its
+    model_version) and custom_metadata_map (its metadata_props, a dict of str to str)."""
+
+    __slots__ = ("producer_name", "graph_name", "graph_description", "domain", "description", "version",
+                 "custom_metadata_map")
+
+    def __init__(self, info: Mapping[str, Any]) -> None:
+        self.producer_name: str = info["producer_name"]
+        self.graph_name: str = info["graph_name"]
+        self.graph_description: str = info["graph_description"]
+        self.domain: str = info["domain"]
+        self.description: str = info["description"]
+        self.version: int = info["version"]
+        self.custom_metadata_map: Dict[str, str] = dict(info["custom_metadata_map"])
+
+    def __repr__(self) -> str:
+        return (f"ModelMetadata(producer_name='{self.producer_name}', graph_name='{self.graph_name}', "
+                f"version={self.version}, custom_metadata_map={self.custom_metadata_map})")
+
+
 _pool_lock = threading.Lock()
 _pool: Optional[concurrent.futures.ThreadPoolExecutor] = None
 
@@ -363,6 +385,10 @@ class InferenceSession:
         """The model's outputs, in model order (the order run() returns them in)."""
         return list(self._outputs)
 
+    def get_modelmeta(self) -> ModelMetadata:
+        """The model's metadata (producer, graph name, doc strings, version, metadata_props)."""
+        return ModelMetadata(self._sess.metadata())
+
     def get_overridable_initializers(self) -> List[NodeArg]:
         """Always [] for now: hipinfer accepts such initializers as inputs but does not list them."""
         return []
@@ -424,9 +450,10 @@ class InferenceSession:
         if run_options is not None and run_options.terminate:
             raise _C.Cancelled("Exiting due to terminate flag being set to true.")
         feed = {}
+        declared = {a.name: a.dtype for a in self._inputs if a.type.startswith("tensor(")}
         for name, value in input_feed.items():
             try:
-                feed[str(name)] = as_tensor(value)
+                feed[str(name)] = as_tensor(value, declared.get(str(name)))
             except _C.HipinferError as e:
                 raise type(e)(f"input '{name}': {e}") from None
         return list(output_names or []), feed, (run_options._control if run_options is not None else None)
@@ -443,7 +470,9 @@ class InferenceSession:
 
         Inputs: numpy arrays (C-contiguous ones are used in place, not copied), anything with
         ``__dlpack__`` (a torch CPU tensor, without a copy), hipinfer.Tensor, or anything numpy
-        can turn into an array. Their dtypes must match the model's: nothing is cast.
+        can turn into an array. Arrays' dtypes must match the model's: they are not cast. Python
+        lists and scalars and numpy scalars are converted to the input's declared type, as
+        onnxruntime does.
         Outputs: numpy arrays that own hipinfer's result memory (no copy), or, with
         output_format="dlpack", hipinfer.Tensor objects for torch.from_dlpack / np.from_dlpack.
         The GIL is released while the model runs; several threads may run one session at once.

@@ -45,12 +45,27 @@ def _from_numpy(array: np.ndarray) -> _C.Tensor:
         raise _C.InvalidArgument(f"numpy dtype {array.dtype} has no hipinfer equivalent") from None
 
 
-def as_tensor(value: Any) -> _C.Tensor:
+# What onnxruntime converts to an input's declared type: values that are not arrays yet.
+_PYTHON_VALUES = (list, tuple, bool, int, float, complex, str, bytes, np.generic)
+
+
+def _converted(value: Any, dtype: np.dtype) -> np.ndarray:
+    try:
+        return np.asarray(value, dtype=dtype)  # a float past the type's range becomes inf, as in onnxruntime
+    except (ValueError, TypeError, OverflowError) as e:
+        raise _C.InvalidArgument(f"a {type(value).__name__} cannot be converted to the declared "
+                                 f"{dtype}: {e}") from None
+
+
+def as_tensor(value: Any, dtype: Optional[np.dtype] = None) -> _C.Tensor:
     """Any array-like -> hipinfer.Tensor. Zero copy for C-contiguous host memory: numpy arrays,
     objects with __dlpack__ (a torch CPU tensor), hipinfer.Tensor. Other strides are copied;
     objects with only the array interface or __array__ go through numpy.asarray (no copy where
-    numpy needs none); Python scalars and lists become numpy arrays first (float -> float64,
-    int -> int64, as numpy does; the model's declared dtype is not guessed)."""
+    numpy needs none). Python lists and scalars and numpy scalars become arrays of `dtype` (the
+    input's declared type, as onnxruntime converts them) where it is given, else numpy's own
+    choice (float -> float64, int -> int64)."""
+    if dtype is not None and isinstance(value, _PYTHON_VALUES):
+        return _from_numpy(_converted(value, dtype))
     if isinstance(value, _C.Tensor):
         return value
     if isinstance(value, np.ndarray):

@@ -665,6 +665,19 @@ NB_MODULE(_hipinfer, m) {
       .def("placement", &placement_dict, "Where each node runs and why each fallback happened.")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })
+      .def("metadata", [](const hi::Session& s) {
+        const hi::ModelMetadata& md = s.metadata();
+        nb::dict d;
+        d["producer_name"] = md.producer_name;
+        d["producer_version"] = md.producer_version;
+        d["domain"] = md.domain;
+        d["description"] = md.description;
+        d["graph_name"] = md.graph_name;
+        d["graph_description"] = md.graph_description;
+        d["version"] = md.version;
+        d["custom_metadata_map"] = md.custom_metadata_map;
+        return d;
+      }, "What the model file says about itself (ModelProto's metadata).")
       .def("run", &run_session, "inputs"_a, "output_names"_a = std::vector<std::string>{},
            "control"_a = nb::none(), "Runs the model with the GIL released; safe from several threads at once.")
       .def("memory_stats", [](const hi::Session& s) {

@@ -113,6 +113,10 @@ struct Model {
   std::map<std::string, int64_t> opsets;  // domain ("" for ai.onnx) -> version
   std::string producer_name;
   std::string producer_version;
+  // What the file says about itself (Session::metadata(), onnxruntime's ModelMetadata).
+  std::string domain, doc_string, graph_doc_string;
+  int64_t model_version = 0;
+  std::map<std::string, std::string> metadata_props;
   std::string path;  // where it was read from, for messages ("<memory>" for bytes)
   Graph graph;
   std::vector<Function> functions;

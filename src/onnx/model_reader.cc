@@ -167,7 +167,7 @@ struct ChargedArena {
   }
   static google::protobuf::ArenaOptions options() {
     google::protobuf::ArenaOptions o;
-    o.start_block_size = 4096;
+    o.start_block_size = 256;  // protobuf's default: a tiny model under a tiny limit still loads
     o.max_block_size = 1 << 20;
     o.block_alloc = &allocate;
     o.block_dealloc = &deallocate;
@@ -540,6 +540,12 @@ Result<ir::Model> convert_model(const ReadContext& ctx, const onnx::ModelProto& 
   m.ir_version = mp.ir_version();
   m.producer_name = mp.producer_name();
   m.producer_version = mp.producer_version();
+  m.domain = mp.domain();
+  m.doc_string = mp.doc_string();
+  m.model_version = mp.model_version();
+  m.graph_doc_string = mp.graph().doc_string();
+  // A key given twice keeps its last value (protobuf's rule for map fields, and onnxruntime's).
+  for (const auto& kv : mp.metadata_props()) m.metadata_props[kv.key()] = kv.value();
   if (!mp.has_graph()) return model_error(ctx, "the model has no graph (is this an ONNX model?)");
   if (m.ir_version < kMinIrVersion || m.ir_version > kMaxIrVersion)
     return error(StatusCode::kUnsupported, ctx.display_name, ": IR version ", m.ir_version, " is outside the supported range ",

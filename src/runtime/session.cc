@@ -27,6 +27,7 @@ struct Session::Impl {
   ir::Model model;  // owns the nodes the executor points into
   std::unique_ptr<ops::Executor> executor;
   std::vector<TensorInfo> inputs, outputs;
+  ModelMetadata metadata;
   SessionOptions options;
   int threads = 1;               // resolved intra-op thread count
   passes::PassReport passes;     // what the graph passes rewrote
@@ -184,6 +185,19 @@ Status model_fault(const Status& s) {
   return s.code() == StatusCode::kInvalidArgument ? Status(StatusCode::kInvalidModel, s.message()) : s;
 }
 
+ModelMetadata metadata_of(const ir::Model& m) {
+  ModelMetadata md;
+  md.producer_name = m.producer_name;
+  md.producer_version = m.producer_version;
+  md.domain = m.domain;
+  md.description = m.doc_string;
+  md.graph_name = m.graph.name;
+  md.graph_description = m.graph_doc_string;
+  md.version = m.model_version;
+  md.custom_metadata_map = m.metadata_props;
+  return md;
+}
+
 Status check_options(const SessionOptions& options) {
   HI_RETURN_IF(options.memory_limit < 0, kInvalidArgument, "memory_limit must be >= 0 (0: no limit of its own), got ",
                options.memory_limit);
@@ -204,6 +218,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   auto impl = std::make_unique<Session::Impl>();
   impl->options = options;
   impl->model = std::move(model);
+  impl->metadata = metadata_of(impl->model);
   impl->threads = cpu::resolve_threads(options.threads);
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
   // the GPU runtimes (which initialises them).
@@ -389,6 +404,7 @@ Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, si
 const std::vector<TensorInfo>& Session::inputs() const { return impl_->inputs; }
 const std::vector<TensorInfo>& Session::outputs() const { return impl_->outputs; }
 const PlacementReport& Session::placement() const { return impl_->placement; }
+const ModelMetadata& Session::metadata() const { return impl_->metadata; }
 const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
 
 SessionMemoryStats Session::memory_stats() const {

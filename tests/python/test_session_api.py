@@ -51,12 +51,17 @@ def test_run_output_names_and_formats(relu_model):
         session.run(None, [x])
 
 
-def test_python_values_become_arrays(relu_model):
+def test_python_values_take_the_declared_type(relu_model):
     session = hipinfer.InferenceSession(relu_model)
-    (y,) = session.run(None, {"x": [[np.float32(1), np.float32(-1)]]})  # numpy makes it float32
-    np.testing.assert_array_equal(y, [[1, 0]])
+    for value in ([[1.0, -1.0]], ((1, -1),), [[np.float64(1), np.int64(-1)]]):
+        (y,) = session.run(None, {"x": value})  # lists, tuples and numpy scalars: converted to float32
+        assert y.dtype == np.float32
+        np.testing.assert_array_equal(y, [[1, 0]])
+    # An array keeps its dtype: a float64 array for a float32 input is refused, as in onnxruntime.
     with pytest.raises(hipinfer.InvalidArgument, match="expected float32, got float64"):
-        session.run(None, {"x": [[1.0, -1.0]]})  # Python floats are float64, as numpy makes them
+        session.run(None, {"x": np.array([[1.0, -1.0]])})
+    with pytest.raises(hipinfer.InvalidArgument, match="input 'x': a list cannot be converted to the declared float32"):
+        session.run(None, {"x": [["one", "two"]]})
 
 
 def test_providers_cpu_and_names():
@@ -162,15 +167,15 @@ def test_options_without_effect_say_so(relu_model):
 
 def test_memory_limit_is_the_sessions_own(relu_model):
     options = hipinfer.SessionOptions()
-    options.memory_limit = 1024
+    options.memory_limit = 8192  # room to parse and build the model (counted too), not for a 16 KiB output
     limited = hipinfer.InferenceSession(relu_model, options)
     unlimited = hipinfer.InferenceSession(relu_model)  # created after: inherits nothing
     x = np.ones((64, 64), np.float32)
-    with pytest.raises(hipinfer.OutOfMemory, match="node 'relu'.*session's memory limit of 1 KiB"):
+    with pytest.raises(hipinfer.OutOfMemory, match="node 'relu'.*session's memory limit of 8 KiB"):
         limited.run(None, {"x": x})
     (y,) = unlimited.run(None, {"x": x})
     assert y.shape == (64, 64)
-    assert hipinfer.memory_stats()["limit_bytes"] > 1024  # the process-wide cap is untouched
+    assert hipinfer.memory_stats()["limit_bytes"] > 8192  # the process-wide cap is untouched
     hipinfer.set_memory_limit(1024)  # the process-wide cap applies to every session
     try:
         with pytest.raises(hipinfer.OutOfMemory, match="exceeds the host memory limit"):

@@ -40,6 +40,37 @@ TEST(Session, DescribesInputsAndOutputs) {
   EXPECT_EQ(s->outputs()[0].to_string(), "float32[batch, 3]");  // filled in by inference
 }
 
+TEST(Session, ReportsTheModelsMetadata) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {2}).output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"y"});
+  onnx::ModelProto& m = b.proto();
+  m.set_producer_name("maker");
+  m.set_producer_version("3.1");
+  m.set_domain("ai.example");
+  m.set_doc_string("what it does");
+  m.set_model_version(42);
+  m.mutable_graph()->set_doc_string("the graph");
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"labels", "a,b"}, {"k", "first"}, {"k", "last"}}) {
+    auto* p = m.add_metadata_props();
+    p->set_key(k);
+    p->set_value(v);
+  }
+  const std::string bytes = b.bytes();
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  const ModelMetadata& md = s.value()->metadata();
+  EXPECT_EQ(md.producer_name, "maker");
+  EXPECT_EQ(md.producer_version, "3.1");
+  EXPECT_EQ(md.domain, "ai.example");
+  EXPECT_EQ(md.description, "what it does");
+  EXPECT_EQ(md.graph_name, "test");
+  EXPECT_EQ(md.graph_description, "the graph");
+  EXPECT_EQ(md.version, 42);
+  const std::map<std::string, std::string> props = {{"labels", "a,b"}, {"k", "last"}};  // the last of a repeated key
+  EXPECT_EQ(md.custom_metadata_map, props);
+}
+
 TEST(Session, RunsWithAnyBatch) {
   auto s = make_session();
   for (int64_t batch : {1, 4, 0}) {
