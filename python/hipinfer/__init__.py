@@ -31,7 +31,6 @@ from ._hipinfer import (
     RuntimeFailure,
     Tensor,
     Unsupported,
-    __version__,
 )
 from ._memory import (
     Device,
@@ -57,6 +56,15 @@ from ._session import (
     SessionOptions,
 )
 from ._tensor import from_dlpack
+from ._logging import set_default_logger_severity, set_default_logger_verbosity
+from ._version import HIPINFER_VERSION, ORT_API_VERSION, get_build_info, get_version_string
+
+# The onnxruntime API level hipinfer follows, so version checks written for onnxruntime pass;
+# hipinfer's own version is hipinfer_version (see _version.py for the rule).
+__version__ = ORT_API_VERSION
+version = ORT_API_VERSION
+hipinfer_version = HIPINFER_VERSION
+package_name = "hipinfer"
 
 
 def disable_telemetry_events() -> None:
@@ -76,10 +84,11 @@ def inspect_model(path: str) -> Dict[str, Any]:
 
 
 __all__ = [
-    "__version__",
+    "__version__", "version", "hipinfer_version", "package_name", "get_version_string", "get_build_info",
     # sessions (onnxruntime's API)
     "InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "ModelMetadata", "GraphOptimizationLevel",
-    "ExecutionMode", "disable_telemetry_events", "enable_telemetry_events",
+    "ExecutionMode", "disable_telemetry_events", "enable_telemetry_events", "set_default_logger_severity",
+    "set_default_logger_verbosity",
     "get_available_providers", "get_all_providers", "get_device", "ProviderFallbackWarning",
     "NodeFallbackWarning",
     # tensors
@@ -93,3 +102,5 @@ __all__ = [
     "HipinferError", "InvalidArgument", "InvalidModel", "Unsupported", "NotFound", "OutOfMemory",
     "RuntimeFailure", "Cancelled", "DeadlineExceeded", "InternalError",
 ]
+
+from . import capi  # noqa: E402 (onnxruntime's import paths; they import the names above)

@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _hipinfer as _C
+from . import _logging
 from . import _providers
 from ._tensor import _bfloat16_dtype, as_tensor
 
@@ -70,7 +71,8 @@ class SessionOptions:
                                 create or run raises OutOfMemory. 0 (default) = the machine's
                                 physical memory. Each session has its own.
       log_severity_level        >= 3 silences hipinfer's warnings about providers falling back to
-                                the CPU and options without effect (get_providers() still tells).
+                                the CPU and options without effect (get_providers() still tells);
+                                -1 (default) uses set_default_logger_severity()'s (2: warnings).
 
     Accepted and stored, but without effect yet (a warning says so when set):
       tuning                    True autotunes kernels; the autotuner comes with the GPU backend.
@@ -96,7 +98,7 @@ class SessionOptions:
         self.memory_limit: int = 0
         self._precision: str = "fp32"
         self.tuning: bool = False
-        self.log_severity_level: int = 2
+        self.log_severity_level: int = -1
         self.log_verbosity_level: int = 0
         self.logid: str = ""
         self.enable_cpu_mem_arena: bool = True
@@ -327,7 +329,7 @@ class InferenceSession:
         if not isinstance(options, SessionOptions):
             raise TypeError(f"sess_options must be a hipinfer.SessionOptions, not {type(options).__name__}")
         self._options = options
-        warn = options.log_severity_level < 3
+        warn = _logging.warns(options.log_severity_level)
         self._placement = _providers.resolve(providers, provider_options, warn=warn, stacklevel=3)
         if warn:
             for note in options._ineffective():
@@ -413,7 +415,7 @@ class InferenceSession:
     def set_providers(self, providers: Optional[Sequence[_providers.ProviderSpec]] = None,
                       provider_options: Optional[Sequence[Dict[str, Any]]] = None) -> None:
         """Chooses the providers again; the model is compiled again when the devices change."""
-        warn = self._options.log_severity_level < 3
+        warn = _logging.warns(self._options.log_severity_level)
         previous = list(self._placement.devices)
         self._placement = _providers.resolve(providers, provider_options, warn=warn, stacklevel=2)
         if self._placement.devices != previous:

@@ -135,4 +135,4 @@ def ort():
 
 
 def pytest_report_header(config) -> List[str]:
-    return [f"hipinfer {hipinfer.__version__} from {os.path.dirname(hipinfer.__file__)}"]
+    return [f"hipinfer {hipinfer.hipinfer_version} (onnxruntime API {hipinfer.__version__}) from {os.path.dirname(hipinfer.__file__)}"]
