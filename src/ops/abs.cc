@@ -23,6 +23,6 @@ struct AbsFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Abs, WithArity<UnaryOp<kNumericTypes, AbsFn>, 1, 1>)
+HI_REGISTER_OP(Abs, UnaryOp<kNumericTypes, AbsFn>)
 
 }  // namespace hi::ops

@@ -12,6 +12,6 @@ struct AndFn {
 
 }  // namespace
 
-HI_REGISTER_OP(And, WithArity<CompareOp<bit(DType::kBool), AndFn>, 2, 2>)
+HI_REGISTER_OP(And, CompareOp<bit(DType::kBool), AndFn>)
 
 }  // namespace hi::ops

@@ -2,7 +2,7 @@
 // or empty, too many inputs or outputs) is a clear error when the session is built instead of a
 // failed assertion when a kernel reaches for an input that is not there. The check itself is
 // ops/op_checks.h's check_arity (one definition); this header adds the common default of one
-// output, a variadic form, and a wrapper for ops built from shared templates.
+// output and a variadic form. The shared elementwise templates (ops/elementwise.h) check their own.
 #pragma once
 
 #include <cstddef>
@@ -19,15 +19,5 @@ inline Status check_variadic_arity(const InferContext& ctx) {
   if (ctx.num_inputs() == 0) return error(StatusCode::kInvalidModel, ctx.node().op_type, " needs at least one input, the node has none");
   return check_arity(ctx, ctx.num_inputs(), ctx.num_inputs());
 }
-
-// Wraps an op (e.g. a shared elementwise template) with an arity check before its inference.
-template <typename Base, size_t kMinIn, size_t kMaxIn>
-class WithArity : public Base {
- public:
-  Status infer(InferContext& ctx) const override {
-    HI_RETURN_IF_ERROR(check_arity(ctx, kMinIn, kMaxIn));
-    return Base::infer(ctx);
-  }
-};
 
 }  // namespace hi::ops

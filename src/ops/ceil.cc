@@ -12,6 +12,6 @@ struct CeilFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Ceil, WithArity<UnaryOp<kFloatTypes, CeilFn>, 1, 1>)
+HI_REGISTER_OP(Ceil, UnaryOp<kFloatTypes, CeilFn>)
 
 }  // namespace hi::ops

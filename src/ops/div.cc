@@ -15,7 +15,10 @@ class DivOp final : public Op {
     legacy_.parse(ctx);
     return Status::ok();
   }
-  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, kNumericTypes, DType::kUndefined, &legacy_); }
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
+    return infer_broadcast(ctx, kNumericTypes, DType::kUndefined, &legacy_);
+  }
   Status run(RunContext& ctx) const override {
     const Tensor& b = ctx.in(1);
     if (dtype_is_integer(b.dtype()))

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "cpu/threading.h"
+#include "ops/arity.h"
 #include "ops/dispatch.h"
 #include "ops/op.h"
 #include "ops/shape_util.h"
@@ -178,7 +179,10 @@ Status run_unary(RunContext& ctx, F f) {
 template <uint64_t Types, typename F>
 class UnaryOp : public Op {
  public:
-  Status infer(InferContext& ctx) const override { return infer_same_as_input(ctx, Types); }
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1));
+    return infer_same_as_input(ctx, Types);
+  }
   Status run(RunContext& ctx) const override { return run_unary<Types>(ctx, F{}); }
   bool may_run_in_place(size_t out, size_t in) const override { return out == 0 && in == 0; }  // see run_unary
 };
@@ -191,7 +195,11 @@ class BinaryOp : public Op {
     legacy_.parse(ctx);
     return Status::ok();
   }
-  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types, DType::kUndefined, &legacy_); }
+  // Exactly two inputs: passes that match binary ops (fusions) read both without checking.
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
+    return infer_broadcast(ctx, Types, DType::kUndefined, &legacy_);
+  }
   Status run(RunContext& ctx) const override { return run_binary<Types>(ctx, F{}, legacy_); }
   // An operand of the output's size may be its storage: binary_loop reads both operands' elements
   // for an output element before writing it, and a full-size operand's index is the output's.
@@ -205,7 +213,10 @@ class BinaryOp : public Op {
 template <uint64_t Types, typename F>
 class CompareOp : public Op {
  public:
-  Status infer(InferContext& ctx) const override { return infer_broadcast(ctx, Types, DType::kBool); }
+  Status infer(InferContext& ctx) const override {
+    HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
+    return infer_broadcast(ctx, Types, DType::kBool);
+  }
   Status run(RunContext& ctx) const override { return run_compare<Types>(ctx, F{}); }
 };
 

@@ -12,6 +12,6 @@ struct FloorFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Floor, WithArity<UnaryOp<kFloatTypes, FloorFn>, 1, 1>)
+HI_REGISTER_OP(Floor, UnaryOp<kFloatTypes, FloorFn>)
 
 }  // namespace hi::ops

@@ -12,6 +12,6 @@ struct GreaterFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Greater, WithArity<CompareOp<kNumericTypes, GreaterFn>, 2, 2>)
+HI_REGISTER_OP(Greater, CompareOp<kNumericTypes, GreaterFn>)
 
 }  // namespace hi::ops

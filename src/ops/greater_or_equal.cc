@@ -12,6 +12,6 @@ struct GreaterOrEqualFn {
 
 }  // namespace
 
-HI_REGISTER_OP(GreaterOrEqual, WithArity<CompareOp<kNumericTypes, GreaterOrEqualFn>, 2, 2>)
+HI_REGISTER_OP(GreaterOrEqual, CompareOp<kNumericTypes, GreaterOrEqualFn>)
 
 }  // namespace hi::ops

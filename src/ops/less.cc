@@ -12,6 +12,6 @@ struct LessFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Less, WithArity<CompareOp<kNumericTypes, LessFn>, 2, 2>)
+HI_REGISTER_OP(Less, CompareOp<kNumericTypes, LessFn>)
 
 }  // namespace hi::ops

@@ -12,6 +12,6 @@ struct LessOrEqualFn {
 
 }  // namespace
 
-HI_REGISTER_OP(LessOrEqual, WithArity<CompareOp<kNumericTypes, LessOrEqualFn>, 2, 2>)
+HI_REGISTER_OP(LessOrEqual, CompareOp<kNumericTypes, LessOrEqualFn>)
 
 }  // namespace hi::ops

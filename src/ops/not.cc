@@ -11,6 +11,6 @@ struct NotFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Not, WithArity<UnaryOp<bit(DType::kBool), NotFn>, 1, 1>)
+HI_REGISTER_OP(Not, UnaryOp<bit(DType::kBool), NotFn>)
 
 }  // namespace hi::ops

@@ -12,6 +12,6 @@ struct OrFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Or, WithArity<CompareOp<bit(DType::kBool), OrFn>, 2, 2>)
+HI_REGISTER_OP(Or, CompareOp<bit(DType::kBool), OrFn>)
 
 }  // namespace hi::ops

@@ -12,6 +12,6 @@ struct ReciprocalFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Reciprocal, WithArity<UnaryOp<kFloatTypes, ReciprocalFn>, 1, 1>)
+HI_REGISTER_OP(Reciprocal, UnaryOp<kFloatTypes, ReciprocalFn>)
 
 }  // namespace hi::ops

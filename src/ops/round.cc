@@ -16,6 +16,6 @@ struct RoundFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Round, WithArity<UnaryOp<kFloatTypes, RoundFn>, 1, 1>)
+HI_REGISTER_OP(Round, UnaryOp<kFloatTypes, RoundFn>)
 
 }  // namespace hi::ops

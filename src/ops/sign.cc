@@ -18,6 +18,6 @@ struct SignFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Sign, WithArity<UnaryOp<kNumericTypes, SignFn>, 1, 1>)
+HI_REGISTER_OP(Sign, UnaryOp<kNumericTypes, SignFn>)
 
 }  // namespace hi::ops

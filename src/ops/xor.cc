@@ -12,6 +12,6 @@ struct XorFn {
 
 }  // namespace
 
-HI_REGISTER_OP(Xor, WithArity<CompareOp<bit(DType::kBool), XorFn>, 2, 2>)
+HI_REGISTER_OP(Xor, CompareOp<bit(DType::kBool), XorFn>)
 
 }  // namespace hi::ops

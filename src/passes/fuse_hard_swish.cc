@@ -38,6 +38,7 @@ class HardSwishMatcher {
   // The input of `n` that it divides by 6 or multiplies by 1/6, or null.
   const std::string* scaled_by_sixth(const ir::Node& n) const {
     float c = 0;
+    if (n.inputs.size() != 2) return nullptr;
     if (n.op_type == "Div" && scalar_constant(g_, index_, n.inputs[1], &c) && near(c, 6.f)) return &n.inputs[0];
     if (n.op_type != "Mul") return nullptr;
     for (int i = 0; i < 2; ++i)

@@ -48,6 +48,8 @@ TEST(SessionFuzzFindings, EachFailsCleanlyOrLoads) {
       // Types no inference checked, read at run as another type (an abort in Tensor::data<T>).
       {"gemm-c-int64-from-shape-read-as-float.onnx", {"Gemm", "A is float32 but C is int64"}},
       {"reshape-string-shape-input-read-as-number.onnx", {"Reshape", "shape must be int64, got string"}},
+      // A Mul with one input passed inference, and the HardSwish fusion read its second input.
+      {"mul-one-input-hard-swish-pass-reads-input-1.onnx", {"Mul", "needs 2 inputs, but input 1 is missing"}},
   };
   for (const Finding& f : findings) {
     SCOPED_TRACE(f.file);
