@@ -39,10 +39,15 @@ void on_fault(int sig, siginfo_t* info, void*) {
   char where[512];
   describe_current_thread(where, sizeof where);
   char line[768];
-  const int n = std::snprintf(line, sizeof line,
-                              "emulated GPU: invalid memory access at %p%s%s (past a device allocation, into a guard page, "
-                              "or a fiber's stack overflowed)\n",
-                              info->si_addr, where[0] ? " in " : "", where);
+  // The handler sees every fault of the process; only one inside a kernel is surely the device's.
+  const int n = where[0] ? std::snprintf(line, sizeof line,
+                                         "emulated GPU: invalid memory access at %p in %s (past a device allocation, into "
+                                         "a guard page, or a fiber's stack overflowed)\n",
+                                         info->si_addr, where)
+                         : std::snprintf(line, sizeof line,
+                                         "invalid memory access at %p outside any emulated GPU kernel (a host-side bug, "
+                                         "or a copy past an emulated device allocation)\n",
+                                         info->si_addr);
   if (n > 0) (void)!write(2, line, static_cast<size_t>(std::min<int>(n, sizeof line - 1)));
   signal(sig, SIG_DFL);  // returning re-runs the access, which now ends the process as usual
 }
