@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 namespace hi {
 
@@ -59,6 +60,31 @@ class ScratchBytes {
  private:
   int64_t bytes_;
   std::shared_ptr<MemoryBudget> budget_;
+};
+
+// Scratch that grows (a Loop's scan output, one iteration at a time), charged like ScratchBytes
+// as it grows and credited whole when released or destroyed. Throws OutOfMemory from grow().
+class ScratchReservation {
+ public:
+  ScratchReservation() = default;
+  ~ScratchReservation() { release(); }
+  ScratchReservation(ScratchReservation&& other) noexcept
+      : bytes_(std::exchange(other.bytes_, 0)), budget_(std::move(other.budget_)) {}
+  ScratchReservation& operator=(ScratchReservation&& other) noexcept {
+    if (this != &other) {
+      release();
+      bytes_ = std::exchange(other.bytes_, 0);
+      budget_ = std::move(other.budget_);
+    }
+    return *this;
+  }
+  void grow(int64_t bytes);
+  void release();
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  int64_t bytes_ = 0;
+  std::shared_ptr<MemoryBudget> budget_;  // the budget of the thread that first grew it
 };
 
 // The budget this thread's allocations are charged to, or null.

@@ -156,6 +156,26 @@ ScratchBytes::~ScratchBytes() {
   if (budget_) budget_->credit(bytes_);
 }
 
+void ScratchReservation::grow(int64_t bytes) {
+  if (bytes_ == 0) budget_ = t_budget;
+  if (bytes < 0 || bytes > std::numeric_limits<int64_t>::max() - bytes_)
+    throw OutOfMemory{0, "scratch memory of a size that overflows int64"};
+  if (budget_) {
+    budget_->charge(bytes);
+  } else if (bytes_ + bytes > host_allocation_limit()) {
+    throw OutOfMemory{static_cast<size_t>(bytes), str("scratch memory of ", human_bytes(bytes_ + bytes),
+                                                      " exceeds the host memory limit of ",
+                                                      human_bytes(host_allocation_limit()))};
+  }
+  bytes_ += bytes;
+}
+
+void ScratchReservation::release() {
+  if (budget_ && bytes_) budget_->credit(bytes_);
+  bytes_ = 0;
+  budget_.reset();
+}
+
 MemoryBudgetScope::MemoryBudgetScope(std::shared_ptr<MemoryBudget> budget) : previous_(std::move(t_budget)) {
   t_budget = std::move(budget);
 }

@@ -92,11 +92,13 @@ Status ScanOutput::add(const Value& v, int64_t iteration) {
   if (!items_.empty() && (t.dtype() != items_.front().dtype() || t.shape() != items_.front().shape()))
     return error(StatusCode::kInvalidArgument, "scan output '", name_, "' is ", t.type_string(), " at iteration ", iteration,
                  " but was ", items_.front().type_string(), " at iteration 0; every iteration must produce the same shape");
+  reserved_.grow(static_cast<int64_t>(t.nbytes() + sizeof(Tensor) + t.shape().size() * sizeof(int64_t)));
   items_.push_back(t);
   return Status::ok();
 }
 
-Result<Tensor> ScanOutput::stack(int64_t axis, bool reverse, const ir::ValueType& type) const {
+Result<Tensor> ScanOutput::stack(int64_t axis, bool reverse, const ir::ValueType& type) {
+  reserved_.release();
   if (!items_.empty()) return stack_along(items_, axis, reverse);
   // No iteration ran: the body output's static type gives the element type and the other dims
   // (dims it does not know are 0: the result is empty either way).

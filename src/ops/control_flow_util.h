@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory_budget.h"
 #include "ops/op.h"
 
 namespace hi::ops {
@@ -27,23 +28,28 @@ Tensor slice_along(const Tensor& t, int64_t axis, int64_t index);
 
 // One scan output of a Loop or Scan: the body's value is appended each iteration (no copy of
 // the data), and stacked into one tensor at the end, so a loop of n iterations copies each
-// element once instead of n times.
+// element once instead of n times. The stacked tensor's bytes are reserved against the memory
+// budget as items arrive: a loop whose condition never turns false, appending a constant (the
+// same storage every time), fails at the session's limit instead of growing the process.
 class ScanOutput {
  public:
   explicit ScanOutput(std::string name) : name_(std::move(name)) {}
 
   // Appends iteration `iteration`'s value: a tensor of the same type and shape as the first.
+  // Throws OutOfMemory when the stacked result would pass the memory budget.
   Status add(const Value& v, int64_t iteration);
   size_t size() const { return items_.size(); }
   const std::vector<Tensor>& items() const { return items_; }
 
   // The items stacked along a new axis `axis` (in [0, rank]), in reverse order when `reverse`.
   // With no items, an empty tensor typed after the body output's static type `type`.
-  Result<Tensor> stack(int64_t axis, bool reverse, const ir::ValueType& type) const;
+  // The reservation is released first: the result's own allocation is charged instead.
+  Result<Tensor> stack(int64_t axis, bool reverse, const ir::ValueType& type);
 
  private:
   std::string name_;  // the body output, for messages
   std::vector<Tensor> items_;
+  ScratchReservation reserved_;  // the stacked result's bytes and the items' handles
 };
 
 // Same-typed, same-shaped tensors stacked along a new axis `axis` of the result.
