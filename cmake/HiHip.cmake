@@ -37,7 +37,7 @@ message(STATUS "HIP backend: ${HI_HIPCC} (${_hi_hipcc_version}), targets ${HI_HI
 # relative to the current source directory; header dependencies are tracked through depfiles.
 function(hi_hip_add_library name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;INCLUDE_DIRECTORIES;DEFINITIONS")
-  set(flags -x hip -std=c++20 -fPIC -Wall -Wextra -Wno-unused-parameter)
+  set(flags -x hip -std=c++20 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -Wall -Wextra -Wno-unused-parameter)
   if(HI_WERROR)
     list(APPEND flags -Werror)
   endif()

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "hipinfer/export.h"
 #include "hipinfer/status.h"
 
+HI_PUBLIC_BEGIN
 namespace hi {
 
 struct DeviceInfo {
@@ -85,3 +87,4 @@ GpuActivity gpu_activity();
 GpuActivity operator-(const GpuActivity& a, const GpuActivity& b);
 
 }  // namespace hi
+HI_PUBLIC_END

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "hipinfer/device.h"
+#include "hipinfer/export.h"
 #include "hipinfer/status.h"
 
+HI_PUBLIC_BEGIN
 namespace hi::doctor {
 
 enum class Level { kOk, kWarning, kError };
@@ -143,3 +145,4 @@ std::string redact_secrets(const std::string& text);
 Result<std::string> make_report(const ReportOptions& options);
 
 }  // namespace hi::doctor
+HI_PUBLIC_END

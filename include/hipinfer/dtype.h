@@ -6,6 +6,9 @@
 #include <cstring>
 #include <string>
 
+#include "hipinfer/export.h"
+
+HI_PUBLIC_BEGIN
 namespace hi {
 
 enum class DType : int32_t {
@@ -147,3 +150,4 @@ template <> struct DTypeOf<Float8E8M0> { static constexpr DType value = DType::k
 template <typename T> inline constexpr DType dtype_of = DTypeOf<T>::value;
 
 }  // namespace hi
+HI_PUBLIC_END

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "hipinfer/export.h"
 #include "hipinfer/session.h"
 #include "hipinfer/status.h"
 
+HI_PUBLIC_BEGIN
 namespace hi {
 
 struct ModelSummary {
@@ -44,3 +46,4 @@ struct InspectOptions {
 Result<ModelSummary> inspect_model(const std::string& path, const InspectOptions& options = {});
 
 }  // namespace hi
+HI_PUBLIC_END

@@ -22,9 +22,11 @@
 #include <cstddef>
 #include <string>
 
+#include "hipinfer/export.h"
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
 
+HI_PUBLIC_BEGIN
 namespace hi {
 
 // Reads a .npy file. Regular files are read straight into the tensor's storage; anything else
@@ -40,3 +42,4 @@ Result<Tensor> parse_npy(const void* data, size_t size, const std::string& name_
 Status write_npy(const std::string& path, const Tensor& tensor);
 
 }  // namespace hi
+HI_PUBLIC_END

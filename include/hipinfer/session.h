@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "hipinfer/device.h"
+#include "hipinfer/export.h"
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
 
+HI_PUBLIC_BEGIN
 namespace hi {
 
 struct SessionOptions {
@@ -213,3 +215,4 @@ class Session {
 };
 
 }  // namespace hi
+HI_PUBLIC_END

@@ -5,6 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "hipinfer/export.h"
+
+HI_PUBLIC_BEGIN
 namespace hi {
 
 // Codes are coarse on purpose: callers branch on them (the CLI maps them to exit codes), while
@@ -79,6 +82,7 @@ class [[nodiscard]] Result {
 [[noreturn]] void assert_fail(const char* cond, const char* file, int line, const std::string& msg);
 
 }  // namespace hi
+HI_PUBLIC_END
 
 // Returns early with the failing status.
 #define HI_RETURN_IF_ERROR(expr)                 \

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "hipinfer/dtype.h"
+#include "hipinfer/export.h"
 #include "hipinfer/status.h"
 
+HI_PUBLIC_BEGIN
 namespace hi {
 
 using Shape = std::vector<int64_t>;
@@ -117,3 +119,4 @@ class Tensor {
 };
 
 }  // namespace hi
+HI_PUBLIC_END

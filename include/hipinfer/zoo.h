@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "hipinfer/export.h"
 #include "hipinfer/status.h"
 
+HI_PUBLIC_BEGIN
 namespace hi::zoo {
 
 struct ZooOptions {
@@ -49,3 +51,4 @@ Status write_zoo_model(const std::string& name, const ZooOptions& options, const
                        ZooModelStats* stats = nullptr);
 
 }  // namespace hi::zoo
+HI_PUBLIC_END

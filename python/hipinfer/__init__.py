@@ -57,13 +57,14 @@ from ._session import (
 )
 from ._tensor import from_dlpack
 from ._logging import set_default_logger_severity, set_default_logger_verbosity
-from ._version import HIPINFER_VERSION, ORT_API_VERSION, get_build_info, get_version_string
+from ._version import GIT_COMMIT, HIPINFER_VERSION, ORT_API_VERSION, get_build_info, get_version_string
 
 # The onnxruntime API level hipinfer follows, so version checks written for onnxruntime pass;
-# hipinfer's own version is hipinfer_version (see _version.py for the rule).
+# hipinfer's own version is hipinfer_version, built from git_commit (see _version.py for the rule).
 __version__ = ORT_API_VERSION
 version = ORT_API_VERSION
 hipinfer_version = HIPINFER_VERSION
+git_commit = GIT_COMMIT
 package_name = "hipinfer"
 
 
@@ -84,7 +85,7 @@ def inspect_model(path: str) -> Dict[str, Any]:
 
 
 __all__ = [
-    "__version__", "version", "hipinfer_version", "package_name", "get_version_string", "get_build_info",
+    "__version__", "version", "hipinfer_version", "git_commit", "package_name", "get_version_string", "get_build_info",
     # sessions (onnxruntime's API)
     "InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "ModelMetadata", "GraphOptimizationLevel",
     "ExecutionMode", "disable_telemetry_events", "enable_telemetry_events", "set_default_logger_severity",

@@ -32,6 +32,7 @@
 #include "hipinfer/model_info.h"
 #include "hipinfer/session.h"
 #include "hipinfer/tensor.h"
+#include "hipinfer/version.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -609,7 +610,8 @@ nb::tuple run_doctor(const std::string& self_exe, const std::string& python) {
 
 NB_MODULE(_hipinfer, m) {
   m.doc() = "hipinfer's C++ core. Use the `hipinfer` package, which builds the public API on it.";
-  m.attr("__version__") = HI_VERSION;
+  m.attr("__version__") = hi::version_string();
+  m.attr("__git_commit__") = hi::git_commit();
   register_errors(m);
 
   nb::class_<hi::Tensor>(m, "Tensor",

@@ -23,6 +23,7 @@
 #include "bench_svg.h"
 #include "cli.h"
 #include "hipinfer/session.h"
+#include "hipinfer/version.h"
 #include "model_inputs.h"
 
 namespace hi::cli {
@@ -333,7 +334,7 @@ int cmd_bench(const Args& args) {
   const TensorMap& inputs = made.value();
 
   BenchReport report;
-  report.hipinfer_version = HI_VERSION;
+  report.hipinfer_version = hi::version_string();
   report.model = o.model;
   report.threads = o.threads;
   report.precision = o.precision;
@@ -468,7 +469,7 @@ int cmd_bench(const Args& args) {
   }
 
   report.hipinfer.name = report.hipinfer.label = "hipinfer";
-  report.hipinfer.version = HI_VERSION;
+  report.hipinfer.version = hi::version_string();
   report.hipinfer.create_ms = create_ms;
   report.hipinfer.latencies_ms = ours.ms;
   report.hipinfer.peak_rss_bytes = process_peak_rss_bytes();

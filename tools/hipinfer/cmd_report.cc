@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "hipinfer/doctor.h"
+#include "hipinfer/version.h"
 
 namespace hi::cli {
 
@@ -35,7 +36,7 @@ int cmd_report(const Args& args) {
   doctor::ReportOptions options;
   options.doctor.env = doctor::environment_from_process();
   options.doctor.root = args.get("--root", "/");
-  options.hipinfer_version = HI_VERSION;
+  options.hipinfer_version = hi::version_string();
   options.model_path = args.get("--model");
   options.log_path = args.get("--log");
   options.command = args.get("--command");

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "hipinfer/version.h"
 
 namespace {
 
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? kExitUsage : kExitOk;
   }
   if (!std::strcmp(argv[1], "--version")) {
-    std::printf("hipinfer %s\n", HI_VERSION);
+    std::printf("hipinfer %s (commit %s)\n", hi::version_string(), hi::git_commit());
     return kExitOk;
   }
   for (const auto& c : all_commands()) {
