@@ -43,6 +43,10 @@ extern "C" {
 
 /* ---- status ---------------------------------------------------------------------------------- */
 
+/* Each enum ends in a *_MAX_ value that is not a member: it gives the enum the range of a 32-bit
+ * int, so any value a caller passes (an out-of-range one is refused with a status) is a valid
+ * value of the type in C++ too, and the enums stay 4 bytes wide in every ABI. */
+
 typedef enum hi_status_code {
   HI_STATUS_OK = 0,
   HI_STATUS_INVALID_ARGUMENT = 1, /* the caller passed something wrong (handles, inputs, options) */
@@ -53,7 +57,8 @@ typedef enum hi_status_code {
   HI_STATUS_RUNTIME_ERROR = 6,    /* a failure while running (device or kernel error) */
   HI_STATUS_CANCELLED = 7,        /* hi_run_options_set_terminate stopped the run */
   HI_STATUS_DEADLINE_EXCEEDED = 8,/* the run passed hi_run_options_set_timeout_ms */
-  HI_STATUS_INTERNAL = 9          /* a bug in hipinfer */
+  HI_STATUS_INTERNAL = 9,         /* a bug in hipinfer */
+  HI_STATUS_CODE_MAX_ = 0x7fffffff /* not a code: makes every int a valid value of the type (see below) */
 } hi_status_code;
 
 typedef struct hi_status hi_status;
@@ -93,7 +98,8 @@ typedef enum hi_element_type {
   HI_TYPE_FLOAT64 = 11,
   HI_TYPE_UINT32 = 12,
   HI_TYPE_UINT64 = 13,
-  HI_TYPE_BFLOAT16 = 16
+  HI_TYPE_BFLOAT16 = 16,
+  HI_TYPE_MAX_ = 0x7fffffff
 } hi_element_type;
 
 /* Bytes per element (bool: 1); 0 for strings and types the API does not hold. */
@@ -106,7 +112,8 @@ typedef enum hi_log_level {
   HI_LOG_INFO = 1,
   HI_LOG_WARNING = 2, /* what a session finds worth telling (fallbacks) goes to stderr */
   HI_LOG_ERROR = 3,
-  HI_LOG_FATAL = 4
+  HI_LOG_FATAL = 4,
+  HI_LOG_LEVEL_MAX_ = 0x7fffffff
 } hi_log_level;
 
 typedef struct hi_env hi_env;
