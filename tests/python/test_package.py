@@ -31,7 +31,7 @@ def test_imports_from_site_packages_without_the_build_tree(tmp_path):
 
 def test_python_dash_m_runs_the_command():
     version = run_cli("--version").stdout.strip()
-    assert version == f"hipinfer {hipinfer.hipinfer_version}"
+    assert version == f"hipinfer {hipinfer.hipinfer_version} (commit {hipinfer.git_commit})"
     assert "usage: hipinfer" in run_cli("--help").stdout
     devices = run_cli("devices", check=False)
     assert devices.returncode == 0, devices.stderr
