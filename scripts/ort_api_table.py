@@ -28,13 +28,20 @@ BEGIN, END = "<!-- ort-api-table begin -->", "<!-- ort-api-table end -->"
 CLASSES = ("InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "ModelMetadata")
 
 _ORTVALUE = "not yet: pass DLPack tensors as inputs and use run(..., output_format='dlpack')"
+_HOST_ONLY = "host memory only (device_type 'cpu'); GPU memory raises Unsupported"
 _PLUGIN_EP = "onnxruntime's plug-in execution-provider and compile API; hipinfer's backends are built in"
 _ALLOCATOR = "hipinfer's host memory is bounded per session by SessionOptions.memory_limit"
 _PROFILING = "no profiler yet; hipinfer bench --profile times every node"
 
 # Present in hipinfer, but not as onnxruntime does it.
 PARTLY = {
-    "InferenceSession.io_binding": "raises Unsupported: " + _ORTVALUE,
+    "InferenceSession.io_binding": _HOST_ONLY,
+    "InferenceSession.run_with_iobinding": _HOST_ONLY,
+    "InferenceSession.run_with_ort_values": _HOST_ONLY,
+    "OrtValue": "tensors in host memory; no sequences, maps or sparse tensors",
+    "IOBinding": _HOST_ONLY + "; bound outputs with memory receive a copy of the result",
+    "OrtDevice": "describes host memory only",
+    "OrtMemoryInfo": "describes host memory only",
     "InferenceSession.get_overridable_initializers": "returns []: initializers cannot be overridden yet",
     "InferenceSession.disable_fallback": "accepted; hipinfer never reruns a failed session on another provider",
     "InferenceSession.enable_fallback": "accepted; see disable_fallback",
@@ -65,12 +72,11 @@ PARTLY = {
 
 # Absent from hipinfer, with the reason.
 NOT_SUPPORTED = {
-    "OrtValue": _ORTVALUE, "IOBinding": _ORTVALUE, "SessionIOBinding": _ORTVALUE, "SparseTensor": _ORTVALUE,
-    "OrtDevice": _ORTVALUE, "OrtMemoryInfo": _ORTVALUE, "OrtMemType": _ORTVALUE, "OrtSparseFormat": _ORTVALUE,
+    "SessionIOBinding": "IOBinding is hipinfer's one binding class", "SparseTensor": "no sparse tensors yet",
+    "OrtMemType": _ORTVALUE, "OrtSparseFormat": "no sparse tensors yet",
     "OrtDeviceMemoryType": _ORTVALUE, "OrtDeviceVendorId": _ORTVALUE, "OrtMemoryInfoDeviceType": _ORTVALUE,
     "OrtSyncStream": _ORTVALUE, "copy_tensors": _ORTVALUE,
-    "InferenceSession.run_with_iobinding": _ORTVALUE, "InferenceSession.run_with_ort_values": _ORTVALUE,
-    "InferenceSession.run_with_ortvaluevector": _ORTVALUE,
+    "InferenceSession.run_with_ortvaluevector": "run_with_ort_values takes a dict of OrtValues",
     "InferenceSession.create_ortvalue_from_shape_and_type": _ORTVALUE,
     "InferenceSession.get_input_memory_infos": _ORTVALUE, "InferenceSession.get_output_memory_infos": _ORTVALUE,
     "OrtAllocatorType": _ALLOCATOR, "OrtArenaCfg": _ALLOCATOR, "create_and_register_allocator": _ALLOCATOR,

@@ -55,6 +55,8 @@ from ._session import (
     RunOptions,
     SessionOptions,
 )
+from ._io_binding import IOBinding
+from ._ort_value import OrtDevice, OrtMemoryInfo, OrtValue
 from ._tensor import from_dlpack
 from ._logging import set_default_logger_severity, set_default_logger_verbosity
 from ._version import GIT_COMMIT, HIPINFER_VERSION, ORT_API_VERSION, get_build_info, get_version_string
@@ -92,8 +94,8 @@ __all__ = [
     "set_default_logger_verbosity",
     "get_available_providers", "get_all_providers", "get_device", "ProviderFallbackWarning",
     "NodeFallbackWarning",
-    # tensors
-    "Tensor", "from_dlpack",
+    # tensors and values
+    "Tensor", "from_dlpack", "OrtValue", "OrtDevice", "OrtMemoryInfo", "IOBinding",
     # devices and memory
     "Device", "devices", "gpu_info", "memory_stats", "reset_peak_memory_stats", "set_memory_limit", "reserve",
     "empty_cache", "memory_summary", "print_mem_usage",

@@ -14,6 +14,8 @@ import numpy as np
 from . import _hipinfer as _C
 from . import _logging
 from . import _providers
+from ._io_binding import IOBinding
+from ._ort_value import OrtValue, as_ort_value
 from ._tensor import _bfloat16_dtype, as_tensor
 
 PathOrBytes = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
@@ -454,6 +456,9 @@ class InferenceSession:
         feed = {}
         declared = {a.name: a.dtype for a in self._inputs if a.type.startswith("tensor(")}
         for name, value in input_feed.items():
+            if isinstance(value, OrtValue):
+                feed[str(name)] = value._as_input()
+                continue
             try:
                 feed[str(name)] = as_tensor(value, declared.get(str(name)))
             except _C.HipinferError as e:
@@ -508,10 +513,28 @@ class InferenceSession:
 
         return _run_pool().submit(work)
 
-    def io_binding(self) -> Any:
-        """Raises hipinfer.Unsupported: use DLPack inputs and run(..., output_format="dlpack")."""
-        raise _C.Unsupported("IOBinding is not implemented; pass DLPack tensors as inputs and use "
-                             "run(..., output_format='dlpack') to keep outputs out of numpy")
+    def run_with_ort_values(self, output_names: Optional[Sequence[str]], input_dict_ort_values: Mapping[str, Any],
+                            run_options: Optional[RunOptions] = None) -> List[OrtValue]:
+        """run() with OrtValue inputs and outputs (onnxruntime's name): the inputs are used in place,
+        the outputs hold hipinfer's result memory."""
+        feed = {name: as_ort_value(value, f"input '{name}'") for name, value in input_dict_ort_values.items()}
+        names, _, control = self._prepare(output_names, {}, run_options, "dlpack")
+        tensors = {name: value._as_input() for name, value in feed.items()}
+        return [OrtValue._from_result(t) for t in self._sess.run(tensors, names, control)]
+
+    def io_binding(self) -> IOBinding:
+        """An IOBinding for this session (host memory; see hipinfer.IOBinding)."""
+        return IOBinding(self)
+
+    def run_with_iobinding(self, iobinding: IOBinding, run_options: Optional[RunOptions] = None) -> None:
+        """Runs with the inputs bound to `iobinding` and fills its bound outputs (get_outputs())."""
+        if not isinstance(iobinding, IOBinding) or iobinding._session is not self:
+            raise _C.InvalidArgument("run_with_iobinding: the IOBinding must come from this session's io_binding()")
+        if not iobinding._outputs:
+            raise _C.InvalidArgument("run_with_iobinding: no output is bound (bind_output or bind_ortvalue_output)")
+        names = list(iobinding._outputs)
+        results = self.run_with_ort_values(names, iobinding._inputs, run_options)
+        iobinding._store(names, results)
 
     def __repr__(self) -> str:
         source = self._model_path if self._model_path is not None else "<bytes>"
