@@ -31,7 +31,7 @@ _ORTVALUE = "not yet: pass DLPack tensors as inputs and use run(..., output_form
 _HOST_ONLY = "host memory only (device_type 'cpu'); GPU memory raises Unsupported"
 _PLUGIN_EP = "onnxruntime's plug-in execution-provider and compile API; hipinfer's backends are built in"
 _ALLOCATOR = "hipinfer's host memory is bounded per session by SessionOptions.memory_limit"
-_PROFILING = "no profiler yet; hipinfer bench --profile times every node"
+_PROFILE_TS = "node start times are the run's start plus the earlier nodes' times (nodes run one after another)"
 
 # Present in hipinfer, but not as onnxruntime does it.
 PARTLY = {
@@ -45,7 +45,8 @@ PARTLY = {
     "InferenceSession.get_overridable_initializers": "returns []: initializers cannot be overridden yet",
     "InferenceSession.disable_fallback": "accepted; hipinfer never reruns a failed session on another provider",
     "InferenceSession.enable_fallback": "accepted; see disable_fallback",
-    "SessionOptions.enable_profiling": "stored with a warning; " + _PROFILING,
+    "SessionOptions.enable_profiling": "times every node; " + _PROFILE_TS,
+    "InferenceSession.end_profiling": "onnxruntime's trace format; " + _PROFILE_TS,
     "SessionOptions.optimized_model_filepath": "stored with a warning; no model writer yet",
     "SessionOptions.inter_op_num_threads": "accepted, no effect: nodes run one after another",
     "SessionOptions.execution_mode": "accepted, no effect: nodes run one after another",
@@ -55,7 +56,6 @@ PARTLY = {
     "SessionOptions.use_deterministic_compute": "accepted, no effect: hipinfer's kernels are deterministic",
     "SessionOptions.log_verbosity_level": "accepted, no effect: hipinfer has no verbose log",
     "SessionOptions.logid": "accepted, no effect",
-    "SessionOptions.profile_file_prefix": "accepted, no effect; " + _PROFILING,
     "SessionOptions.register_custom_ops_library": "raises Unsupported: custom op libraries are onnxruntime's ABI",
     "SessionOptions.add_session_config_entry": "stored; hipinfer reads none of the entries",
     "RunOptions.log_severity_level": "accepted, no effect",
@@ -95,14 +95,12 @@ NOT_SUPPORTED = {
     "SessionOptions.set_provider_selection_policy_delegate": _PLUGIN_EP,
     "ExecutionOrder": "hipinfer runs nodes in its own order (after fusion)",
     "SessionOptions.execution_order": "hipinfer runs nodes in its own order (after fusion)",
-    "InferenceSession.end_profiling": _PROFILING, "InferenceSession.get_profiling_start_time_ns": _PROFILING,
     "InferenceSession.get_tuning_results": "the autotuner comes with the GPU backend",
     "InferenceSession.set_tuning_results": "the autotuner comes with the GPU backend",
     "InferenceSession.release_captured_graph": "hipinfer captures and frees GPU graphs per input signature itself",
     "SessionOptions.add_external_initializers": "not yet: initializers come from the model",
     "SessionOptions.add_external_initializers_from_files_in_memory": "not yet",
     "SessionOptions.add_initializer": "not yet: initializers come from the model",
-    "SessionOptions.add_free_dimension_override_by_name": "not yet: symbolic dims take each run's sizes",
     "SessionOptions.add_free_dimension_override_by_denotation": "not yet",
     "SessionOptions.set_load_cancellation_flag": "loading is not cancellable; it is bounded by memory_limit",
     "SessionOptions.use_per_session_threads": "every hipinfer session has its own threads already",

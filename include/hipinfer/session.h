@@ -52,6 +52,11 @@ struct SessionOptions {
   bool gpu_graphs = true;
   // Record each node's wall time in every run's RunStats::node_times (hipinfer bench --profile).
   bool profile = false;
+  // Symbolic dims of the model's inputs fixed to a size (onnxruntime's
+  // add_free_dimension_override_by_name): {"batch", 1} makes every input dim named "batch" 1, so
+  // shapes are known when the session is built (folding, planning) and inputs() reports the size.
+  // A name no input dim carries gives a warning (Session::warnings()); a negative size fails create().
+  std::map<std::string, int64_t> free_dimension_overrides;
 };
 
 // Name, element type and shape of a model input or output. Unknown dims are -1, with the

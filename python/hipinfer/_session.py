@@ -6,6 +6,7 @@ import concurrent.futures
 import enum
 import os
 import threading
+import time
 import warnings
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -16,6 +17,7 @@ from . import _logging
 from . import _providers
 from ._io_binding import IOBinding
 from ._ort_value import OrtValue, as_ort_value
+from ._profiler import Profiler
 from ._tensor import _bfloat16_dtype, as_tensor
 
 PathOrBytes = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
@@ -75,22 +77,28 @@ class SessionOptions:
       log_severity_level        >= 3 silences hipinfer's warnings about providers falling back to
                                 the CPU and options without effect (get_providers() still tells);
                                 -1 (default) uses set_default_logger_severity()'s (2: warnings).
+      enable_profiling          times every node of every run; InferenceSession.end_profiling()
+                                writes them as onnxruntime does, to <profile_file_prefix><date>.json.
+      add_free_dimension_override_by_name(name, size)
+                                fixes every input dim of that symbolic name to `size`, so shapes
+                                are known when the session is built (a name no input has warns).
 
     Accepted and stored, but without effect yet (a warning says so when set):
       tuning                    True autotunes kernels; the autotuner comes with the GPU backend.
-      enable_profiling, optimized_model_filepath: no profiler or model writer yet.
+      optimized_model_filepath: no model writer yet.
 
     Accepted for onnxruntime compatibility, with no effect (performance knobs of onnxruntime's
     own design): inter_op_num_threads, execution_mode, enable_cpu_mem_arena,
     enable_mem_pattern, enable_mem_reuse, use_deterministic_compute (hipinfer's kernels are
-    deterministic), log_verbosity_level, logid, profile_file_prefix, and session config entries.
+    deterministic), log_verbosity_level, logid, and session config entries.
     Any other attribute raises AttributeError, so a typo does not pass silently.
     """
 
     __slots__ = ("_graph_optimization_level", "intra_op_num_threads", "inter_op_num_threads", "execution_mode",
                  "memory_limit", "_precision", "tuning", "log_severity_level", "log_verbosity_level", "logid",
                  "enable_cpu_mem_arena", "enable_mem_pattern", "enable_mem_reuse", "enable_profiling",
-                 "profile_file_prefix", "optimized_model_filepath", "use_deterministic_compute", "_config")
+                 "profile_file_prefix", "optimized_model_filepath", "use_deterministic_compute", "_config",
+                 "_free_dimensions")
 
     def __init__(self) -> None:
         self._graph_optimization_level: Union[GraphOptimizationLevel, int] = GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -111,6 +119,7 @@ class SessionOptions:
         self.optimized_model_filepath: str = ""
         self.use_deterministic_compute: bool = False
         self._config: Dict[str, str] = {}
+        self._free_dimensions: Dict[str, int] = {}
 
     @property
     def graph_optimization_level(self) -> Union[GraphOptimizationLevel, int]:
@@ -142,6 +151,12 @@ class SessionOptions:
             raise _C.InvalidArgument(f"SessionOptions has no config entry '{key}'")
         return self._config[key]
 
+    def add_free_dimension_override_by_name(self, dim_name: str, dim_value: int) -> None:
+        """Every input dim named `dim_name` becomes `dim_value` when a session is built."""
+        if int(dim_value) < 0:
+            raise _C.InvalidArgument(f"free dimension override '{dim_name}' is {dim_value}, expected a size of 0 or more")
+        self._free_dimensions[str(dim_name)] = int(dim_value)
+
     def register_custom_ops_library(self, library_path: str) -> None:
         """Raises hipinfer.Unsupported: onnxruntime's custom op libraries cannot be loaded."""
         raise _C.Unsupported(f"custom op libraries ({library_path}) are onnxruntime's plug-in format; "
@@ -155,8 +170,6 @@ class SessionOptions:
                          "backend, and the CPU runs the model in float32 (precision='bf16' is the CPU's)")
         if self.tuning:
             notes.append("SessionOptions.tuning has no effect yet: the kernel autotuner comes with the GPU backend")
-        if self.enable_profiling:
-            notes.append("SessionOptions.enable_profiling has no effect: hipinfer has no profiler yet")
         if self.optimized_model_filepath:
             notes.append("SessionOptions.optimized_model_filepath has no effect: hipinfer does not write "
                          "optimised models")
@@ -344,7 +357,13 @@ class InferenceSession:
             self._model_bytes = bytes(path_or_bytes)
         else:
             raise TypeError(f"Unable to load from type '{type(path_or_bytes)}'")
+        self._profiler: Optional[Profiler] = None
+        if options.enable_profiling:
+            self._profiler = Profiler(options.profile_file_prefix, self._placement.providers[0])
+        load_start = time.perf_counter()
         self._load(warn, stacklevel=3)
+        if self._profiler is not None:
+            self._profiler.session_loaded((time.perf_counter() - load_start) * 1e6)
         self._inputs = [NodeArg(i) for i in self._sess.inputs()]
         self._outputs = [NodeArg(o) for o in self._sess.outputs()]
 
@@ -356,18 +375,23 @@ class InferenceSession:
         level = _hipinfer_level(options.graph_optimization_level)
         threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
         devices = list(self._placement.devices)
+        extras = dict(disabled_passes=self._disabled_passes, free_dimension_overrides=options._free_dimensions,
+                      profile=bool(options.enable_profiling))
         if self._model_path is not None:
             self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision(), devices,
-                                         disabled_passes=self._disabled_passes)
+                                         **extras)
         else:
             self._sess = _C.Session.load_bytes(self._model_bytes, level, threads, limit, self._cpu_precision(), devices,
-                                               disabled_passes=self._disabled_passes)
-        if devices == ["cpu"]:
-            return
+                                               **extras)
         report = self._sess.placement()
         if warn:
             for note in report["warnings"]:
-                warnings.warn(note, _providers.NodeFallbackWarning, stacklevel=stacklevel + 1)
+                # The session's warnings are its fallbacks, and free dimension overrides that name no
+                # input dim (those start so).
+                kind = UserWarning if note.startswith("free dimension override") else _providers.NodeFallbackWarning
+                warnings.warn(note, kind, stacklevel=stacklevel + 1)
+        if devices == ["cpu"]:
+            return
         if not any(n["device"] == self._placement.device for n in report["nodes"]):
             reason = "no node of the model landed there (get_placement() says why)"
             self._placement.fallbacks.append(f"{self._placement.providers[0]}: {reason}")
@@ -485,7 +509,29 @@ class InferenceSession:
         The GIL is released while the model runs; several threads may run one session at once.
         """
         names, feed, control = self._prepare(output_names, input_feed, run_options, output_format)
-        return self._finish(self._sess.run(feed, names, control), output_format)
+        return self._finish(self._run_tensors(feed, names, control), output_format)
+
+    def _run_tensors(self, feed: Dict[str, _C.Tensor], names: List[str], control: Any) -> List[_C.Tensor]:
+        profiler = self._profiler
+        if profiler is None:
+            return self._sess.run(feed, names, control)
+        start = profiler.now_us()
+        tensors, run_ms, nodes = self._sess.run_profiled(feed, names, control)
+        profiler.run_done(start, run_ms, nodes)
+        return tensors
+
+    # ---- profiling (SessionOptions.enable_profiling) ----
+
+    def end_profiling(self) -> str:
+        """Stops profiling and writes what it recorded (onnxruntime's format: Chrome trace events)
+        to <profile_file_prefix><date>.json in the working directory; returns the file name, or ""
+        when the session was not profiling."""
+        profiler, self._profiler = self._profiler, None
+        return profiler.write() if profiler is not None else ""
+
+    def get_profiling_start_time_ns(self) -> int:
+        """When profiling started (time.time_ns()); 0 when the session is not profiling."""
+        return self._profiler.start_time_ns if self._profiler is not None else 0
 
     def run_async(self, output_names: Optional[Sequence[str]], input_feed: Mapping[str, Any],
                   callback: Optional[Callable[[Optional[List[Any]], Any, str], None]] = None,
@@ -502,7 +548,7 @@ class InferenceSession:
 
         def work() -> List[Any]:
             try:
-                outputs = self._finish(self._sess.run(feed, names, control), output_format)
+                outputs = self._finish(self._run_tensors(feed, names, control), output_format)
             except Exception as e:
                 if callback is not None:
                     callback(None, user_data, str(e))
@@ -520,7 +566,7 @@ class InferenceSession:
         feed = {name: as_ort_value(value, f"input '{name}'") for name, value in input_dict_ort_values.items()}
         names, _, control = self._prepare(output_names, {}, run_options, "dlpack")
         tensors = {name: value._as_input() for name, value in feed.items()}
-        return [OrtValue._from_result(t) for t in self._sess.run(tensors, names, control)]
+        return [OrtValue._from_result(t) for t in self._run_tensors(tensors, names, control)]
 
     def io_binding(self) -> IOBinding:
         """An IOBinding for this session (host memory; see hipinfer.IOBinding)."""

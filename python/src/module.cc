@@ -388,9 +388,15 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
 
 // ---- Sessions ----------------------------------------------------------------------------------
 
+// What InferenceSession's SessionOptions give beyond the load arguments.
+struct LoadExtras {
+  std::vector<std::string> disabled_passes;  // unknown names fail the load, listing the passes
+  std::map<std::string, int64_t> free_dimension_overrides;
+  bool profile = false;
+};
+
 hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit, const std::string& precision,
-                                const std::vector<std::string>& devices, bool gpu_graphs,
-                                const std::vector<std::string>& disabled_passes) {
+                                const std::vector<std::string>& devices, bool gpu_graphs, const LoadExtras& extras) {
   if (optimization_level < 0 || optimization_level > 3)
     throw_status(invalid("graph optimisation level must be 0..3, got " + std::to_string(optimization_level)));
   if (threads < 0) throw_status(invalid("threads must be >= 0, got " + std::to_string(threads)));
@@ -405,16 +411,19 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
   // each node on the first of them with a kernel and reports every fallback (placement()).
   o.devices = devices;
   o.gpu_graphs = gpu_graphs;
-  o.disabled_passes = disabled_passes;  // unknown names fail the load, listing the passes
+  o.disabled_passes = extras.disabled_passes;
+  o.free_dimension_overrides = extras.free_dimension_overrides;
+  o.profile = extras.profile;
   return o;
 }
 
 std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization_level, int threads,
                                        int64_t memory_limit, const std::string& precision,
                                        const std::vector<std::string>& devices, bool gpu_graphs,
-                                       const std::vector<std::string>& disabled_passes) {
-  const hi::SessionOptions options =
-      make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs, disabled_passes);
+                                       const std::vector<std::string>& disabled_passes,
+                                       const std::map<std::string, int64_t>& free_dimension_overrides, bool profile) {
+  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision, devices,
+                                                  gpu_graphs, {disabled_passes, free_dimension_overrides, profile});
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
@@ -425,9 +434,10 @@ std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization
 
 std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, int threads, int64_t memory_limit,
                                         const std::string& precision, const std::vector<std::string>& devices,
-                                        bool gpu_graphs, const std::vector<std::string>& disabled_passes) {
-  const hi::SessionOptions options =
-      make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs, disabled_passes);
+                                        bool gpu_graphs, const std::vector<std::string>& disabled_passes,
+                                        const std::map<std::string, int64_t>& free_dimension_overrides, bool profile) {
+  const hi::SessionOptions options = make_options(optimization_level, threads, memory_limit, precision, devices,
+                                                  gpu_graphs, {disabled_passes, free_dimension_overrides, profile});
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;  // `data` is immutable and held by the caller's frame
@@ -462,13 +472,14 @@ nb::dict placement_dict(const hi::Session& s) {
 // Runs with the GIL released. Returns the outputs in the order asked for (all outputs, in model
 // order, when `output_names` is empty); an output sharing storage with anything is copied first.
 std::vector<hi::Tensor> run_session(const hi::Session& session, const std::map<std::string, hi::Tensor>& feed,
-                                    const std::vector<std::string>& output_names, const hi::RunOptions* control) {
+                                    const std::vector<std::string>& output_names, const hi::RunOptions* control,
+                                    hi::RunStats* stats = nullptr) {
   // `feed` (and the Python Tensors behind it) outlives the run, so the last reference to an input
   // array is never dropped inside it.
   hi::Result<hi::TensorMap> result = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
-    result = session.run(feed, output_names, nullptr, control);
+    result = session.run(feed, output_names, stats, control);
   }
   hi::TensorMap outputs = value_or_throw(std::move(result));
   std::vector<std::string> names = output_names;
@@ -484,6 +495,17 @@ std::vector<hi::Tensor> run_session(const hi::Session& session, const std::map<s
     list.push_back(shared ? it->second.clone() : it->second);
   }
   return list;
+}
+
+// run() plus what a profiled session records (InferenceSession's profiling): (outputs, wall ms of
+// the run, [(node, op_type, ms, kernel)] in execution order; empty unless the session profiles).
+nb::tuple run_session_profiled(const hi::Session& session, const std::map<std::string, hi::Tensor>& feed,
+                               const std::vector<std::string>& output_names, const hi::RunOptions* control) {
+  hi::RunStats stats;
+  std::vector<hi::Tensor> outputs = run_session(session, feed, output_names, control, &stats);
+  nb::list nodes;
+  for (const hi::NodeTime& t : stats.node_times) nodes.append(nb::make_tuple(t.node, t.op_type, t.ms, t.kernel));
+  return nb::make_tuple(outputs, stats.latency_ms, nodes);
 }
 
 nb::dict tensor_info_dict(const hi::TensorInfo& info) {
@@ -660,10 +682,12 @@ NB_MODULE(_hipinfer, m) {
   nb::class_<hi::Session>(m, "Session", "A loaded, validated model (hi::Session). Use hipinfer.InferenceSession.")
       .def_static("load", &load_path, "path"_a, "optimization_level"_a = 3, "threads"_a = 0, "memory_limit"_a = 0,
                   "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"}, "gpu_graphs"_a = true,
-                  "disabled_passes"_a = std::vector<std::string>{})
+                  "disabled_passes"_a = std::vector<std::string>{},
+                  "free_dimension_overrides"_a = std::map<std::string, int64_t>{}, "profile"_a = false)
       .def_static("load_bytes", &load_bytes, "data"_a, "optimization_level"_a = 3, "threads"_a = 0,
                   "memory_limit"_a = 0, "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"},
-                  "gpu_graphs"_a = true, "disabled_passes"_a = std::vector<std::string>{})
+                  "gpu_graphs"_a = true, "disabled_passes"_a = std::vector<std::string>{},
+                  "free_dimension_overrides"_a = std::map<std::string, int64_t>{}, "profile"_a = false)
       .def("placement", &placement_dict, "Where each node runs and why each fallback happened.")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })
@@ -680,7 +704,12 @@ NB_MODULE(_hipinfer, m) {
         d["custom_metadata_map"] = md.custom_metadata_map;
         return d;
       }, "What the model file says about itself (ModelProto's metadata).")
-      .def("run", &run_session, "inputs"_a, "output_names"_a = std::vector<std::string>{},
+      .def("run_profiled", &run_session_profiled, "inputs"_a, "output_names"_a, "control"_a.none(),
+           "run() that also returns the run's wall ms and each node's time (a session loaded with profile=True).")
+      .def("run",
+           [](const hi::Session& s, const std::map<std::string, hi::Tensor>& feed, const std::vector<std::string>& names,
+              const hi::RunOptions* control) { return run_session(s, feed, names, control); },
+           "inputs"_a, "output_names"_a = std::vector<std::string>{},
            "control"_a = nb::none(), "Runs the model with the GIL released; safe from several threads at once.")
       .def("memory_stats", [](const hi::Session& s) {
         const hi::SessionMemoryStats m = s.memory_stats();

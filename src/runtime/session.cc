@@ -214,10 +214,38 @@ Status check_options(const SessionOptions& options) {
   return Status::ok();
 }
 
+// SessionOptions::free_dimension_overrides: the named symbolic dims of the graph's inputs and
+// outputs become known sizes. Returns a warning for each name that no input dim carries.
+Result<std::vector<std::string>> override_free_dimensions(ir::Graph& graph, const std::map<std::string, int64_t>& sizes) {
+  std::vector<std::string> warnings;
+  for (const auto& [name, size] : sizes)
+    HI_RETURN_IF(size < 0, kInvalidArgument, "free dimension override '", name, "' is ", size,
+                 ", expected a size of 0 or more");
+  std::set<std::string> used;
+  auto fix = [&](std::vector<ir::ValueInfo>& infos, bool record) {
+    for (ir::ValueInfo& info : infos) {
+      if (info.type.kind != ir::ValueKind::kTensor || !info.type.shape) continue;
+      for (ir::Dim& d : *info.type.shape) {
+        auto it = d.is_known() ? sizes.end() : sizes.find(d.symbol);
+        if (it == sizes.end()) continue;
+        d = ir::Dim::known(it->second);
+        if (record) used.insert(it->first);
+      }
+    }
+  };
+  fix(graph.inputs, true);
+  fix(graph.outputs, false);
+  for (const auto& [name, size] : sizes)
+    if (!used.count(name))
+      warnings.push_back(str("free dimension override '", name, "' = ", size, " matches no symbolic dim of the model's inputs"));
+  return warnings;
+}
+
 Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
   auto impl = std::make_unique<Session::Impl>();
   impl->options = options;
   impl->model = std::move(model);
+  HI_ASSIGN_OR_RETURN(impl->warnings, override_free_dimensions(impl->model.graph, options.free_dimension_overrides));
   impl->metadata = metadata_of(impl->model);
   impl->threads = cpu::resolve_threads(options.threads);
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
@@ -267,7 +295,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   runtime::keep_shape_math_on_cpu(
       to_place, backends.gpu.host_inputs, [&](const std::string& name) { return impl->executor->value_type(name); },
       graph_outputs, &impl->placement);
-  impl->warnings = runtime::placement_warnings(impl->placement);
+  for (std::string& w : runtime::placement_warnings(impl->placement)) impl->warnings.push_back(std::move(w));
   if (impl->placement.count_on("cpu") < static_cast<int64_t>(impl->placement.nodes.size())) {
     bool cpu_listed = false;
     for (const auto& d : devices) cpu_listed = cpu_listed || d.name == "cpu";

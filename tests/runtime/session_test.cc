@@ -111,6 +111,36 @@ TEST(Session, MinusOneAndQuestionMarkDimsAreDynamic) {
   }
 }
 
+// onnxruntime's add_free_dimension_override_by_name: a named symbolic dim becomes a known size.
+TEST(Session, FreeDimensionOverridesFixNamedDims) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {-1, -1}, {"batch", "n"});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"y"});
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = {"cpu"};
+  o.free_dimension_overrides = {{"batch", 2}, {"no_such_dim", 7}};
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  EXPECT_EQ(s.value()->inputs()[0].to_string(), "float32[2, n]");
+  EXPECT_EQ(s.value()->outputs()[0].to_string(), "float32[2, n]");
+  ASSERT_EQ(s.value()->warnings().size(), 1u);
+  EXPECT_EQ(s.value()->warnings()[0], "free dimension override 'no_such_dim' = 7 matches no symbolic dim of the model's inputs");
+  auto ok = s.value()->run({{"x", filled({2, 5}, -1)}});
+  ASSERT_TRUE(ok.is_ok()) << ok.status().to_string();
+  EXPECT_EQ(ok.value().at("y").shape(), (Shape{2, 5}));
+  auto wrong = s.value()->run({{"x", filled({3, 5}, -1)}});
+  ASSERT_FALSE(wrong.is_ok());
+  EXPECT_EQ(wrong.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.status().message().find("input 'x'"), std::string::npos) << wrong.status().message();
+
+  o.free_dimension_overrides = {{"batch", -1}};
+  auto negative = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(negative.is_ok());
+  EXPECT_EQ(negative.status().message(), "free dimension override 'batch' is -1, expected a size of 0 or more");
+}
+
 TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {
   ModelBuilder b;
   b.input("x", onnx::TensorProto::FLOAT, {2, 3});
