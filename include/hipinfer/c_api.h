@@ -139,6 +139,10 @@ HI_C_EXPORT hi_status* hi_session_options_set_precision(hi_session_options* opti
 HI_C_EXPORT hi_status* hi_session_options_set_devices(hi_session_options* options, const char* devices);
 /* Graph capture and replay on GPUs: nonzero (default) on, 0 off. */
 HI_C_EXPORT hi_status* hi_session_options_set_gpu_graphs(hi_session_options* options, int enabled);
+/* Fixes every input dim of this symbolic name to `size` (onnxruntime's free dimension override);
+ * a name no input dim carries is reported as a session warning (printed at HI_LOG_WARNING). */
+HI_C_EXPORT hi_status* hi_session_options_add_free_dimension_override(hi_session_options* options, const char* dim_name,
+                                                                      int64_t size);
 /* Skips a graph pass by name ("fuse_inverted_residual"); an unknown name fails at session creation. */
 HI_C_EXPORT hi_status* hi_session_options_disable_pass(hi_session_options* options, const char* pass);
 

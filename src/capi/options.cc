@@ -125,6 +125,17 @@ hi_status* hi_session_options_set_gpu_graphs(hi_session_options* options, int en
   });
 }
 
+hi_status* hi_session_options_add_free_dimension_override(hi_session_options* options, const char* dim_name,
+                                                          int64_t size) {
+  return guarded(__func__, [&]() -> Status {
+    HI_RETURN_IF_ERROR(check(options, "options"));
+    HI_CAPI_REQUIRE(dim_name);
+    HI_RETURN_IF(size < 0, kInvalidArgument, "'size' must be 0 or more, got ", size);
+    options->options.free_dimension_overrides[dim_name] = size;
+    return Status::ok();
+  });
+}
+
 hi_status* hi_session_options_disable_pass(hi_session_options* options, const char* pass) {
   return guarded(__func__, [&]() -> Status {
     HI_RETURN_IF_ERROR(check(options, "options"));

@@ -143,6 +143,21 @@ TEST_F(CApi, DescribesInputsAndOutputs) {
   EXPECT_NE(std::string(summary).find("on cpu"), std::string::npos) << summary;
 }
 
+TEST_F(CApi, FreeDimensionOverridesFixTheBatch) {
+  EXPECT_OK(hi_session_options_add_free_dimension_override(options_, "batch", 2));
+  hi_session* s = nullptr;
+  EXPECT_OK(hi_session_create_from_bytes(env_, model_bytes().data(), model_bytes().size(), options_, &s));
+  int64_t dims[4] = {0, 0, 0, 0};
+  int64_t rank = 0;
+  EXPECT_OK(hi_session_get_input_shape(s, 0, dims, 4, &rank));
+  EXPECT_EQ(dims[0], 2);
+  EXPECT_OK(hi_session_free(s));
+  expect_error(hi_session_options_add_free_dimension_override(options_, "batch", -1), HI_STATUS_INVALID_ARGUMENT,
+               {"'size' must be 0 or more, got -1"});
+  expect_error(hi_session_options_add_free_dimension_override(options_, nullptr, 1), HI_STATUS_INVALID_ARGUMENT,
+               {"'dim_name' is NULL"});
+}
+
 TEST_F(CApi, RunsAsTheCppApiDoes) {
   hi::SessionOptions o;
   o.threads = 1;
