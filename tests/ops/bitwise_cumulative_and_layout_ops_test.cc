@@ -1,7 +1,6 @@
-// Ops added for the ONNX conformance suite (group c1), part 1: the bitwise ops, BitShift, Mod,
-// Shrink, Swish, Trilu, CumSum/CumProd, EyeLike, NonZero, OneHot, Compress, ReverseSequence,
-// Tile, DepthToSpace/SpaceToDepth and the window ops. Expected values are worked out by hand
-// (or with numpy where noted) from the ONNX spec.
+// The bitwise ops, BitShift, Mod, Shrink, Swish, Trilu, CumSum/CumProd, EyeLike, NonZero, OneHot,
+// Compress, ReverseSequence, Tile, DepthToSpace/SpaceToDepth and the window ops. Expected values
+// are worked out by hand (or with numpy where noted) from the ONNX spec.
 #include <cmath>
 #include <limits>
 

@@ -1,7 +1,7 @@
-// Ops added for the ONNX conformance suite (group c2), part 1: the indexing ops (GatherElements,
-// GatherND, ScatterElements, Scatter, ScatterND, TensorScatter), CenterCropPad, Col2Im,
-// MaxUnpool, NonMaxSuppression and RoiAlign. Expected values are worked out by hand from the
-// ONNX spec (the spec's own examples where it has them); every error path the ops add is hit.
+// The indexing ops (GatherElements, GatherND, ScatterElements, Scatter, ScatterND, TensorScatter),
+// CenterCropPad, Col2Im, MaxUnpool, NonMaxSuppression and RoiAlign. Expected values are worked out
+// by hand from the ONNX spec (the spec's own examples where it has them); every error path the ops
+// add is hit.
 #include <cmath>
 #include <limits>
 

@@ -1,7 +1,7 @@
-// Ops added for the ONNX conformance suite (group c1), part 2: the normalisations (LpNorm, MVN,
-// RMSNorm, GroupNorm), the losses (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss), Det,
-// Einsum, TopK, Unique and MelWeightMatrix. Expected values are worked out by hand from the
-// ONNX spec (MelWeightMatrix's also agree with the ONNX reference implementation).
+// The normalisations (LpNorm, MVN, RMSNorm, GroupNorm), the losses (NegativeLogLikelihoodLoss,
+// SoftmaxCrossEntropyLoss), Det, Einsum, TopK, Unique and MelWeightMatrix. Expected values are
+// worked out by hand from the ONNX spec (MelWeightMatrix's also agree with the ONNX reference
+// implementation).
 #include <cmath>
 
 #include "ops/op_test_util.h"

@@ -1,8 +1,7 @@
-// Ops added for the ONNX conformance suite (group c2), part 2: resampling and geometry (Resize,
-// Upsample, GridSample, AffineGrid) and the deconvolution family (ConvTranspose, DeformConv).
-// Expected values are worked out by hand from the ONNX spec's formulas (the cubic weights with
-// A = -0.75 at ratio 0.25 are k(0.25) = 0.87890625, k(0.75) = 0.26171875, k(1.25) = -0.10546875,
-// k(1.75) = -0.03515625); every error path the ops add is hit.
+// Resampling and geometry (Resize, Upsample, GridSample, AffineGrid) and the deconvolution family
+// (ConvTranspose, DeformConv). Expected values are worked out by hand from the ONNX spec's formulas
+// (the cubic weights with A = -0.75 at ratio 0.25 are k(0.25) = 0.87890625, k(0.75) = 0.26171875,
+// k(1.25) = -0.10546875, k(1.75) = -0.03515625); every error path the ops add is hit.
 #include <cmath>
 
 #include "ops/op_test_util.h"
