@@ -10,8 +10,9 @@ Beyond onnxruntime: DLPack in (any object with __dlpack__) and out
 devices(), memory_stats(), print_mem_usage(), doctor(), inspect_model(), and exceptions that
 carry the C++ API's messages (hipinfer.HipinferError and its subclasses).
 
-Today hipinfer runs models on the CPU (reference kernels); GPU providers fall back to the CPU with
-a warning that says why. `python -m hipinfer --help` runs the command-line tool.
+A GPU provider runs the session on that GPU; nodes it has no kernel for run on the CPU, each
+reported (get_placement()), and a provider that cannot be used falls back to the next with a
+warning that says why. `python -m hipinfer --help` runs the command-line tool.
 """
 from __future__ import annotations
 

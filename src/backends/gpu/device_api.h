@@ -1,5 +1,5 @@
 // The host interface of one GPU backend, in vendor-neutral types, so that code built by the
-// host compiler (tests now, the GPU executor later) can call a backend without its runtime
+// host compiler (the GPU ops and partition runner, the tests) can call a backend without its runtime
 // headers. Everything is declared in hi::gpu::HI_GPU_NS: GPU sources get HI_GPU_NS from
 // vendor.h; a host source that drives one backend gets it from the build
 // (-DHI_GPU_NS=cuda_backend or hip_backend; see tests/gpu/CMakeLists.txt).
