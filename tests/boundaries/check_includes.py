@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""The include rules of docs/architecture.md, checked on every #include of the tree:
+
+  1. src/ops (the op contract and reference kernels) and src/passes include no backend
+     (src/cpu, src/backends/...).
+  2. A backend includes no other backend: src/cpu nothing of src/backends, src/backends/gpu
+     nothing of src/cpu.
+  3. Only src/onnx (the reader) and src/zoo (the model writer) include protobuf or ONNX's
+     generated classes (tests and fuzzers build models with them and are exempt).
+  4. The CLI, the tools, the Python module and the C API include only include/hipinfer/ and their
+     own folder's headers (src/capi: and capi/handles.h).
+
+Includes that break a rule today are listed, each with its reason, in known_violations.txt
+beside this file: the work of issue 20 (one backend interface) removes them. An include that
+breaks a rule and is not listed fails the check; so does a listed one that no longer occurs
+(remove it from the list), so the list only shrinks.
+
+usage: check_includes.py SOURCE_DIR
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+PROTOBUF = ("google/protobuf/", "onnx/onnx_pb.h", "onnx/onnx-ml.pb.h", "onnx/onnx.pb.h", "onnx/proto_utils.h")
+SOURCES = ("*.cc", "*.h", "*.cu", "*.cuh", "*.cpp", "*.hpp")
+
+
+def backend_of(include: str) -> str | None:
+    if include.startswith("cpu/"):
+        return "cpu"
+    if include.startswith("backends/"):
+        return "backends/" + include.split("/")[1]
+    return None
+
+
+def broken_rule(path: str, include: str, angled: bool) -> str | None:
+    """Which rule `#include include` in `path` (relative to the repository) breaks, if any."""
+    target = backend_of(include) if not angled else None
+    if path.startswith(("src/ops/", "src/passes/")) and target:
+        return f"rule 1: {path.split('/')[1]} include no backend ({target})"
+    if path.startswith("src/cpu/") and target and target != "cpu":
+        return f"rule 2: the CPU backend includes another backend ({target})"
+    if path.startswith("src/backends/gpu/") and target == "cpu":
+        return "rule 2: the GPU backend includes the CPU backend"
+    if include.startswith(PROTOBUF) and path.startswith(("src/", "tools/", "python/")) \
+            and not path.startswith(("src/onnx/", "src/zoo/")):
+        return "rule 3: only src/onnx and src/zoo include protobuf"
+    api_users = ("tools/", "python/src/", "src/capi/")
+    if path.startswith(api_users) and not angled and not include.startswith("hipinfer/"):
+        own = pathlib.PurePosixPath(path).parent / include
+        if not (REPO / own).is_file() and include != "capi/handles.h":
+            return "rule 4: the CLI, tools, Python module and C API include only include/hipinfer/"
+    return None
+
+
+def main() -> int:
+    global REPO
+    REPO = pathlib.Path(sys.argv[1]).resolve()
+    found = {}
+    for folder in ("src", "tools", "python/src"):
+        for pattern in SOURCES:
+            for file in sorted((REPO / folder).rglob(pattern)):
+                rel = file.relative_to(REPO).as_posix()
+                for angle, include in INCLUDE.findall(file.read_text(errors="replace")):
+                    rule = broken_rule(rel, include, angle == "<")
+                    if rule:
+                        found[f"{rel} -> {include}"] = rule
+    listed = {}
+    known = pathlib.Path(__file__).with_name("known_violations.txt")
+    for line in known.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            key, _, reason = line.partition("  # ")
+            listed[key.strip()] = reason
+    new = sorted(k for k in found if k not in listed)
+    gone = sorted(k for k in listed if k not in found)
+    for k in new:
+        print(f"FAIL {k}: {found[k]}")
+    for k in gone:
+        print(f"FAIL {k} is listed in {known.name} but no longer occurs: remove it from the list")
+    print(f"include rules: {len(found)} violations, {len(found) - len(new)} of them listed for issue 20; "
+          f"{len(new)} new, {len(gone)} stale")
+    return 1 if new or gone else 0
+
+
+REPO = pathlib.Path(".")
+if __name__ == "__main__":
+    sys.exit(main())
