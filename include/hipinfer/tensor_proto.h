@@ -1,4 +1,5 @@
-// Reading serialized ONNX TensorProto files (the ONNX test data's input_N.pb / output_N.pb).
+// Serialized ONNX TensorProto files (the ONNX test data's input_N.pb / output_N.pb): the file form
+// that holds every element type (float8, int4 and float4 have no .npy form).
 #pragma once
 
 #include <string>
@@ -12,6 +13,8 @@ namespace hi {
 
 // Reads a TensorProto file; `name` (optional) receives the tensor's name from the file.
 Result<Tensor> read_tensor_proto(const std::string& path, std::string* name = nullptr);
+// Writes `t` as a TensorProto named `name` (sub-byte types packed as ONNX packs them).
+Status write_tensor_proto(const std::string& path, const Tensor& t, const std::string& name);
 
 }  // namespace hi
 HI_PUBLIC_END

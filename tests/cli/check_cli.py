@@ -74,6 +74,36 @@ if os.path.exists(out_file):
 r = hipinfer("run", path("scale.onnx"), "--batch", "5", "-o", path("outs5"))
 check("random inputs follow --batch", r.returncode == 0 and np.load(path("outs5/out_put_0.npy")).shape == (5, 4), r.stdout + r.stderr)
 check("run prints latency and peak memory", "run took" in r.stdout and "peak" in r.stdout, r.stdout)
+# --output-format pb: TensorProto files hold the types .npy cannot (float8, int4, float4), checked
+# against onnx's reference implementation of Cast; --output-format npy names the way out.
+x7 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [7])
+low = [("f8", TensorProto.FLOAT8E4M3FN), ("i4", TensorProto.INT4), ("f4", TensorProto.FLOAT4E2M1)]
+g = helper.make_graph([helper.make_node("Cast", ["x"], [n], to=t) for n, t in low] + [helper.make_node("Identity", ["x"], ["same"])],
+                      "g", [x7], [helper.make_tensor_value_info(n, t, [7]) for n, t in low]
+                      + [helper.make_tensor_value_info("same", TensorProto.FLOAT, [7])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 23)])
+m.ir_version = 11
+onnx.save(m, path("low_precision.onnx"))
+x_low = np.array([-5.5, -3.2, -0.6, 0, 0.4, 2.7, 5.9], np.float32)  # within int4's and float4's range
+np.save(path("x_low.npy"), x_low)
+r = hipinfer("run", path("low_precision.onnx"), "-i", f"x={path('x_low.npy')}", "-o", path("outs_pb"), "--output-format", "pb")
+check("run --output-format pb writes float8, int4 and float4 outputs", r.returncode == 0
+      and sorted(os.listdir(path("outs_pb"))) == ["f4.pb", "f8.pb", "i4.pb", "same.pb"], (r.returncode, r.stderr))
+if r.returncode == 0:
+    from onnx import numpy_helper
+    from onnx.reference import ReferenceEvaluator
+    expected = ReferenceEvaluator(m).run(None, {"x": x_low})
+    for (name, _), want in zip(low + [("same", None)], expected):
+        t = onnx.load_tensor(path(f"outs_pb/{name}.pb"))
+        got = numpy_helper.to_array(t)
+        check(f"--output-format pb: {name} is a {t.data_type} TensorProto named {name} equal to onnx's reference",
+              t.name == name and got.dtype == want.dtype and np.array_equal(got.astype(np.float32), want.astype(np.float32)),
+              (t.name, got.dtype, want.dtype, got.astype(np.float32), want.astype(np.float32)))
+r = hipinfer("run", path("low_precision.onnx"), "-i", f"x={path('x_low.npy')}", "-o", path("outs_npy"))
+check("run -o with a float8 output and .npy: exit 4 naming the output and --output-format pb", r.returncode == 4
+      and "output 'f8' (--output-format pb writes it)" in r.stderr and "no .npy equivalent" in r.stderr, (r.returncode, r.stderr))
+r = hipinfer("run", path("scale.onnx"), "-o", path("outs_x"), "--output-format", "csv")
+check("run --output-format csv: usage error naming the formats", r.returncode == 2 and "npy or pb" in r.stderr, r.stderr)
 # Placement: --explain lists each node's device; a fallback is a warning, never silent.
 has_gpu = bool(json.loads(hipinfer("devices", "--json").stdout)["devices"])
 r = hipinfer("run", path("scale.onnx"), "--explain")

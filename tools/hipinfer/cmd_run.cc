@@ -13,6 +13,7 @@
 #include "hipinfer/device.h"
 #include "hipinfer/npy.h"
 #include "hipinfer/session.h"
+#include "hipinfer/tensor_proto.h"
 
 namespace hi::cli {
 namespace {
@@ -77,9 +78,12 @@ const CommandSpec* cmd_run_spec() {
       "MODEL [options]",
       "Run a model once and summarise (and optionally save) its outputs.",
       "Inputs not given with --input get random values of the right shape and dtype (normal floats;\n"
-      "integers in [0, 9], safe as indices). Each output is written as DIR/<output name>.npy.",
+      "integers in [0, 9], safe as indices). Each output is written as DIR/<output name>.npy, or as an\n"
+      "ONNX TensorProto DIR/<output name>.pb with --output-format pb (every element type, float8, int4\n"
+      "and float4 included, which .npy cannot hold).",
       {{"--input", "-i", "NAME=FILE", "an input from a .npy file (or an ONNX TensorProto .pb file)", true},
-       {"--output-dir", "-o", "DIR", "write each output as DIR/<name>.npy"},
+       {"--output-dir", "-o", "DIR", "write each output as DIR/<name>.npy (or .pb)"},
+       {"--output-format", "", "FORMAT", "npy (default) or pb (ONNX TensorProto, for types .npy has not)"},
        {"--batch", "", "N", "value for symbolic dims of random inputs (default 1)"},
        {"--seed", "", "N", "seed for random inputs (default 0)"},
        {"--repeat", "", "N", "run N times and report the last run (default 1; 3 exercises GPU graph replay)"},
@@ -159,6 +163,11 @@ int cmd_run(const Args& args) {
   }
 
   const std::string dir = args.get("--output-dir");
+  const std::string format = args.has("--output-format") ? args.get("--output-format") : "npy";
+  if (format != "npy" && format != "pb") {
+    std::fprintf(stderr, "hipinfer: --output-format must be npy or pb, got '%s'\n", format.c_str());
+    return kExitUsage;
+  }
   if (!dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -173,10 +182,14 @@ int cmd_run(const Args& args) {
       const std::string base = safe_file_name(info.name);
       std::string stem = base;
       for (int n = 2; !taken.insert(stem).second; ++n) stem = base + "_" + std::to_string(n);
-      const std::string file = (std::filesystem::path(dir) / (stem + ".npy")).string();
-      Status s = write_npy(file, t);
+      const std::string ext = "." + format;
+      const std::string file = (std::filesystem::path(dir) / (stem + ext)).string();
+      Status s = format == "pb" ? write_tensor_proto(file, t, info.name) : write_npy(file, t);
+      if (!s.is_ok() && format == "npy" && dtype_is_low_precision(t.dtype()))
+        s = s.with_context(str("output '", info.name, "' (--output-format pb writes it)"));
       if (!s.is_ok()) return report_error(s);
-      if (stem != base) std::printf("  (written as %s.npy: %s.npy holds another output)\n", stem.c_str(), base.c_str());
+      if (stem != base)
+        std::printf("  (written as %s%s: %s%s holds another output)\n", stem.c_str(), ext.c_str(), base.c_str(), ext.c_str());
     }
   }
   if (top.value() > 0 && !session.value()->outputs().empty()) {
