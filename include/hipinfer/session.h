@@ -57,6 +57,10 @@ struct SessionOptions {
   // shapes are known when the session is built (folding, planning) and inputs() reports the size.
   // A name no input dim carries gives a warning (Session::warnings()); a negative size fails create().
   std::map<std::string, int64_t> free_dimension_overrides;
+  // Initializers of the model replaced by these tensors (onnxruntime's add_initializer): each name
+  // must be an initializer of the main graph, with the same element type and shape. The tensors
+  // are shared, not copied; keep them unchanged while the session lives.
+  std::map<std::string, Tensor> initializers;
 };
 
 // Name, element type and shape of a model input or output. Unknown dims are -1, with the

@@ -82,6 +82,9 @@ class SessionOptions:
       add_free_dimension_override_by_name(name, size)
                                 fixes every input dim of that symbolic name to `size`, so shapes
                                 are known when the session is built (a name no input has warns).
+      add_initializer(name, ortvalue), add_external_initializers(names, ortvalues)
+                                replace the model's initializers of those names (same type and
+                                shape); the arrays are shared, not copied: keep them unchanged.
 
     Accepted and stored, but without effect yet (a warning says so when set):
       tuning                    True autotunes kernels; the autotuner comes with the GPU backend.
@@ -98,7 +101,7 @@ class SessionOptions:
                  "memory_limit", "_precision", "tuning", "log_severity_level", "log_verbosity_level", "logid",
                  "enable_cpu_mem_arena", "enable_mem_pattern", "enable_mem_reuse", "enable_profiling",
                  "profile_file_prefix", "optimized_model_filepath", "use_deterministic_compute", "_config",
-                 "_free_dimensions")
+                 "_free_dimensions", "_initializers")
 
     def __init__(self) -> None:
         self._graph_optimization_level: Union[GraphOptimizationLevel, int] = GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -120,6 +123,7 @@ class SessionOptions:
         self.use_deterministic_compute: bool = False
         self._config: Dict[str, str] = {}
         self._free_dimensions: Dict[str, int] = {}
+        self._initializers: Dict[str, OrtValue] = {}
 
     @property
     def graph_optimization_level(self) -> Union[GraphOptimizationLevel, int]:
@@ -156,6 +160,18 @@ class SessionOptions:
         if int(dim_value) < 0:
             raise _C.InvalidArgument(f"free dimension override '{dim_name}' is {dim_value}, expected a size of 0 or more")
         self._free_dimensions[str(dim_name)] = int(dim_value)
+
+    def add_initializer(self, name: str, val: OrtValue) -> None:
+        """The model's initializer `name` becomes `val` (same element type and shape, checked when
+        a session is built). The OrtValue's memory is shared: keep it unchanged."""
+        self._initializers[str(name)] = as_ort_value(val, f"add_initializer('{name}'): val")
+
+    def add_external_initializers(self, names: Sequence[str], ort_values: Sequence[OrtValue]) -> None:
+        """add_initializer for each (name, OrtValue) pair."""
+        if len(names) != len(ort_values):
+            raise _C.InvalidArgument(f"add_external_initializers: {len(names)} names but {len(ort_values)} values")
+        for name, value in zip(names, ort_values):
+            self.add_initializer(name, value)
 
     def register_custom_ops_library(self, library_path: str) -> None:
         """Raises hipinfer.Unsupported: onnxruntime's custom op libraries cannot be loaded."""
@@ -376,7 +392,8 @@ class InferenceSession:
         threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
         devices = list(self._placement.devices)
         extras = dict(disabled_passes=self._disabled_passes, free_dimension_overrides=options._free_dimensions,
-                      profile=bool(options.enable_profiling))
+                      profile=bool(options.enable_profiling),
+                      initializers={name: value._as_input() for name, value in options._initializers.items()})
         if self._model_path is not None:
             self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision(), devices,
                                          **extras)

@@ -241,11 +241,27 @@ Result<std::vector<std::string>> override_free_dimensions(ir::Graph& graph, cons
   return warnings;
 }
 
+// SessionOptions::initializers: each replaces the model's initializer of that name, which must
+// exist and have the same element type and shape.
+Status replace_initializers(ir::Graph& graph, const std::map<std::string, Tensor>& replacements) {
+  for (const auto& [name, t] : replacements) {
+    auto it = graph.initializers.find(name);
+    HI_RETURN_IF(it == graph.initializers.end(), kInvalidArgument, "initializer '", name,
+                 "' given in the options is not an initializer of the model's graph");
+    HI_RETURN_IF(!t.defined() || t.dtype() != it->second.dtype() || t.shape() != it->second.shape(), kInvalidArgument,
+                 "initializer '", name, "' given in the options is ", t.type_string(), ", the model's is ",
+                 it->second.type_string());
+    it->second = t;
+  }
+  return Status::ok();
+}
+
 Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptions& options) {
   auto impl = std::make_unique<Session::Impl>();
   impl->options = options;
   impl->model = std::move(model);
   HI_ASSIGN_OR_RETURN(impl->warnings, override_free_dimensions(impl->model.graph, options.free_dimension_overrides));
+  HI_RETURN_IF_ERROR(replace_initializers(impl->model.graph, options.initializers));
   impl->metadata = metadata_of(impl->model);
   impl->threads = cpu::resolve_threads(options.threads);
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks

@@ -86,3 +86,30 @@ def test_a_free_dimension_override_nothing_carries_warns(mlp_model):
         hipinfer.InferenceSession(mlp_model, options, providers=["CPUExecutionProvider"])
     with pytest.raises(hipinfer.InvalidArgument, match="free dimension override 'batch' is -3"):
         options.add_free_dimension_override_by_name("batch", -3)
+
+
+def test_add_initializer_replaces_the_models_as_in_onnxruntime(ort, mlp_model):
+    w = np.random.default_rng(3).standard_normal((8, 4)).astype(np.float32)
+    x = np.random.default_rng(4).standard_normal((2, 8)).astype(np.float32)
+
+    def run(module, **add):
+        options = module.SessionOptions()
+        values = {name: module.OrtValue.ortvalue_from_numpy(value) for name, value in add.items()}
+        for name, value in values.items():  # onnxruntime needs the OrtValues alive while the session is
+            options.add_initializer(name, value)
+        session = module.InferenceSession(mlp_model, options, providers=["CPUExecutionProvider"])
+        return session.run(None, {"x": x})[0]
+
+    ours, theirs = run(hipinfer, w=w), run(ort, w=w)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert not np.allclose(ours, run(hipinfer))  # the model's own w gives another result
+    with pytest.raises(hipinfer.InvalidArgument, match=r"initializer 'w' given in the options is float32\[4, 8\], "
+                                                       r"the model's is float32\[8, 4\]"):
+        run(hipinfer, w=w.T.copy())
+    with pytest.raises(hipinfer.InvalidArgument, match="initializer 'v' given in the options is not an initializer"):
+        run(hipinfer, v=w)
+    options = hipinfer.SessionOptions()
+    with pytest.raises(TypeError, match="must be a hipinfer.OrtValue"):
+        options.add_initializer("w", w)
+    with pytest.raises(hipinfer.InvalidArgument, match="1 names but 2 values"):
+        options.add_external_initializers(["w"], [hipinfer.OrtValue.ortvalue_from_numpy(w)] * 2)

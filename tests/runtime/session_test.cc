@@ -141,6 +141,33 @@ TEST(Session, FreeDimensionOverridesFixNamedDims) {
   EXPECT_EQ(negative.status().message(), "free dimension override 'batch' is -1, expected a size of 0 or more");
 }
 
+// onnxruntime's add_initializer: a tensor of the caller's replaces the model's initializer.
+TEST(Session, InitializersFromTheOptionsReplaceTheModels) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {3});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.initializer_f32("b", {3}, {1, 2, 3});
+  b.node("Add", {"x", "b"}, {"y"});
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.initializers = {{"b", Tensor::from_vector<float>({10, 20, 30}, {3})}};
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  auto out = s.value()->run({{"x", filled({3}, 0)}});
+  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  const float* y = out.value().at("y").data<float>();
+  EXPECT_EQ(std::vector<float>(y, y + 3), (std::vector<float>{10, 21, 32}));
+
+  o.initializers = {{"c", Tensor::from_vector<float>({1, 2, 3}, {3})}};
+  auto unknown = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(unknown.is_ok());
+  EXPECT_EQ(unknown.status().message(), "initializer 'c' given in the options is not an initializer of the model's graph");
+  o.initializers = {{"b", Tensor::from_vector<float>({1, 2}, {2})}};
+  auto wrong = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(wrong.is_ok());
+  EXPECT_EQ(wrong.status().message(), "initializer 'b' given in the options is float32[2], the model's is float32[3]");
+}
+
 TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {
   ModelBuilder b;
   b.input("x", onnx::TensorProto::FLOAT, {2, 3});
