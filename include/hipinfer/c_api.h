@@ -58,7 +58,7 @@ typedef enum hi_status_code {
   HI_STATUS_CANCELLED = 7,        /* hi_run_options_set_terminate stopped the run */
   HI_STATUS_DEADLINE_EXCEEDED = 8,/* the run passed hi_run_options_set_timeout_ms */
   HI_STATUS_INTERNAL = 9,         /* a bug in hipinfer */
-  HI_STATUS_CODE_MAX_ = 0x7fffffff /* not a code: makes every int a valid value of the type (see below) */
+  HI_STATUS_CODE_MAX_ = 0x7fffffff /* not a code: makes every int a valid value of the type (see above) */
 } hi_status_code;
 
 typedef struct hi_status hi_status;
@@ -71,6 +71,14 @@ HI_C_EXPORT const char* hi_status_get_message(const hi_status* status);
 HI_C_EXPORT const char* hi_status_code_name(hi_status_code code);
 /* NULL is allowed. */
 HI_C_EXPORT void hi_status_free(hi_status* status);
+
+/* ---- handles: each made by its hi_*_create and released by its hi_*_free ---------------------- */
+
+typedef struct hi_env hi_env;                         /* logging; needed to create sessions */
+typedef struct hi_session_options hi_session_options; /* how a session is built */
+typedef struct hi_session hi_session;                 /* a loaded model, ready to run */
+typedef struct hi_value hi_value;                     /* a tensor */
+typedef struct hi_run_options hi_run_options;         /* timeout and terminate flag of runs */
 
 /* ---- versions -------------------------------------------------------------------------------- */
 
@@ -116,14 +124,10 @@ typedef enum hi_log_level {
   HI_LOG_LEVEL_MAX_ = 0x7fffffff
 } hi_log_level;
 
-typedef struct hi_env hi_env;
-
 HI_C_EXPORT hi_status* hi_env_create(hi_log_level level, hi_env** out);
 HI_C_EXPORT hi_status* hi_env_free(hi_env* env);
 
 /* ---- session options ------------------------------------------------------------------------- */
-
-typedef struct hi_session_options hi_session_options;
 
 HI_C_EXPORT hi_status* hi_session_options_create(hi_session_options** out);
 HI_C_EXPORT hi_status* hi_session_options_free(hi_session_options* options);
@@ -143,12 +147,15 @@ HI_C_EXPORT hi_status* hi_session_options_set_gpu_graphs(hi_session_options* opt
  * a name no input dim carries is reported as a session warning (printed at HI_LOG_WARNING). */
 HI_C_EXPORT hi_status* hi_session_options_add_free_dimension_override(hi_session_options* options, const char* dim_name,
                                                                       int64_t size);
+/* Replaces the model's initializer `name` with the tensor of `value` (same element type and shape,
+ * checked at session creation). The value's memory is shared: keep it unchanged while sessions
+ * made with these options live (freeing the value handle is fine: the options hold the tensor). */
+HI_C_EXPORT hi_status* hi_session_options_add_initializer(hi_session_options* options, const char* name,
+                                                          const hi_value* value);
 /* Skips a graph pass by name ("fuse_inverted_residual"); an unknown name fails at session creation. */
 HI_C_EXPORT hi_status* hi_session_options_disable_pass(hi_session_options* options, const char* pass);
 
 /* ---- values ---------------------------------------------------------------------------------- */
-
-typedef struct hi_value hi_value;
 
 /* A tensor in memory the library allocates (zero-filled). shape may be NULL when rank is 0. */
 HI_C_EXPORT hi_status* hi_value_create_tensor(hi_element_type type, const int64_t* shape, size_t rank,
@@ -174,8 +181,6 @@ HI_C_EXPORT hi_status* hi_value_get_string(const hi_value* value, size_t index, 
 
 /* ---- sessions -------------------------------------------------------------------------------- */
 
-typedef struct hi_session hi_session;
-
 /* options may be NULL (the defaults). */
 HI_C_EXPORT hi_status* hi_session_create(const hi_env* env, const char* model_path, const hi_session_options* options,
                                          hi_session** out);
@@ -200,8 +205,6 @@ HI_C_EXPORT hi_status* hi_session_get_output_shape(const hi_session* session, si
 HI_C_EXPORT hi_status* hi_session_get_placement_summary(const hi_session* session, const char** out);
 
 /* ---- running --------------------------------------------------------------------------------- */
-
-typedef struct hi_run_options hi_run_options;
 
 HI_C_EXPORT hi_status* hi_run_options_create(hi_run_options** out);
 HI_C_EXPORT hi_status* hi_run_options_free(hi_run_options* options);

@@ -136,6 +136,16 @@ hi_status* hi_session_options_add_free_dimension_override(hi_session_options* op
   });
 }
 
+hi_status* hi_session_options_add_initializer(hi_session_options* options, const char* name, const hi_value* value) {
+  return guarded(__func__, [&]() -> Status {
+    HI_RETURN_IF_ERROR(check(options, "options"));
+    HI_CAPI_REQUIRE(name);
+    HI_RETURN_IF_ERROR(check(value, "value"));
+    options->options.initializers[name] = value->tensor;
+    return Status::ok();
+  });
+}
+
 hi_status* hi_session_options_disable_pass(hi_session_options* options, const char* pass) {
   return guarded(__func__, [&]() -> Status {
     HI_RETURN_IF_ERROR(check(options, "options"));

@@ -158,6 +158,44 @@ TEST_F(CApi, FreeDimensionOverridesFixTheBatch) {
                {"'dim_name' is NULL"});
 }
 
+// The classifier's bias (the zoo names it as PyTorch's export does) replaced by the caller's: every
+// logit moves by exactly the difference.
+TEST_F(CApi, InitializersFromTheOptionsReplaceTheModels) {
+  std::vector<float> x = random_image(1, 9), x2 = random_image(1, 10);
+  const std::vector<float> before = run_c(x, 1), before2 = run_c(x2, 1);
+  std::vector<float> bias(10, 0.0f);
+  const int64_t shape[] = {10};
+  hi_value* v = nullptr;
+  EXPECT_OK(hi_value_create_tensor_with_data(HI_TYPE_FLOAT32, shape, 1, bias.data(), bias.size() * 4, &v));
+  EXPECT_OK(hi_session_options_add_initializer(options_, "classifier.1.bias", v));
+  EXPECT_OK(hi_value_free(v));  // the options hold the tensor
+  hi_session* zero_bias = nullptr;
+  EXPECT_OK(hi_session_create_from_bytes(env_, model_bytes().data(), model_bytes().size(), options_, &zero_bias));
+  std::swap(session_, zero_bias);
+  const std::vector<float> after = run_c(x, 1), after2 = run_c(x2, 1);
+  std::swap(session_, zero_bias);
+  EXPECT_OK(hi_session_free(zero_bias));
+  // before - after is the model's own bias: not all zero, and the same for both inputs.
+  ASSERT_EQ(after.size(), 10u);
+  ASSERT_EQ(after2.size(), 10u);
+  bool moved = false;
+  for (size_t i = 0; i < 10; ++i) {
+    moved = moved || before[i] != after[i];
+    EXPECT_NEAR(before[i] - after[i], before2[i] - after2[i], 1e-5) << "logit " << i;
+  }
+  EXPECT_TRUE(moved);
+
+  const int64_t wrong_shape[] = {9};
+  EXPECT_OK(hi_value_create_tensor(HI_TYPE_FLOAT32, wrong_shape, 1, &v));
+  EXPECT_OK(hi_session_options_add_initializer(options_, "classifier.1.bias", v));
+  hi_session* s = nullptr;
+  expect_error(hi_session_create_from_bytes(env_, model_bytes().data(), model_bytes().size(), options_, &s),
+               HI_STATUS_INVALID_ARGUMENT, {"initializer 'classifier.1.bias' given in the options is float32[9], the model's is float32[10]"});
+  expect_error(hi_session_options_add_initializer(options_, "b", nullptr), HI_STATUS_INVALID_ARGUMENT, {"'value' is NULL"});
+  EXPECT_OK(hi_value_free(v));
+  expect_error(hi_session_options_add_initializer(options_, "b", v), HI_STATUS_INVALID_ARGUMENT, {"not a live hi_value"});
+}
+
 TEST_F(CApi, RunsAsTheCppApiDoes) {
   hi::SessionOptions o;
   o.threads = 1;
