@@ -25,8 +25,9 @@ constexpr int64_t kSlack = 64 << 10;  // small tensors round up; headers and nam
 
 void check(const hi::Status& s, const char* what, size_t size) {
   if (s.code() == hi::StatusCode::kOutOfMemory) {
-    std::fprintf(stderr, "model_reader_fuzz: amplification: reading a %zu-byte input as %s asked for more than %lld bytes: %s\n",
-                 size, what, static_cast<long long>(hi::host_allocation_limit()), s.message().c_str());
+    std::fprintf(
+        stderr, "model_reader_fuzz: amplification: reading a %zu-byte input as %s asked for more than %lld bytes: %s\n",
+        size, what, static_cast<long long>(hi::host_allocation_limit()), s.message().c_str());
     std::abort();
   }
   if (s.code() == hi::StatusCode::kInternal) {

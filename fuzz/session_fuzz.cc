@@ -45,9 +45,9 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
 namespace {
 
-constexpr int64_t kMemoryLimit = int64_t{256} << 20;  // per session
-constexpr int64_t kFoldingLimit = int64_t{1} << 20;   // constant folding computes no more per node
-constexpr double kRunTimeoutMs = 2000;                // libFuzzer's -timeout is 10 s (scripts/fuzz-session)
+constexpr int64_t kMemoryLimit = int64_t{256} << 20;    // per session
+constexpr int64_t kFoldingLimit = int64_t{1} << 20;     // constant folding computes no more per node
+constexpr double kRunTimeoutMs = 2000;                  // libFuzzer's -timeout is 10 s (scripts/fuzz-session)
 constexpr int64_t kMaxFeedElements = int64_t{1} << 18;  // per input; a larger declared input is not run
 
 // splitmix64: small, fast, and the same sequence everywhere (the inputs of a run depend only on
@@ -109,10 +109,12 @@ bool fill(hi::Tensor& t, Rng& rng, int64_t index_limit) {
       case DType::kFloat8E5M2FNUZ: put(t, i, hi::Float8E5M2FNUZ::from_double(f)); break;
       case DType::kFloat4E2M1: put(t, i, hi::Float4E2M1::from_double(f)); break;
       case DType::kFloat8E8M0: put(t, i, hi::Float8E8M0::from_double(std::fabs(f) + 0.5)); break;
-      case DType::kInt8: case DType::kInt4: case DType::kInt2:
-        put(t, i, static_cast<int8_t>(std::clamp<int64_t>(n, -2, 1))); break;
-      case DType::kUInt8: case DType::kUInt4: case DType::kUInt2:
-        put(t, i, static_cast<uint8_t>(std::clamp<int64_t>(n, 0, 3))); break;
+      case DType::kInt8:
+      case DType::kInt4:
+      case DType::kInt2: put(t, i, static_cast<int8_t>(std::clamp<int64_t>(n, -2, 1))); break;
+      case DType::kUInt8:
+      case DType::kUInt4:
+      case DType::kUInt2: put(t, i, static_cast<uint8_t>(std::clamp<int64_t>(n, 0, 3))); break;
       case DType::kInt16: put(t, i, static_cast<int16_t>(n)); break;
       case DType::kUInt16: put(t, i, static_cast<uint16_t>(std::max<int64_t>(n, 0))); break;
       case DType::kInt32: put(t, i, static_cast<int32_t>(n)); break;
@@ -191,10 +193,27 @@ void note_status(const hi::Status& s) {
 // ---- the structure-aware mutator ---------------------------------------------------------------
 
 int64_t boundary_int(Rng& rng, int64_t old) {
-  static constexpr int64_t kValues[] = {0, 1, -1, 2, 3, -2, 4, 7, 8, 16, 255, 256, 65535,
-                                        int64_t{1} << 31, (int64_t{1} << 31) - 1, -(int64_t{1} << 31),
-                                        int64_t{1} << 32, int64_t{1} << 62, -(int64_t{1} << 62),
-                                        std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+  static constexpr int64_t kValues[] = {0,
+                                        1,
+                                        -1,
+                                        2,
+                                        3,
+                                        -2,
+                                        4,
+                                        7,
+                                        8,
+                                        16,
+                                        255,
+                                        256,
+                                        65535,
+                                        int64_t{1} << 31,
+                                        (int64_t{1} << 31) - 1,
+                                        -(int64_t{1} << 31),
+                                        int64_t{1} << 32,
+                                        int64_t{1} << 62,
+                                        -(int64_t{1} << 62),
+                                        std::numeric_limits<int64_t>::max(),
+                                        std::numeric_limits<int64_t>::min()};
   const auto u = static_cast<uint64_t>(old);  // wrapping: old may be INT64_MIN or INT64_MAX
   switch (rng.below(4)) {
     case 0: return static_cast<int64_t>(u + 1);
@@ -205,8 +224,8 @@ int64_t boundary_int(Rng& rng, int64_t old) {
 }
 
 float boundary_float(Rng& rng, float old) {
-  static constexpr float kValues[] = {0.f, -0.f, 1.f, -1.f, 0.5f, 2.f, NAN, INFINITY, -INFINITY, 1e-45f, 1e-38f,
-                                      3.4e38f, -3.4e38f, 1e30f, 65504.f, 1e-7f, 4294967296.f};
+  static constexpr float kValues[] = {0.f,    -0.f,   1.f,     -1.f,     0.5f,  2.f,     NAN,   INFINITY,    -INFINITY,
+                                      1e-45f, 1e-38f, 3.4e38f, -3.4e38f, 1e30f, 65504.f, 1e-7f, 4294967296.f};
   switch (rng.below(4)) {
     case 0: return old * 2;
     case 1: return -old;
@@ -218,23 +237,65 @@ float boundary_float(Rng& rng, float old) {
 // validates, so the new op's kernel runs.
 const std::vector<std::vector<std::string>>& op_families() {
   static const std::vector<std::vector<std::string>> families = {
-      {"Relu", "Sigmoid", "Tanh", "Abs", "Neg", "Exp", "Log", "Sqrt", "Reciprocal", "Floor", "Ceil", "Round", "Erf",
-       "Identity", "Softplus", "Softsign", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
-       "Acosh", "Atanh", "HardSigmoid", "HardSwish", "Elu", "Selu", "LeakyRelu", "Celu", "Mish", "Gelu", "ThresholdedRelu",
-       "Shrink", "IsNaN", "IsInf", "Not", "BitwiseNot", "Dropout"},
-      {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mean", "Sum", "Mod", "And", "Or", "Xor", "Equal", "Less",
-       "Greater", "LessOrEqual", "GreaterOrEqual", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "PRelu", "MatMul",
-       "Expand", "Reshape", "Tile"},
-      {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
-       "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax", "Hardmax", "CumSum",
-       "LpNormalization", "Flatten", "Squeeze", "Unsqueeze"},
-      {"Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool",
-       "InstanceNormalization", "LRN", "DepthToSpace", "SpaceToDepth", "MaxRoiPool", "ConvInteger", "QLinearConv"},
-      {"Gather", "GatherElements", "GatherND", "ScatterElements", "ScatterND", "Scatter", "OneHot", "Slice", "Pad",
-       "Resize", "Upsample", "Compress", "TopK", "Split", "Concat", "Trilu", "Range", "ConstantOfShape", "NonZero",
-       "Where", "Transpose", "Einsum"},
-      {"LayerNormalization", "BatchNormalization", "GroupNormalization", "MeanVarianceNormalization", "RMSNormalization",
-       "Gemm", "MatMulInteger", "QLinearMatMul", "Attention", "QuantizeLinear", "DequantizeLinear",
+      {"Relu",
+       "Sigmoid",
+       "Tanh",
+       "Abs",
+       "Neg",
+       "Exp",
+       "Log",
+       "Sqrt",
+       "Reciprocal",
+       "Floor",
+       "Ceil",
+       "Round",
+       "Erf",
+       "Identity",
+       "Softplus",
+       "Softsign",
+       "Sign",
+       "Sin",
+       "Cos",
+       "Tan",
+       "Asin",
+       "Acos",
+       "Atan",
+       "Sinh",
+       "Cosh",
+       "Asinh",
+       "Acosh",
+       "Atanh",
+       "HardSigmoid",
+       "HardSwish",
+       "Elu",
+       "Selu",
+       "LeakyRelu",
+       "Celu",
+       "Mish",
+       "Gelu",
+       "ThresholdedRelu",
+       "Shrink",
+       "IsNaN",
+       "IsInf",
+       "Not",
+       "BitwiseNot",
+       "Dropout"},
+      {"Add",      "Sub",        "Mul",       "Div",        "Pow",         "Max",
+       "Min",      "Mean",       "Sum",       "Mod",        "And",         "Or",
+       "Xor",      "Equal",      "Less",      "Greater",    "LessOrEqual", "GreaterOrEqual",
+       "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "PRelu",       "MatMul",
+       "Expand",   "Reshape",    "Tile"},
+      {"ReduceSum",    "ReduceMean",      "ReduceMax",       "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+       "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax",    "ArgMin",     "Softmax",  "LogSoftmax",
+       "Hardmax",      "CumSum",          "LpNormalization", "Flatten",   "Squeeze",    "Unsqueeze"},
+      {"Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool", "GlobalMaxPool",
+       "GlobalLpPool", "InstanceNormalization", "LRN", "DepthToSpace", "SpaceToDepth", "MaxRoiPool", "ConvInteger",
+       "QLinearConv"},
+      {"Gather", "GatherElements",  "GatherND", "ScatterElements", "ScatterND", "Scatter", "OneHot", "Slice",
+       "Pad",    "Resize",          "Upsample", "Compress",        "TopK",      "Split",   "Concat", "Trilu",
+       "Range",  "ConstantOfShape", "NonZero",  "Where",           "Transpose", "Einsum"},
+      {"LayerNormalization", "BatchNormalization", "GroupNormalization", "MeanVarianceNormalization",
+       "RMSNormalization", "Gemm", "MatMulInteger", "QLinearMatMul", "Attention", "QuantizeLinear", "DequantizeLinear",
        "DynamicQuantizeLinear", "Cast", "CastLike", "Clip"},
       {"Loop", "If", "Scan", "SequenceMap"},
       {"LSTM", "GRU", "RNN"},
@@ -272,17 +333,80 @@ std::vector<std::string> visible_names(const onnx::GraphProto& g, int before) {
   return names;
 }
 
-const char* const kAttrNames[] = {"axis", "axes", "perm", "keepdims", "group", "pads", "strides", "dilations",
-                                  "kernel_shape", "to", "mode", "k", "alpha", "beta", "epsilon", "transA", "transB",
-                                  "auto_pad", "ceil_mode", "blocksize", "largest", "sorted", "exclusive", "reverse",
-                                  "upper", "batch_dims", "reduction", "noop_with_empty_axes", "output_padding",
-                                  "output_shape", "split", "num_outputs", "coordinate_transformation_mode", "value",
-                                  "direction", "hidden_size", "saturate", "stash_type", "select_last_index"};
-const char* const kStrings[] = {"", "constant", "reflect", "edge", "wrap", "nearest", "linear", "cubic", "NOTSET",
-                                "SAME_UPPER", "SAME_LOWER", "VALID", "asymmetric", "half_pixel", "align_corners",
-                                "tf_crop_and_resize", "round_prefer_floor", "floor", "ceil", "forward", "reverse",
-                                "bidirectional", "add", "mul", "max", "min", "none", "tanh", "DCR", "CRD", "x",
-                                "\xff\xfe", "ij,jk->ik", "...ii->...i", "ab,ab->"};
+const char* const kAttrNames[] = {"axis",
+                                  "axes",
+                                  "perm",
+                                  "keepdims",
+                                  "group",
+                                  "pads",
+                                  "strides",
+                                  "dilations",
+                                  "kernel_shape",
+                                  "to",
+                                  "mode",
+                                  "k",
+                                  "alpha",
+                                  "beta",
+                                  "epsilon",
+                                  "transA",
+                                  "transB",
+                                  "auto_pad",
+                                  "ceil_mode",
+                                  "blocksize",
+                                  "largest",
+                                  "sorted",
+                                  "exclusive",
+                                  "reverse",
+                                  "upper",
+                                  "batch_dims",
+                                  "reduction",
+                                  "noop_with_empty_axes",
+                                  "output_padding",
+                                  "output_shape",
+                                  "split",
+                                  "num_outputs",
+                                  "coordinate_transformation_mode",
+                                  "value",
+                                  "direction",
+                                  "hidden_size",
+                                  "saturate",
+                                  "stash_type",
+                                  "select_last_index"};
+const char* const kStrings[] = {"",
+                                "constant",
+                                "reflect",
+                                "edge",
+                                "wrap",
+                                "nearest",
+                                "linear",
+                                "cubic",
+                                "NOTSET",
+                                "SAME_UPPER",
+                                "SAME_LOWER",
+                                "VALID",
+                                "asymmetric",
+                                "half_pixel",
+                                "align_corners",
+                                "tf_crop_and_resize",
+                                "round_prefer_floor",
+                                "floor",
+                                "ceil",
+                                "forward",
+                                "reverse",
+                                "bidirectional",
+                                "add",
+                                "mul",
+                                "max",
+                                "min",
+                                "none",
+                                "tanh",
+                                "DCR",
+                                "CRD",
+                                "x",
+                                "\xff\xfe",
+                                "ij,jk->ik",
+                                "...ii->...i",
+                                "ab,ab->"};
 
 void mutate_tensor(Rng& rng, onnx::TensorProto* t) {
   switch (rng.below(6)) {
@@ -295,7 +419,8 @@ void mutate_tensor(Rng& rng, onnx::TensorProto* t) {
       if (t->dims_size() > 0) t->mutable_dims()->RemoveLast();
       break;
     case 2:  // the element type
-      t->set_data_type(static_cast<int32_t>(rng.one_in(16) ? boundary_int(rng, 0) : static_cast<int64_t>(rng.below(27))));
+      t->set_data_type(
+          static_cast<int32_t>(rng.one_in(16) ? boundary_int(rng, 0) : static_cast<int64_t>(rng.below(27))));
       break;
     case 3: {  // bytes of raw_data: special bytes, truncation, extension
       std::string* raw = t->mutable_raw_data();
@@ -311,9 +436,13 @@ void mutate_tensor(Rng& rng, onnx::TensorProto* t) {
       break;
     }
     case 4:  // typed data
-      if (t->int64_data_size() > 0) t->set_int64_data(static_cast<int>(rng.below(t->int64_data_size())), boundary_int(rng, t->int64_data(0)));
-      else if (t->int32_data_size() > 0) t->set_int32_data(static_cast<int>(rng.below(t->int32_data_size())), static_cast<int32_t>(boundary_int(rng, 0)));
-      else if (t->float_data_size() > 0) t->set_float_data(static_cast<int>(rng.below(t->float_data_size())), boundary_float(rng, t->float_data(0)));
+      if (t->int64_data_size() > 0)
+        t->set_int64_data(static_cast<int>(rng.below(t->int64_data_size())), boundary_int(rng, t->int64_data(0)));
+      else if (t->int32_data_size() > 0)
+        t->set_int32_data(static_cast<int>(rng.below(t->int32_data_size())),
+                          static_cast<int32_t>(boundary_int(rng, 0)));
+      else if (t->float_data_size() > 0)
+        t->set_float_data(static_cast<int>(rng.below(t->float_data_size())), boundary_float(rng, t->float_data(0)));
       else if (rng.one_in(2)) t->add_int64_data(boundary_int(rng, 0));
       else t->add_float_data(boundary_float(rng, 1.f));
       break;
@@ -354,7 +483,8 @@ void mutate_attribute(Rng& rng, onnx::AttributeProto* a) {
 void mutate_value_info(Rng& rng, onnx::ValueInfoProto* v) {
   onnx::TypeProto_Tensor* tt = v->mutable_type()->mutable_tensor_type();
   if (rng.one_in(4)) {
-    tt->set_elem_type(static_cast<int32_t>(rng.one_in(16) ? boundary_int(rng, 0) : static_cast<int64_t>(rng.below(27))));
+    tt->set_elem_type(
+        static_cast<int32_t>(rng.one_in(16) ? boundary_int(rng, 0) : static_cast<int64_t>(rng.below(27))));
     return;
   }
   onnx::TensorShapeProto* shape = tt->mutable_shape();
@@ -382,7 +512,10 @@ bool mutate_node(Rng& rng, onnx::GraphProto* g) {
   const int index = static_cast<int>(rng.below(g->node_size()));
   onnx::NodeProto* n = g->mutable_node(index);
   switch (rng.below(12)) {
-    case 0: case 1: case 2: case 3:  // an attribute's value (most models' semantics live there)
+    case 0:
+    case 1:
+    case 2:
+    case 3:  // an attribute's value (most models' semantics live there)
       if (n->attribute_size() == 0) return false;
       mutate_attribute(rng, n->mutable_attribute(static_cast<int>(rng.below(n->attribute_size()))));
       return true;
@@ -394,9 +527,18 @@ bool mutate_node(Rng& rng, onnx::GraphProto* g) {
       onnx::AttributeProto* a = n->add_attribute();
       a->set_name(kAttrNames[rng.below(std::size(kAttrNames))]);
       switch (rng.below(4)) {
-        case 0: a->set_type(onnx::AttributeProto::INT); a->set_i(boundary_int(rng, 0)); break;
-        case 1: a->set_type(onnx::AttributeProto::FLOAT); a->set_f(boundary_float(rng, 1.f)); break;
-        case 2: a->set_type(onnx::AttributeProto::STRING); a->set_s(kStrings[rng.below(std::size(kStrings))]); break;
+        case 0:
+          a->set_type(onnx::AttributeProto::INT);
+          a->set_i(boundary_int(rng, 0));
+          break;
+        case 1:
+          a->set_type(onnx::AttributeProto::FLOAT);
+          a->set_f(boundary_float(rng, 1.f));
+          break;
+        case 2:
+          a->set_type(onnx::AttributeProto::STRING);
+          a->set_s(kStrings[rng.below(std::size(kStrings))]);
+          break;
         default:
           a->set_type(onnx::AttributeProto::INTS);
           for (uint64_t k = rng.below(5); k > 0; --k) a->add_ints(boundary_int(rng, 1));
@@ -454,7 +596,10 @@ bool mutate_node(Rng& rng, onnx::GraphProto* g) {
 
 bool mutate_graph(Rng& rng, onnx::GraphProto* g) {
   switch (rng.below(8)) {
-    case 0: case 1: case 2: case 3: return mutate_node(rng, g);
+    case 0:
+    case 1:
+    case 2:
+    case 3: return mutate_node(rng, g);
     case 4: {  // an input, output or value_info
       const int n = g->input_size() + g->output_size() + g->value_info_size();
       if (n == 0) return false;
@@ -464,7 +609,8 @@ bool mutate_graph(Rng& rng, onnx::GraphProto* g) {
       else mutate_value_info(rng, g->mutable_value_info(i - g->output_size()));
       return true;
     }
-    case 5: case 6: {  // an initializer (or a Constant's value, through its attribute)
+    case 5:
+    case 6: {  // an initializer (or a Constant's value, through its attribute)
       if (g->initializer_size() == 0) return false;
       mutate_tensor(rng, g->mutable_initializer(static_cast<int>(rng.below(g->initializer_size()))));
       return true;
@@ -490,11 +636,13 @@ bool mutate_graph(Rng& rng, onnx::GraphProto* g) {
 
 bool mutate_model(Rng& rng, onnx::ModelProto* m) {
   if (rng.one_in(16)) {  // the opset or IR version
-    static constexpr int64_t kOpsets[] = {1, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 28, 29, 100, 0, -1};
+    static constexpr int64_t kOpsets[] = {1,  6,  7,  9,  10, 11, 12, 13, 14,  15, 16, 17,
+                                          18, 19, 20, 21, 22, 23, 28, 29, 100, 0,  -1};
     if (rng.one_in(4)) {
       m->set_ir_version(boundary_int(rng, m->ir_version()));
     } else if (m->opset_import_size() > 0) {
-      m->mutable_opset_import(static_cast<int>(rng.below(m->opset_import_size())))->set_version(kOpsets[rng.below(std::size(kOpsets))]);
+      m->mutable_opset_import(static_cast<int>(rng.below(m->opset_import_size())))
+          ->set_version(kOpsets[rng.below(std::size(kOpsets))]);
     }
     return true;
   }
@@ -574,7 +722,8 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1, 
   if (names.empty()) return 0;
   for (int i = 0; i < node.input_size(); ++i)
     if (!node.input(i).empty()) node.set_input(i, names[rng.below(names.size())]);
-  for (int i = 0; i < node.output_size(); ++i) node.set_output(i, "xo_" + std::to_string(seed) + "_" + std::to_string(i));
+  for (int i = 0; i < node.output_size(); ++i)
+    node.set_output(i, "xo_" + std::to_string(seed) + "_" + std::to_string(i));
   if (node.output_size() == 0) node.add_output("xo_" + std::to_string(seed));
   g->add_node()->Swap(&node);
   for (int i = g->node_size() - 1; i > at; --i) g->mutable_node()->SwapElements(i, i - 1);

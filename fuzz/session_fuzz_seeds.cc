@@ -23,10 +23,8 @@ int main(int argc, char** argv) {
     bool symbolic_batch;
   };
   const Seed seeds[] = {
-      {"zoo-bert-opset10.onnx", 10, 1, 16, 2, 0, true},
-      {"zoo-bert-opset13.onnx", 13, 1, 16, 2, 0, true},
-      {"zoo-bert-opset17.onnx", 17, 1, 16, 2, 0, true},
-      {"zoo-bert-opset21.onnx", 21, 1, 16, 2, 0, true},
+      {"zoo-bert-opset10.onnx", 10, 1, 16, 2, 0, true},       {"zoo-bert-opset13.onnx", 13, 1, 16, 2, 0, true},
+      {"zoo-bert-opset17.onnx", 17, 1, 16, 2, 0, true},       {"zoo-bert-opset21.onnx", 21, 1, 16, 2, 0, true},
       {"zoo-bert-opset17-fixed.onnx", 17, 2, 8, 1, 4, false},
   };
   for (const Seed& s : seeds) {

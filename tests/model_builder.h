@@ -35,7 +35,8 @@ class ModelBuilder {
     fill_value_info(model_.mutable_graph()->add_input(), name, dtype, dims, sym);
     return *this;
   }
-  ModelBuilder& output(const std::string& name, int32_t dtype, const std::vector<int64_t>& dims = {}, bool with_shape = false) {
+  ModelBuilder& output(const std::string& name, int32_t dtype, const std::vector<int64_t>& dims = {},
+                       bool with_shape = false) {
     auto* vi = model_.mutable_graph()->add_output();
     vi->set_name(name);
     vi->mutable_type()->mutable_tensor_type()->set_elem_type(dtype);
@@ -43,8 +44,8 @@ class ModelBuilder {
     for (int64_t d : dims) vi->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
     return *this;
   }
-  onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
-                        const std::string& name = "") {
+  onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs,
+                        const std::vector<std::string>& outputs, const std::string& name = "") {
     auto* n = model_.mutable_graph()->add_node();
     n->set_op_type(op);
     n->set_name(name.empty() ? op + "_" + std::to_string(model_.graph().node_size()) : name);
@@ -52,7 +53,8 @@ class ModelBuilder {
     for (const auto& o : outputs) n->add_output(o);
     return *n;
   }
-  onnx::TensorProto& initializer_f32(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& values) {
+  onnx::TensorProto& initializer_f32(const std::string& name, const std::vector<int64_t>& dims,
+                                     const std::vector<float>& values) {
     auto* t = model_.mutable_graph()->add_initializer();
     t->set_name(name);
     t->set_data_type(onnx::TensorProto::FLOAT);
@@ -60,7 +62,8 @@ class ModelBuilder {
     for (float v : values) t->add_float_data(v);
     return *t;
   }
-  onnx::TensorProto& initializer_i64(const std::string& name, const std::vector<int64_t>& dims, const std::vector<int64_t>& values) {
+  onnx::TensorProto& initializer_i64(const std::string& name, const std::vector<int64_t>& dims,
+                                     const std::vector<int64_t>& values) {
     auto* t = model_.mutable_graph()->add_initializer();
     t->set_name(name);
     t->set_data_type(onnx::TensorProto::INT64);
@@ -97,8 +100,8 @@ class ModelBuilder {
   }
 
   // A typed tensor ValueInfo (for subgraphs' inputs and outputs too).
-  static void fill_value_info(onnx::ValueInfoProto* vi, const std::string& name, int32_t dtype, const std::vector<int64_t>& dims,
-                              const std::vector<std::string>& sym = {}) {
+  static void fill_value_info(onnx::ValueInfoProto* vi, const std::string& name, int32_t dtype,
+                              const std::vector<int64_t>& dims, const std::vector<std::string>& sym = {}) {
     vi->set_name(name);
     auto* tt = vi->mutable_type()->mutable_tensor_type();
     tt->set_elem_type(dtype);

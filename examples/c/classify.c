@@ -9,7 +9,8 @@
 /* Prints a failed status and exits; frees it otherwise. */
 static void check(hi_status* status) {
   if (status == NULL) return;
-  fprintf(stderr, "classify_c: %s: %s\n", hi_status_code_name(hi_status_get_code(status)), hi_status_get_message(status));
+  fprintf(stderr, "classify_c: %s: %s\n", hi_status_code_name(hi_status_get_code(status)),
+          hi_status_get_message(status));
   hi_status_free(status);
   exit(1);
 }

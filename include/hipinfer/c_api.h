@@ -49,15 +49,15 @@ extern "C" {
 
 typedef enum hi_status_code {
   HI_STATUS_OK = 0,
-  HI_STATUS_INVALID_ARGUMENT = 1, /* the caller passed something wrong (handles, inputs, options) */
-  HI_STATUS_INVALID_MODEL = 2,    /* the model is unreadable, malformed or inconsistent */
-  HI_STATUS_UNSUPPORTED = 3,      /* valid ONNX that hipinfer cannot run (op, opset, type) */
-  HI_STATUS_NOT_FOUND = 4,        /* a named file, input or output does not exist */
-  HI_STATUS_OUT_OF_MEMORY = 5,    /* an allocation failed or would pass a memory limit */
-  HI_STATUS_RUNTIME_ERROR = 6,    /* a failure while running (device or kernel error) */
-  HI_STATUS_CANCELLED = 7,        /* hi_run_options_set_terminate stopped the run */
-  HI_STATUS_DEADLINE_EXCEEDED = 8,/* the run passed hi_run_options_set_timeout_ms */
-  HI_STATUS_INTERNAL = 9,         /* a bug in hipinfer */
+  HI_STATUS_INVALID_ARGUMENT = 1,  /* the caller passed something wrong (handles, inputs, options) */
+  HI_STATUS_INVALID_MODEL = 2,     /* the model is unreadable, malformed or inconsistent */
+  HI_STATUS_UNSUPPORTED = 3,       /* valid ONNX that hipinfer cannot run (op, opset, type) */
+  HI_STATUS_NOT_FOUND = 4,         /* a named file, input or output does not exist */
+  HI_STATUS_OUT_OF_MEMORY = 5,     /* an allocation failed or would pass a memory limit */
+  HI_STATUS_RUNTIME_ERROR = 6,     /* a failure while running (device or kernel error) */
+  HI_STATUS_CANCELLED = 7,         /* hi_run_options_set_terminate stopped the run */
+  HI_STATUS_DEADLINE_EXCEEDED = 8, /* the run passed hi_run_options_set_timeout_ms */
+  HI_STATUS_INTERNAL = 9,          /* a bug in hipinfer */
   HI_STATUS_CODE_MAX_ = 0x7fffffff /* not a code: makes every int a valid value of the type (see above) */
 } hi_status_code;
 
@@ -158,8 +158,7 @@ HI_C_EXPORT hi_status* hi_session_options_disable_pass(hi_session_options* optio
 /* ---- values ---------------------------------------------------------------------------------- */
 
 /* A tensor in memory the library allocates (zero-filled). shape may be NULL when rank is 0. */
-HI_C_EXPORT hi_status* hi_value_create_tensor(hi_element_type type, const int64_t* shape, size_t rank,
-                                              hi_value** out);
+HI_C_EXPORT hi_status* hi_value_create_tensor(hi_element_type type, const int64_t* shape, size_t rank, hi_value** out);
 /* A tensor over the caller's memory, without a copy: data must hold exactly byte_size bytes, the
  * shape's element count times hi_element_type_size(type), and outlive the value. */
 HI_C_EXPORT hi_status* hi_value_create_tensor_with_data(hi_element_type type, const int64_t* shape, size_t rank,
@@ -220,12 +219,11 @@ HI_C_EXPORT hi_status* hi_run_options_set_terminate(hi_run_options* options, int
  * hi_value_create_tensor_with_data) receives a copy of the result and must have its element type
  * and shape. On failure, values this call created are freed and their slots reset to NULL. */
 HI_C_EXPORT hi_status* hi_session_run(hi_session* session, const hi_run_options* run_options,
-                                      const char* const* input_names, const hi_value* const* inputs,
-                                      size_t input_count, const char* const* output_names, size_t output_count,
-                                      hi_value** outputs);
+                                      const char* const* input_names, const hi_value* const* inputs, size_t input_count,
+                                      const char* const* output_names, size_t output_count, hi_value** outputs);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* HIPINFER_C_API_H_ */

@@ -38,11 +38,11 @@ struct GpuBackendInfo {
 struct GpuRuntimeInfo {
   std::vector<std::string> compiled_backends;  // backends this build has: "cuda", "hip"
   std::vector<GpuBackendInfo> backends;        // one per compiled backend, same order
-  std::string runtime_version;      // the backends' runtime_version joined by ", "; empty if none
-  std::string driver_version;       // the backends' non-empty driver_version joined by ", "
-  std::vector<DeviceInfo> devices;  // empty when there is no usable GPU
-  std::string no_gpu_reason;  // why `devices` is empty, in one sentence; empty when it is not.
-                              // With two backends: "cuda: <reason>; hip: <reason>"
+  std::string runtime_version;                 // the backends' runtime_version joined by ", "; empty if none
+  std::string driver_version;                  // the backends' non-empty driver_version joined by ", "
+  std::vector<DeviceInfo> devices;             // empty when there is no usable GPU
+  std::string no_gpu_reason;                   // why `devices` is empty, in one sentence; empty when it is not.
+                                               // With two backends: "cuda: <reason>; hip: <reason>"
 };
 
 // Queries every compiled GPU backend. Never fails: a machine without a GPU, driver or backend
@@ -55,14 +55,14 @@ GpuRuntimeInfo query_gpus();
 // and memory_reserved(): bytes in live tensors, bytes held from the device (live plus cached),
 // their peaks, and how the cache looks.
 struct GpuMemoryStats {
-  std::string device;               // "cuda:0"
+  std::string device;  // "cuda:0"
   int64_t allocated_bytes = 0;
   int64_t reserved_bytes = 0;
   int64_t peak_allocated_bytes = 0;
   int64_t peak_reserved_bytes = 0;
-  int64_t largest_free_block = 0;   // of the cached bytes
-  double fragmentation = 0;         // 1 - largest free block / cached bytes
-  int64_t device_allocations = 0;   // device mallocs made so far
+  int64_t largest_free_block = 0;  // of the cached bytes
+  double fragmentation = 0;        // 1 - largest free block / cached bytes
+  int64_t device_allocations = 0;  // device mallocs made so far
 };
 // Every GPU whose allocator this process has used, in backend and index order; empty before
 // anything ran on a GPU (and always in a build without one).

@@ -24,7 +24,7 @@ const char* level_name(Level level);  // "ok", "warning", "error"
 // One thing the doctor checked. `id` is stable (tools and tests key on it); several findings may
 // share an id when it applies to several things (one per GPU, one per library).
 struct Finding {
-  std::string id;      // dotted: "env.hip_launch_blocking", "perm.device_access"
+  std::string id;  // dotted: "env.hip_launch_blocking", "perm.device_access"
   Level level = Level::kOk;
   std::string title;   // one line: what was found
   std::string detail;  // one line: why it matters (or, for ok, the evidence)
@@ -33,46 +33,46 @@ struct Finding {
 };
 
 struct GpuFacts {
-  std::string vendor;              // "amd" or "nvidia"
-  std::string name;                // "AMD Radeon RX 7900 XTX", or the PCI id when no name is known
-  std::string arch;                // "gfx1100", "sm_90"; empty when unknown
-  std::string pci_bus_id;          // "0000:03:00.0"
-  int64_t memory_total = 0;        // bytes; 0 when unknown
-  int64_t memory_used = -1;        // bytes; -1 when unknown
-  std::string render_node;         // "/dev/dri/renderD128" (AMD)
-  int link_width = 0, link_width_max = 0;           // PCIe lanes; 0 when unknown
-  std::string link_speed, link_speed_max;           // "16.0 GT/s PCIe"
-  std::vector<std::string> sources;                 // "pci", "kfd", "rocminfo", "nvidia-smi", "runtime"
+  std::string vendor;                      // "amd" or "nvidia"
+  std::string name;                        // "AMD Radeon RX 7900 XTX", or the PCI id when no name is known
+  std::string arch;                        // "gfx1100", "sm_90"; empty when unknown
+  std::string pci_bus_id;                  // "0000:03:00.0"
+  int64_t memory_total = 0;                // bytes; 0 when unknown
+  int64_t memory_used = -1;                // bytes; -1 when unknown
+  std::string render_node;                 // "/dev/dri/renderD128" (AMD)
+  int link_width = 0, link_width_max = 0;  // PCIe lanes; 0 when unknown
+  std::string link_speed, link_speed_max;  // "16.0 GT/s PCIe"
+  std::vector<std::string> sources;        // "pci", "kfd", "rocminfo", "nvidia-smi", "runtime"
 };
 
 // A library or package and the version it says it is.
 struct Component {
-  std::string name;      // "cuDNN", "rocBLAS", "torch", "onnxruntime-gpu"
-  std::string version;   // "9.1.0"; empty when found but unversioned
-  std::string path;      // where it was found
-  std::string built_for; // frameworks: "CUDA 12.1", "ROCm 6.2"; empty for CPU builds
-  std::string cudnn;     // frameworks: cuDNN version they were built for, where they say
+  std::string name;                // "cuDNN", "rocBLAS", "torch", "onnxruntime-gpu"
+  std::string version;             // "9.1.0"; empty when found but unversioned
+  std::string path;                // where it was found
+  std::string built_for;           // frameworks: "CUDA 12.1", "ROCm 6.2"; empty for CPU builds
+  std::string cudnn;               // frameworks: cuDNN version they were built for, where they say
   std::vector<std::string> archs;  // GPU targets it carries, where it says ("gfx90a", ...)
 };
 
 struct SystemFacts {
-  std::string os;                      // PRETTY_NAME from /etc/os-release
-  std::string kernel;                  // from /proc/sys/kernel/osrelease
+  std::string os;      // PRETTY_NAME from /etc/os-release
+  std::string kernel;  // from /proc/sys/kernel/osrelease
   std::string cpu_model;
   int cpu_logical = 0;
-  std::vector<std::string> cpu_features;  // instruction sets that matter to hipinfer
+  std::vector<std::string> cpu_features;                     // instruction sets that matter to hipinfer
   int64_t host_memory_total = 0, host_memory_available = 0;  // bytes
-  std::string rocm_version;            // /opt/rocm/.info/version
-  std::string cuda_toolkit_version;    // /usr/local/cuda/version.json
+  std::string rocm_version;                                  // /opt/rocm/.info/version
+  std::string cuda_toolkit_version;                          // /usr/local/cuda/version.json
   std::string amdgpu_driver, nvidia_driver;
-  std::string hipinfer_runtime;        // "CUDA 13.0" / "HIP 6.2" from query_gpus(); empty if none
+  std::string hipinfer_runtime;                // "CUDA 13.0" / "HIP 6.2" from query_gpus(); empty if none
   std::vector<std::string> hipinfer_backends;  // GPU backends this hipinfer build has
   std::vector<GpuFacts> gpus;
-  std::vector<Component> libraries;    // GPU libraries hipinfer can use
-  std::vector<Component> frameworks;   // torch, onnxruntime*, onnx
-  std::string python;                  // the interpreter the frameworks were read for
-  std::string libstdcxx;               // path of the libstdc++ the loader picks
-  std::string compat_matrix_checked;   // date the compatibility matrix was last checked
+  std::vector<Component> libraries;   // GPU libraries hipinfer can use
+  std::vector<Component> frameworks;  // torch, onnxruntime*, onnx
+  std::string python;                 // the interpreter the frameworks were read for
+  std::string libstdcxx;              // path of the libstdc++ the loader picks
+  std::string compat_matrix_checked;  // date the compatibility matrix was last checked
 };
 
 struct DoctorResult {
@@ -120,13 +120,13 @@ struct ReportOptions {
   std::string log_path;          // optional: a log file to include
   std::string command;           // optional: the failing command, run through /bin/sh
   int command_timeout_s = 300;
-  bool mask_home = false;        // replace the home directory with ~ everywhere
+  bool mask_home = false;  // replace the home directory with ~ everywhere
 };
 
 struct CommandRun {
   std::string command;
-  std::string output;      // stdout and stderr, interleaved as written
-  int exit_status = -1;    // exit code, or 128+signal
+  std::string output;    // stdout and stderr, interleaved as written
+  int exit_status = -1;  // exit code, or 128+signal
   bool timed_out = false;
   double seconds = 0;
 };

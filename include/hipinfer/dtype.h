@@ -96,14 +96,14 @@ struct BFloat16 {
 // Minifloat formats, one bit code per byte (conversions in src/core/minifloat.cc). from_double
 // rounds to nearest even; `saturate` follows the ONNX Cast tables: true maps out-of-range values
 // and infinities to +-max, false maps them to inf where the format has one, NaN otherwise.
-#define HI_DECLARE_MINIFLOAT(Name)                                                          \
-  struct Name {                                                                             \
-    uint8_t bits = 0;                                                                       \
-    Name() = default;                                                                       \
-    explicit Name(float f, bool saturate = true) : bits(from_double(f, saturate)) {}        \
-    operator float() const { return to_float(bits); } /* NOLINT: implicit on purpose */     \
-    static uint8_t from_double(double x, bool saturate = true);                             \
-    static float to_float(uint8_t b);                                                       \
+#define HI_DECLARE_MINIFLOAT(Name)                                                      \
+  struct Name {                                                                         \
+    uint8_t bits = 0;                                                                   \
+    Name() = default;                                                                   \
+    explicit Name(float f, bool saturate = true) : bits(from_double(f, saturate)) {}    \
+    operator float() const { return to_float(bits); } /* NOLINT: implicit on purpose */ \
+    static uint8_t from_double(double x, bool saturate = true);                         \
+    static float to_float(uint8_t b);                                                   \
   };
 HI_DECLARE_MINIFLOAT(Float8E4M3FN)    // 1-4-3, bias 7, no inf, NaN = S.1111.111, max 448
 HI_DECLARE_MINIFLOAT(Float8E4M3FNUZ)  // 1-4-3, bias 8, no inf/-0, NaN = 0x80, max 240
@@ -127,27 +127,86 @@ struct Float8E8M0 {
 };
 
 // Compile-time mapping from C++ type to DType.
-template <typename T> struct DTypeOf;
-template <> struct DTypeOf<float> { static constexpr DType value = DType::kFloat32; };
-template <> struct DTypeOf<double> { static constexpr DType value = DType::kFloat64; };
-template <> struct DTypeOf<Float16> { static constexpr DType value = DType::kFloat16; };
-template <> struct DTypeOf<BFloat16> { static constexpr DType value = DType::kBFloat16; };
-template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::kInt8; };
-template <> struct DTypeOf<int16_t> { static constexpr DType value = DType::kInt16; };
-template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::kInt32; };
-template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::kInt64; };
-template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::kUInt8; };
-template <> struct DTypeOf<uint16_t> { static constexpr DType value = DType::kUInt16; };
-template <> struct DTypeOf<uint32_t> { static constexpr DType value = DType::kUInt32; };
-template <> struct DTypeOf<uint64_t> { static constexpr DType value = DType::kUInt64; };
-template <> struct DTypeOf<bool> { static constexpr DType value = DType::kBool; };
-template <> struct DTypeOf<Float8E4M3FN> { static constexpr DType value = DType::kFloat8E4M3FN; };
-template <> struct DTypeOf<Float8E4M3FNUZ> { static constexpr DType value = DType::kFloat8E4M3FNUZ; };
-template <> struct DTypeOf<Float8E5M2> { static constexpr DType value = DType::kFloat8E5M2; };
-template <> struct DTypeOf<Float8E5M2FNUZ> { static constexpr DType value = DType::kFloat8E5M2FNUZ; };
-template <> struct DTypeOf<Float4E2M1> { static constexpr DType value = DType::kFloat4E2M1; };
-template <> struct DTypeOf<Float8E8M0> { static constexpr DType value = DType::kFloat8E8M0; };
-template <typename T> inline constexpr DType dtype_of = DTypeOf<T>::value;
+template <typename T>
+struct DTypeOf;
+template <>
+struct DTypeOf<float> {
+  static constexpr DType value = DType::kFloat32;
+};
+template <>
+struct DTypeOf<double> {
+  static constexpr DType value = DType::kFloat64;
+};
+template <>
+struct DTypeOf<Float16> {
+  static constexpr DType value = DType::kFloat16;
+};
+template <>
+struct DTypeOf<BFloat16> {
+  static constexpr DType value = DType::kBFloat16;
+};
+template <>
+struct DTypeOf<int8_t> {
+  static constexpr DType value = DType::kInt8;
+};
+template <>
+struct DTypeOf<int16_t> {
+  static constexpr DType value = DType::kInt16;
+};
+template <>
+struct DTypeOf<int32_t> {
+  static constexpr DType value = DType::kInt32;
+};
+template <>
+struct DTypeOf<int64_t> {
+  static constexpr DType value = DType::kInt64;
+};
+template <>
+struct DTypeOf<uint8_t> {
+  static constexpr DType value = DType::kUInt8;
+};
+template <>
+struct DTypeOf<uint16_t> {
+  static constexpr DType value = DType::kUInt16;
+};
+template <>
+struct DTypeOf<uint32_t> {
+  static constexpr DType value = DType::kUInt32;
+};
+template <>
+struct DTypeOf<uint64_t> {
+  static constexpr DType value = DType::kUInt64;
+};
+template <>
+struct DTypeOf<bool> {
+  static constexpr DType value = DType::kBool;
+};
+template <>
+struct DTypeOf<Float8E4M3FN> {
+  static constexpr DType value = DType::kFloat8E4M3FN;
+};
+template <>
+struct DTypeOf<Float8E4M3FNUZ> {
+  static constexpr DType value = DType::kFloat8E4M3FNUZ;
+};
+template <>
+struct DTypeOf<Float8E5M2> {
+  static constexpr DType value = DType::kFloat8E5M2;
+};
+template <>
+struct DTypeOf<Float8E5M2FNUZ> {
+  static constexpr DType value = DType::kFloat8E5M2FNUZ;
+};
+template <>
+struct DTypeOf<Float4E2M1> {
+  static constexpr DType value = DType::kFloat4E2M1;
+};
+template <>
+struct DTypeOf<Float8E8M0> {
+  static constexpr DType value = DType::kFloat8E8M0;
+};
+template <typename T>
+inline constexpr DType dtype_of = DTypeOf<T>::value;
 
 }  // namespace hi
 HI_PUBLIC_END

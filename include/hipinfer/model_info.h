@@ -20,9 +20,9 @@ struct ModelSummary {
   std::map<std::string, int64_t> opsets;  // "" = ai.onnx
   std::string producer;                   // "pytorch 2.1"
   std::vector<TensorInfo> inputs, outputs;
-  int64_t nodes = 0;                      // including nodes in subgraphs
+  int64_t nodes = 0;  // including nodes in subgraphs
   std::map<std::string, int64_t> op_histogram;
-  int64_t parameters = 0;                 // elements in initializers
+  int64_t parameters = 0;  // elements in initializers
   int64_t parameter_bytes = 0;
   // Multiply-adds count as 2 FLOPs; estimated with symbolic dims set to `batch` (and other
   // unknown dims to 1). -1 when shapes could not be inferred.

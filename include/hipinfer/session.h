@@ -75,16 +75,16 @@ struct TensorInfo {
   // Integer inputs that index an axis directly (the indices of a Gather, e.g. token ids into an
   // embedding table): the smallest such axis size, so valid values are [0, index_limit). 0: none.
   int64_t index_limit = 0;
-  std::string to_string() const;       // "float32[batch, 3, 224, 224]"
+  std::string to_string() const;  // "float32[batch, 3, 224, 224]"
 };
 
 // What a model file says about itself (onnxruntime's ModelMetadata).
 struct ModelMetadata {
   std::string producer_name, producer_version;
-  std::string domain;             // ModelProto.domain
-  std::string description;        // ModelProto.doc_string
+  std::string domain;       // ModelProto.domain
+  std::string description;  // ModelProto.doc_string
   std::string graph_name, graph_description;
-  int64_t version = 0;            // ModelProto.model_version
+  int64_t version = 0;                                     // ModelProto.model_version
   std::map<std::string, std::string> custom_metadata_map;  // ModelProto.metadata_props
 };
 
@@ -114,7 +114,7 @@ struct NodeTime {
   std::string node;     // the node's name ("#12" when it has none)
   std::string op_type;  // as in NodePlacement: "Conv", "com.hipinfer.FusedConv"
   double ms = 0;
-  std::string kernel;   // the fast CPU kernel it ran on ("oneDNN brgconv_1x1:avx512_core"), empty: reference
+  std::string kernel;  // the fast CPU kernel it ran on ("oneDNN brgconv_1x1:avx512_core"), empty: reference
 };
 
 // Tensor bytes one node read and wrote in a profiled run (SessionOptions::profile): what fusion
@@ -122,21 +122,21 @@ struct NodeTime {
 // partition are listed one by one; a node that only reinterprets its input (Reshape on a GPU)
 // moves nothing.
 struct NodeTraffic {
-  std::string node;     // as in NodeTime
+  std::string node;  // as in NodeTime
   std::string op_type;
-  std::string device;   // "cpu", "emu:0", "cuda:0"
+  std::string device;  // "cpu", "emu:0", "cuda:0"
   int64_t bytes_read = 0;
   int64_t bytes_written = 0;
 };
 
 struct RunStats {
-  double latency_ms = 0;        // wall time of the run
+  double latency_ms = 0;  // wall time of the run
   int64_t nodes_executed = 0;
-  int64_t peak_host_bytes = 0;  // high-water mark of live tensor memory during the run
-  int64_t planned_arena_bytes = 0;  // size of the static memory plan's arena for these shapes (0: none)
-  int64_t planned_activation_bytes = 0;  // the sum of the planned intermediate tensors the arena holds
-  int64_t fallback_nodes = 0;  // nodes this run executed on a device other than the first listed
-  std::vector<NodeTime> node_times;  // in execution order; empty unless SessionOptions::profile
+  int64_t peak_host_bytes = 0;            // high-water mark of live tensor memory during the run
+  int64_t planned_arena_bytes = 0;        // size of the static memory plan's arena for these shapes (0: none)
+  int64_t planned_activation_bytes = 0;   // the sum of the planned intermediate tensors the arena holds
+  int64_t fallback_nodes = 0;             // nodes this run executed on a device other than the first listed
+  std::vector<NodeTime> node_times;       // in execution order; empty unless SessionOptions::profile
   std::vector<NodeTraffic> node_traffic;  // likewise, with device partitions' nodes one by one
   GpuActivity gpu;  // this run's launches, synchronisations and allocations (all 0 without a GPU; counted
                     // process-wide, so exact while one run at a time uses the GPUs)
@@ -154,13 +154,13 @@ struct SessionMemoryStats {
 // over its partitions since it was created.
 struct PartitionGraphStats {
   bool enabled = false;
-  int64_t captures = 0;     // graphs captured: one per partition and input signature
-  int64_t replays = 0;      // partition runs that launched a captured graph
-  int64_t direct_runs = 0;  // partition runs that launched each kernel (graphs off, a capture that
-                            // failed, a signature past the per-partition limit, or a graph busy in
-                            // another thread)
-  int64_t failures = 0;     // captures that failed; the partition then ran directly
-  std::string last_failure; // why the last one failed
+  int64_t captures = 0;         // graphs captured: one per partition and input signature
+  int64_t replays = 0;          // partition runs that launched a captured graph
+  int64_t direct_runs = 0;      // partition runs that launched each kernel (graphs off, a capture that
+                                // failed, a signature past the per-partition limit, or a graph busy in
+                                // another thread)
+  int64_t failures = 0;         // captures that failed; the partition then ran directly
+  std::string last_failure;     // why the last one failed
   std::string summary() const;  // "graphs on: 2 captured, 98 replays, 0 direct runs"
 };
 

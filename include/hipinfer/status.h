@@ -14,15 +14,15 @@ namespace hi {
 // the message carries the detail a user needs (file, node, tensor, expected and actual value).
 enum class StatusCode {
   kOk = 0,
-  kInvalidArgument,  // the caller passed something wrong (inputs, options)
-  kInvalidModel,     // the model file is unreadable, malformed or inconsistent
-  kUnsupported,      // valid ONNX, but hipinfer cannot run it (op, opset, dtype)
-  kNotFound,         // a named thing (file, input, output) does not exist
-  kOutOfMemory,      // an allocation failed or would exceed a limit
-  kRuntimeError,     // a failure while running (device error, kernel error)
-  kCancelled,        // the caller stopped the run (RunOptions::terminate)
-  kDeadlineExceeded, // the run went past its time limit (RunOptions::timeout_ms)
-  kInternal,         // a bug in hipinfer
+  kInvalidArgument,   // the caller passed something wrong (inputs, options)
+  kInvalidModel,      // the model file is unreadable, malformed or inconsistent
+  kUnsupported,       // valid ONNX, but hipinfer cannot run it (op, opset, dtype)
+  kNotFound,          // a named thing (file, input, output) does not exist
+  kOutOfMemory,       // an allocation failed or would exceed a limit
+  kRuntimeError,      // a failure while running (device error, kernel error)
+  kCancelled,         // the caller stopped the run (RunOptions::terminate)
+  kDeadlineExceeded,  // the run went past its time limit (RunOptions::timeout_ms)
+  kInternal,          // a bug in hipinfer
 };
 
 const char* status_code_name(StatusCode code);
@@ -64,7 +64,7 @@ Status error(StatusCode code, const Args&... args) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT
   bool is_ok() const { return status_.is_ok(); }
   const Status& status() const { return status_; }
@@ -85,31 +85,30 @@ class [[nodiscard]] Result {
 HI_PUBLIC_END
 
 // Returns early with the failing status.
-#define HI_RETURN_IF_ERROR(expr)                 \
-  do {                                           \
-    ::hi::Status hi_status_ = (expr);            \
-    if (!hi_status_.is_ok()) return hi_status_;  \
+#define HI_RETURN_IF_ERROR(expr)                \
+  do {                                          \
+    ::hi::Status hi_status_ = (expr);           \
+    if (!hi_status_.is_ok()) return hi_status_; \
   } while (0)
 
 // Returns an error of the given code when cond holds; the condition text is not shown to users,
 // the message is, so make it say what was expected and what was found.
-#define HI_RETURN_IF(cond, code, ...)                                      \
-  do {                                                                     \
-    if (cond) return ::hi::error(::hi::StatusCode::code, __VA_ARGS__);     \
+#define HI_RETURN_IF(cond, code, ...)                                  \
+  do {                                                                 \
+    if (cond) return ::hi::error(::hi::StatusCode::code, __VA_ARGS__); \
   } while (0)
 
 #define HI_CONCAT_INNER(a, b) a##b
 #define HI_CONCAT(a, b) HI_CONCAT_INNER(a, b)
 
 // HI_ASSIGN_OR_RETURN(auto x, expr_returning_result);
-#define HI_ASSIGN_OR_RETURN(lhs, expr)                                    \
-  auto HI_CONCAT(hi_result_, __LINE__) = (expr);                          \
-  if (!HI_CONCAT(hi_result_, __LINE__).is_ok())                           \
-    return HI_CONCAT(hi_result_, __LINE__).status();                      \
+#define HI_ASSIGN_OR_RETURN(lhs, expr)                                                           \
+  auto HI_CONCAT(hi_result_, __LINE__) = (expr);                                                 \
+  if (!HI_CONCAT(hi_result_, __LINE__).is_ok()) return HI_CONCAT(hi_result_, __LINE__).status(); \
   lhs = std::move(HI_CONCAT(hi_result_, __LINE__)).value()
 
 // Invariants that stay on in release builds: a failure is a hipinfer bug, never user error.
-#define HI_ASSERT(cond, ...)                                                     \
-  do {                                                                           \
+#define HI_ASSERT(cond, ...)                                                           \
+  do {                                                                                 \
     if (!(cond)) ::hi::assert_fail(#cond, __FILE__, __LINE__, ::hi::str(__VA_ARGS__)); \
   } while (0)

@@ -64,8 +64,7 @@ class Tensor {
   template <typename T>
   static Tensor from_vector(const std::vector<T>& values, Shape shape) {
     Tensor t = empty(dtype_of<T>, std::move(shape));
-    for (size_t i = 0; i < values.size() && i < static_cast<size_t>(t.numel()); ++i)
-      t.data<T>()[i] = values[i];
+    for (size_t i = 0; i < values.size() && i < static_cast<size_t>(t.numel()); ++i) t.data<T>()[i] = values[i];
     return t;
   }
 

@@ -22,8 +22,8 @@ struct ZooOptions {
   int64_t layers = 12;
   int64_t hidden = 768;
   int64_t heads = 12;
-  int64_t sequence = 128;      // 0 = symbolic "sequence" dim
-  int64_t intermediate = 0;    // 0 = 4 * hidden
+  int64_t sequence = 128;    // 0 = symbolic "sequence" dim
+  int64_t intermediate = 0;  // 0 = 4 * hidden
   int64_t vocab = 30522;
   // Image models.
   int64_t image_size = 224;

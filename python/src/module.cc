@@ -53,8 +53,8 @@ PyObject* g_base_error = nullptr;         // hipinfer.HipinferError
 void raise_status(const hi::Status& status) {
   const int code = static_cast<int>(status.code());
   PyObject* type = code > 0 && code < kNumCodes && g_error_types[code] ? g_error_types[code] : g_base_error;
-  nb::object message = nb::steal(PyUnicode_DecodeUTF8(status.message().data(),
-                                                      static_cast<Py_ssize_t>(status.message().size()), "replace"));
+  nb::object message = nb::steal(
+      PyUnicode_DecodeUTF8(status.message().data(), static_cast<Py_ssize_t>(status.message().size()), "replace"));
   nb::object exc = nb::steal(PyObject_CallOneArg(type, message.ptr()));
   if (!exc.is_valid()) return;  // the constructor raised; that error stands
   PyErr_SetObject(type, exc.ptr());
@@ -235,8 +235,7 @@ void release_array_owner(void* p) {
 }
 
 // Copies a strided array (strides in elements, possibly negative) into C order.
-void copy_strided(const char* src, const int64_t* shape, const int64_t* strides, size_t ndim, size_t elem,
-                  char* dst) {
+void copy_strided(const char* src, const int64_t* shape, const int64_t* strides, size_t ndim, size_t elem, char* dst) {
   std::vector<int64_t> index(ndim, 0);
   const int64_t total = [&] {
     int64_t n = 1;
@@ -259,10 +258,10 @@ void copy_strided(const char* src, const int64_t* shape, const int64_t* strides,
 // size), for types the producer cannot name (bfloat16 from numpy arrives as uint16).
 hi::Tensor tensor_from_array(const AnyArray& array, std::optional<int> as_dtype) {
   if (!host_accessible(array.device_type()))
-    throw_status(unsupported(
-        "the array is on " + device_string(array.device_type(), array.device_id()) +
-        ", but this hipinfer runs models on the CPU only (its GPU backend is not built yet); pass a CPU "
-        "array (for a torch tensor: .cpu())"));
+    throw_status(
+        unsupported("the array is on " + device_string(array.device_type(), array.device_id()) +
+                    ", but this hipinfer runs models on the CPU only (its GPU backend is not built yet); pass a CPU "
+                    "array (for a torch tensor: .cpu())"));
   auto dtype = dtype_from_dlpack(array.dtype());
   if (!dtype)
     throw_status(invalid("unsupported element type (DLPack code " + std::to_string(array.dtype().code) + ", " +
@@ -300,8 +299,8 @@ hi::Tensor tensor_from_array(const AnyArray& array, std::optional<int> as_dtype)
 // A string tensor from a flat list of str/bytes and a shape (strings are always copied).
 hi::Tensor tensor_from_strings(const std::vector<std::string>& values, const hi::Shape& shape) {
   if (hi::shape_numel(shape) != static_cast<int64_t>(values.size()))
-    throw_status(invalid("string tensor: " + std::to_string(values.size()) + " values for shape " +
-                         hi::shape_to_string(shape)));
+    throw_status(
+        invalid("string tensor: " + std::to_string(values.size()) + " values for shape " + hi::shape_to_string(shape)));
   hi::Tensor t = hi::Tensor::empty(hi::DType::kString, shape);
   for (size_t i = 0; i < values.size(); ++i) t.strings()[i] = values[i];
   return t;
@@ -367,8 +366,9 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
     try {
       bfloat16 = nb::module_::import_("ml_dtypes").attr("bfloat16");
     } catch (const nb::python_error&) {
-      throw_status(unsupported("a bfloat16 tensor needs the ml_dtypes package to become a numpy array "
-                               "(pip install ml_dtypes), or use DLPack (output_format='dlpack')"));
+      throw_status(
+          unsupported("a bfloat16 tensor needs the ml_dtypes package to become a numpy array "
+                      "(pip install ml_dtypes), or use DLPack (output_format='dlpack')"));
     }
     dtype = dlpack_from_dtype(hi::DType::kUInt16);
   } else if (!dtype || static_cast<dtype_code>(dtype->code) > dtype_code::Bool) {
@@ -377,9 +377,8 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
   }
   nb::object array;
   if (t.numel() == 0) {
-    array = np.attr("empty")(nb::tuple(shape), "dtype"_a = hi::dtype_name(t.dtype() == hi::DType::kBFloat16
-                                                                                  ? hi::DType::kUInt16
-                                                                                  : t.dtype()));
+    array = np.attr("empty")(nb::tuple(shape), "dtype"_a = hi::dtype_name(
+                                                   t.dtype() == hi::DType::kBFloat16 ? hi::DType::kUInt16 : t.dtype()));
   } else {
     array = export_view<nb::numpy>(t, *dtype);
   }
@@ -440,7 +439,7 @@ std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, 
                                         const std::string& precision, const std::vector<std::string>& devices,
                                         bool gpu_graphs, const std::vector<std::string>& disabled_passes,
                                         const std::map<std::string, int64_t>& free_dimension_overrides, bool profile,
-                                       const std::map<std::string, hi::Tensor>& initializers) {
+                                        const std::map<std::string, hi::Tensor>& initializers) {
   const hi::SessionOptions options =
       make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs,
                    {disabled_passes, free_dimension_overrides, initializers, profile});
@@ -647,37 +646,49 @@ NB_MODULE(_hipinfer, m) {
                          "arrays, or as Tensors with run(..., output_format='dlpack'). A Tensor exports "
                          "through DLPack (np.from_dlpack, torch.from_dlpack) and the array protocol, sharing "
                          "its memory.")
-      .def_prop_ro("shape", [](const hi::Tensor& t) {
-        nb::list l;
-        for (int64_t d : t.shape()) l.append(d);
-        return nb::tuple(l);
-      }, "The dims, as a tuple of ints.")
-      .def_prop_ro("dtype", [](const hi::Tensor& t) { return hi::dtype_name(t.dtype()); },
-                   "The element type's name: 'float32', 'float16', 'bool', 'int64', 'bfloat16', 'string', ...")
+      .def_prop_ro(
+          "shape",
+          [](const hi::Tensor& t) {
+            nb::list l;
+            for (int64_t d : t.shape()) l.append(d);
+            return nb::tuple(l);
+          },
+          "The dims, as a tuple of ints.")
+      .def_prop_ro(
+          "dtype", [](const hi::Tensor& t) { return hi::dtype_name(t.dtype()); },
+          "The element type's name: 'float32', 'float16', 'bool', 'int64', 'bfloat16', 'string', ...")
       .def_prop_ro("ndim", &hi::Tensor::rank)
       .def_prop_ro("size", &hi::Tensor::numel, "The number of elements.")
       .def_prop_ro("nbytes", &hi::Tensor::nbytes)
-      .def_prop_ro("device", [](const hi::Tensor&) { return "cpu"; },
-                   "Where the data lives: 'cpu' (GPU tensors come with the GPU backend).")
+      .def_prop_ro(
+          "device", [](const hi::Tensor&) { return "cpu"; },
+          "Where the data lives: 'cpu' (GPU tensors come with the GPU backend).")
       .def("numpy", &tensor_to_numpy,
            "A numpy array sharing this tensor's memory (string tensors: an object array, copied; bfloat16: "
            "an ml_dtypes.bfloat16 array). Read-only when the tensor wraps memory it borrowed "
            "(hipinfer.from_dlpack), writable for run outputs.")
-      .def("__array__", [](const hi::Tensor& t, nb::handle dtype, nb::handle copy) {
-        nb::object a = tensor_to_numpy(t);
-        if (!dtype.is_none()) a = a.attr("astype")(dtype, "copy"_a = false);
-        if (!copy.is_none() && nb::cast<bool>(copy)) a = a.attr("copy")();
-        return a;
-      }, "dtype"_a = nb::none(), "copy"_a = nb::none())
-      .def("__dlpack__", [](const hi::Tensor& t, nb::kwargs kwargs) {
-        auto dtype = dlpack_from_dtype(t.dtype());
-        if (!dtype) throw_status(unsupported("DLPack has no " + hi::dtype_name(t.dtype()) + " type"));
-        // nanobind's ndarray object implements the protocol (max_version, dl_device, copy).
-        nb::object view = export_view<nb::array_api>(t, *dtype);
-        return view.attr("__dlpack__")(**kwargs);
-      }, "kwargs"_a, "DLPack export (the array API's __dlpack__): shares this tensor's memory.")
-      .def("__dlpack_device__", [](const hi::Tensor&) { return nb::make_tuple(1, 0); },
-           "(kDLCPU, 0): the tensor's device in DLPack's terms.")
+      .def(
+          "__array__",
+          [](const hi::Tensor& t, nb::handle dtype, nb::handle copy) {
+            nb::object a = tensor_to_numpy(t);
+            if (!dtype.is_none()) a = a.attr("astype")(dtype, "copy"_a = false);
+            if (!copy.is_none() && nb::cast<bool>(copy)) a = a.attr("copy")();
+            return a;
+          },
+          "dtype"_a = nb::none(), "copy"_a = nb::none())
+      .def(
+          "__dlpack__",
+          [](const hi::Tensor& t, nb::kwargs kwargs) {
+            auto dtype = dlpack_from_dtype(t.dtype());
+            if (!dtype) throw_status(unsupported("DLPack has no " + hi::dtype_name(t.dtype()) + " type"));
+            // nanobind's ndarray object implements the protocol (max_version, dl_device, copy).
+            nb::object view = export_view<nb::array_api>(t, *dtype);
+            return view.attr("__dlpack__")(**kwargs);
+          },
+          "kwargs"_a, "DLPack export (the array API's __dlpack__): shares this tensor's memory.")
+      .def(
+          "__dlpack_device__", [](const hi::Tensor&) { return nb::make_tuple(1, 0); },
+          "(kDLCPU, 0): the tensor's device in DLPack's terms.")
       .def("__repr__", [](const hi::Tensor& t) { return "hipinfer.Tensor(" + t.type_string() + ", cpu)"; });
 
   m.def("_tensor_from_array", &tensor_from_array, "array"_a, "as_dtype"_a = nb::none(),
@@ -699,54 +710,66 @@ NB_MODULE(_hipinfer, m) {
       .def("placement", &placement_dict, "Where each node runs and why each fallback happened.")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })
-      .def("metadata", [](const hi::Session& s) {
-        const hi::ModelMetadata& md = s.metadata();
-        nb::dict d;
-        d["producer_name"] = md.producer_name;
-        d["producer_version"] = md.producer_version;
-        d["domain"] = md.domain;
-        d["description"] = md.description;
-        d["graph_name"] = md.graph_name;
-        d["graph_description"] = md.graph_description;
-        d["version"] = md.version;
-        d["custom_metadata_map"] = md.custom_metadata_map;
-        return d;
-      }, "What the model file says about itself (ModelProto's metadata).")
+      .def(
+          "metadata",
+          [](const hi::Session& s) {
+            const hi::ModelMetadata& md = s.metadata();
+            nb::dict d;
+            d["producer_name"] = md.producer_name;
+            d["producer_version"] = md.producer_version;
+            d["domain"] = md.domain;
+            d["description"] = md.description;
+            d["graph_name"] = md.graph_name;
+            d["graph_description"] = md.graph_description;
+            d["version"] = md.version;
+            d["custom_metadata_map"] = md.custom_metadata_map;
+            return d;
+          },
+          "What the model file says about itself (ModelProto's metadata).")
       .def("run_profiled", &run_session_profiled, "inputs"_a, "output_names"_a, "control"_a.none(),
            "run() that also returns the run's wall ms and each node's time (a session loaded with profile=True).")
-      .def("run",
-           [](const hi::Session& s, const std::map<std::string, hi::Tensor>& feed, const std::vector<std::string>& names,
-              const hi::RunOptions* control) { return run_session(s, feed, names, control); },
-           "inputs"_a, "output_names"_a = std::vector<std::string>{},
-           "control"_a = nb::none(), "Runs the model with the GIL released; safe from several threads at once.")
-      .def("memory_stats", [](const hi::Session& s) {
-        const hi::SessionMemoryStats m = s.memory_stats();
-        nb::dict d;
-        d["in_use_bytes"] = m.in_use_bytes;
-        d["peak_bytes"] = m.peak_bytes;
-        d["limit_bytes"] = m.limit_bytes;
-        return d;
-      }, "Host memory the session holds now, its peak, and its limit (0: none of its own).");
+      .def(
+          "run",
+          [](const hi::Session& s, const std::map<std::string, hi::Tensor>& feed, const std::vector<std::string>& names,
+             const hi::RunOptions* control) { return run_session(s, feed, names, control); },
+          "inputs"_a, "output_names"_a = std::vector<std::string>{}, "control"_a = nb::none(),
+          "Runs the model with the GIL released; safe from several threads at once.")
+      .def(
+          "memory_stats",
+          [](const hi::Session& s) {
+            const hi::SessionMemoryStats m = s.memory_stats();
+            nb::dict d;
+            d["in_use_bytes"] = m.in_use_bytes;
+            d["peak_bytes"] = m.peak_bytes;
+            d["limit_bytes"] = m.limit_bytes;
+            return d;
+          },
+          "Host memory the session holds now, its peak, and its limit (0: none of its own).");
 
   // hi::RunOptions: RunOptions.terminate and timeout_ms read and write it, so setting terminate
   // from another thread reaches a run in progress.
   nb::class_<hi::RunOptions>(m, "RunControl", "The C++ RunOptions behind hipinfer.RunOptions.")
       .def(nb::init<>())
-      .def_prop_rw("terminate", [](const hi::RunOptions& o) { return o.terminate.load(); },
-                   [](hi::RunOptions& o, bool v) { o.terminate = v; })
-      .def_prop_rw("timeout_ms", [](const hi::RunOptions& o) { return o.timeout_ms; },
-                   [](hi::RunOptions& o, double v) {
-                     if (!(v >= 0)) throw_status(invalid("timeout_ms must be >= 0 (0: none), got " + std::to_string(v)));
-                     o.timeout_ms = v;
-                   });
+      .def_prop_rw(
+          "terminate", [](const hi::RunOptions& o) { return o.terminate.load(); },
+          [](hi::RunOptions& o, bool v) { o.terminate = v; })
+      .def_prop_rw(
+          "timeout_ms", [](const hi::RunOptions& o) { return o.timeout_ms; },
+          [](hi::RunOptions& o, double v) {
+            if (!(v >= 0)) throw_status(invalid("timeout_ms must be >= 0 (0: none), got " + std::to_string(v)));
+            o.timeout_ms = v;
+          });
 
   m.def("host_memory_stats", &host_memory_stats,
         "Host tensor memory: allocated_bytes (live), peak_bytes, allocations (count since start), limit_bytes.");
   m.def("reset_host_peak", &hi::reset_host_peak);
-  m.def("set_host_allocation_limit", [](int64_t bytes) {
-    if (bytes < 0) throw_status(invalid("the memory limit must be >= 0 (0: physical memory)"));
-    hi::set_host_allocation_limit(bytes);
-  }, "bytes"_a);
+  m.def(
+      "set_host_allocation_limit",
+      [](int64_t bytes) {
+        if (bytes < 0) throw_status(invalid("the memory limit must be >= 0 (0: physical memory)"));
+        hi::set_host_allocation_limit(bytes);
+      },
+      "bytes"_a);
   m.def("query_gpus", &query_gpus, "The GPUs every compiled backend sees, or why there are none (never fails).");
   m.def("inspect_model", &inspect_model, "path"_a);
   m.def("run_doctor", &run_doctor, "self_exe"_a, "python"_a, "Runs the doctor: returns (json, text).");

@@ -80,7 +80,8 @@ extern "C" {
 
 hi_status_code hi_status_get_code(const hi_status* status) {
   if (status == nullptr) return HI_STATUS_OK;
-  if (status != &hi::capi::g_out_of_memory && !hi::capi::check(status, "status").is_ok()) return HI_STATUS_INVALID_ARGUMENT;
+  if (status != &hi::capi::g_out_of_memory && !hi::capi::check(status, "status").is_ok())
+    return HI_STATUS_INVALID_ARGUMENT;
   return static_cast<hi_status_code>(status->code);
 }
 
@@ -91,9 +92,7 @@ const char* hi_status_get_message(const hi_status* status) {
   return status->message.c_str();
 }
 
-const char* hi_status_code_name(hi_status_code code) {
-  return hi::status_code_name(static_cast<hi::StatusCode>(code));
-}
+const char* hi_status_code_name(hi_status_code code) { return hi::status_code_name(static_cast<hi::StatusCode>(code)); }
 
 void hi_status_free(hi_status* status) {
   if (status == nullptr || status == &hi::capi::g_out_of_memory) return;

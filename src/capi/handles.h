@@ -37,13 +37,32 @@ namespace hi::capi {
 
 enum class Kind { kStatus, kEnv, kSessionOptions, kSession, kValue, kRunOptions };
 
-template <typename T> constexpr Kind kind_of();
-template <> constexpr Kind kind_of<hi_status>() { return Kind::kStatus; }
-template <> constexpr Kind kind_of<hi_env>() { return Kind::kEnv; }
-template <> constexpr Kind kind_of<hi_session_options>() { return Kind::kSessionOptions; }
-template <> constexpr Kind kind_of<hi_session>() { return Kind::kSession; }
-template <> constexpr Kind kind_of<hi_value>() { return Kind::kValue; }
-template <> constexpr Kind kind_of<hi_run_options>() { return Kind::kRunOptions; }
+template <typename T>
+constexpr Kind kind_of();
+template <>
+constexpr Kind kind_of<hi_status>() {
+  return Kind::kStatus;
+}
+template <>
+constexpr Kind kind_of<hi_env>() {
+  return Kind::kEnv;
+}
+template <>
+constexpr Kind kind_of<hi_session_options>() {
+  return Kind::kSessionOptions;
+}
+template <>
+constexpr Kind kind_of<hi_session>() {
+  return Kind::kSession;
+}
+template <>
+constexpr Kind kind_of<hi_value>() {
+  return Kind::kValue;
+}
+template <>
+constexpr Kind kind_of<hi_run_options>() {
+  return Kind::kRunOptions;
+}
 
 const char* kind_name(Kind kind);  // "hi_session"
 

@@ -47,8 +47,8 @@ hi_status* hi_env_create(hi_log_level level, hi_env** out) {
   return guarded(__func__, [&]() -> Status {
     HI_CAPI_REQUIRE(out);
     *out = nullptr;
-    HI_RETURN_IF(level < HI_LOG_VERBOSE || level > HI_LOG_FATAL, kInvalidArgument, "'level' must be 0 (verbose) to 4 (fatal), got ",
-                 static_cast<int>(level));
+    HI_RETURN_IF(level < HI_LOG_VERBOSE || level > HI_LOG_FATAL, kInvalidArgument,
+                 "'level' must be 0 (verbose) to 4 (fatal), got ", static_cast<int>(level));
     *out = capi::create<hi_env>(hi_env{level});
     return Status::ok();
   });
@@ -102,7 +102,8 @@ hi_status* hi_session_options_set_precision(hi_session_options* options, const c
     HI_RETURN_IF_ERROR(check(options, "options"));
     HI_CAPI_REQUIRE(precision);
     const std::string p = precision;
-    HI_RETURN_IF(p != "fp32" && p != "bf16", kInvalidArgument, "'precision' must be \"fp32\" or \"bf16\", got \"", p, "\"");
+    HI_RETURN_IF(p != "fp32" && p != "bf16", kInvalidArgument, "'precision' must be \"fp32\" or \"bf16\", got \"", p,
+                 "\"");
     options->options.precision = p;
     return Status::ok();
   });

@@ -132,8 +132,8 @@ Status run_session(hi_session* session, const hi_run_options* run_options, const
   for (size_t i = 0; i < output_count; ++i)
     if (outputs[i] != nullptr) HI_RETURN_IF_ERROR(check(outputs[i], str("outputs[", i, "]").c_str()));
 
-  HI_ASSIGN_OR_RETURN(TensorMap results, session->session->run(feeds, wanted, nullptr,
-                                                               run_options ? &run_options->options : nullptr));
+  HI_ASSIGN_OR_RETURN(TensorMap results,
+                      session->session->run(feeds, wanted, nullptr, run_options ? &run_options->options : nullptr));
   // Check every value the caller gave before writing any, so a mismatch changes nothing.
   for (size_t i = 0; i < output_count; ++i)
     if (outputs[i] != nullptr) HI_RETURN_IF_ERROR(check_given_output(outputs[i], wanted[i], results.at(wanted[i])));

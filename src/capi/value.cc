@@ -136,7 +136,8 @@ hi_status* hi_value_get_string(const hi_value* value, size_t index, const char**
     HI_RETURN_IF_ERROR(check(value, "value"));
     HI_CAPI_REQUIRE(out);
     const Tensor& t = value->tensor;
-    HI_RETURN_IF(t.dtype() != DType::kString, kInvalidArgument, "'value' is ", t.type_string(), ", not a string tensor");
+    HI_RETURN_IF(t.dtype() != DType::kString, kInvalidArgument, "'value' is ", t.type_string(),
+                 ", not a string tensor");
     HI_RETURN_IF(index >= static_cast<uint64_t>(t.numel()), kInvalidArgument, "'index' is ", index,
                  " but the value has ", t.numel(), " elements");
     const std::string& s = t.strings()[index];

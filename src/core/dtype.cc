@@ -41,15 +41,31 @@ std::string dtype_name(DType t) {
 
 size_t dtype_size(DType t) {
   switch (t) {
-    case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
-    case DType::kUInt8: case DType::kInt8: case DType::kBool: return 1;
-    case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: case DType::kFloat8E5M2:
-    case DType::kFloat8E5M2FNUZ: case DType::kFloat8E8M0: return 1;
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUInt32: return 4;
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kBool: return 1;
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E4M3FNUZ:
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ:
+    case DType::kFloat8E8M0: return 1;
     // Sub-byte types are held unpacked, one element per byte (see dtype.h).
-    case DType::kInt4: case DType::kUInt4: case DType::kFloat4E2M1: case DType::kInt2:
+    case DType::kInt4:
+    case DType::kUInt4:
+    case DType::kFloat4E2M1:
+    case DType::kInt2:
     case DType::kUInt2: return 1;
-    case DType::kUInt16: case DType::kInt16: case DType::kFloat16: case DType::kBFloat16: return 2;
-    case DType::kInt64: case DType::kUInt64: case DType::kFloat64: case DType::kComplex64: return 8;
+    case DType::kUInt16:
+    case DType::kInt16:
+    case DType::kFloat16:
+    case DType::kBFloat16: return 2;
+    case DType::kInt64:
+    case DType::kUInt64:
+    case DType::kFloat64:
+    case DType::kComplex64: return 8;
     case DType::kComplex128: return 16;
     case DType::kString: return sizeof(std::string);
     default: return 0;
@@ -58,8 +74,11 @@ size_t dtype_size(DType t) {
 
 int dtype_bits(DType t) {
   switch (t) {
-    case DType::kInt4: case DType::kUInt4: case DType::kFloat4E2M1: return 4;
-    case DType::kInt2: case DType::kUInt2: return 2;
+    case DType::kInt4:
+    case DType::kUInt4:
+    case DType::kFloat4E2M1: return 4;
+    case DType::kInt2:
+    case DType::kUInt2: return 2;
     case DType::kString: return 0;
     default: return static_cast<int>(8 * dtype_size(t));
   }
@@ -67,33 +86,40 @@ int dtype_bits(DType t) {
 
 bool dtype_is_minifloat(DType t) {
   switch (t) {
-    case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: case DType::kFloat8E5M2:
-    case DType::kFloat8E5M2FNUZ: case DType::kFloat8E8M0: case DType::kFloat4E2M1: return true;
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E4M3FNUZ:
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ:
+    case DType::kFloat8E8M0:
+    case DType::kFloat4E2M1: return true;
     default: return false;
   }
 }
 
 bool dtype_is_low_precision(DType t) {
-  return dtype_is_minifloat(t) || t == DType::kInt4 || t == DType::kUInt4 || t == DType::kInt2 ||
-         t == DType::kUInt2;
+  return dtype_is_minifloat(t) || t == DType::kInt4 || t == DType::kUInt4 || t == DType::kInt2 || t == DType::kUInt2;
 }
 
 bool dtype_is_float(DType t) {
-  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64 ||
-         t == DType::kBFloat16;
+  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kFloat64 || t == DType::kBFloat16;
 }
 
 bool dtype_is_integer(DType t) {
   switch (t) {
-    case DType::kUInt8: case DType::kInt8: case DType::kUInt16: case DType::kInt16:
-    case DType::kInt32: case DType::kInt64: case DType::kUInt32: case DType::kUInt64: return true;
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kUInt16:
+    case DType::kInt16:
+    case DType::kInt32:
+    case DType::kInt64:
+    case DType::kUInt32:
+    case DType::kUInt64: return true;
     default: return false;
   }
 }
 
 bool dtype_is_signed(DType t) {
-  return t == DType::kInt8 || t == DType::kInt16 || t == DType::kInt32 || t == DType::kInt64 ||
-         dtype_is_float(t);
+  return t == DType::kInt8 || t == DType::kInt16 || t == DType::kInt32 || t == DType::kInt64 || dtype_is_float(t);
 }
 
 bool dtype_is_supported(DType t) {
@@ -122,7 +148,7 @@ uint16_t Float16::from_float(float f) {
   x &= 0x7fffffffu;
   if (x >= 0x7f800000u) return static_cast<uint16_t>(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
   if (x >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to infinity
-  if (x < 0x38800000u) {  // result is subnormal or zero
+  if (x < 0x38800000u) {                                               // result is subnormal or zero
     if (x < 0x33000000u) return static_cast<uint16_t>(sign);
     const uint32_t exp = x >> 23;
     const uint32_t mant = (x & 0x7fffffu) | 0x800000u;

@@ -14,8 +14,7 @@ float low_precision_to_float(DType t, uint8_t byte);
 // The in-memory byte for a value: minifloats round to nearest even with the ONNX Cast rules for
 // `saturate` (float8e8m0 rounds as `rounding` says); sub-byte integers take the value truncated
 // toward zero and wrapped to their width (two's complement), as integer narrowing does.
-uint8_t low_precision_from_double(DType t, double x, bool saturate = true,
-                                  E8M0Rounding rounding = E8M0Rounding::kUp);
+uint8_t low_precision_from_double(DType t, double x, bool saturate = true, E8M0Rounding rounding = E8M0Rounding::kUp);
 
 // Sub-byte integers held one per byte, from their low bits (sign-extended for int4/int2).
 int8_t wrap_to_signed_bits(int64_t v, int bits);

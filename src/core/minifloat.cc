@@ -16,14 +16,14 @@ namespace hi {
 namespace {
 
 struct MinifloatFormat {
-  int exp_bits;    // exponent field width
-  int mant_bits;   // stored mantissa bits
-  int bias;        // exponent bias
-  double max;      // largest finite value
-  bool has_inf;    // exponent all ones, mantissa 0 (E5M2 only)
-  bool has_nan;    // float4e2m1 has none
+  int exp_bits;        // exponent field width
+  int mant_bits;       // stored mantissa bits
+  int bias;            // exponent bias
+  double max;          // largest finite value
+  bool has_inf;        // exponent all ones, mantissa 0 (E5M2 only)
+  bool has_nan;        // float4e2m1 has none
   bool unsigned_zero;  // FNUZ: 0x80 is the NaN, there is no -0
-  uint8_t nan;     // the positive NaN code (FNUZ: 0x80)
+  uint8_t nan;         // the positive NaN code (FNUZ: 0x80)
 };
 
 constexpr MinifloatFormat kE4M3FN{4, 3, 7, 448.0, false, true, false, 0x7f};
@@ -160,7 +160,8 @@ float low_precision_to_float(DType t, uint8_t byte) {
     case DType::kFloat8E5M2FNUZ: return Float8E5M2FNUZ::to_float(byte);
     case DType::kFloat8E8M0: return Float8E8M0::to_float(byte);
     case DType::kFloat4E2M1: return Float4E2M1::to_float(byte);
-    case DType::kInt4: case DType::kInt2: return static_cast<int8_t>(byte);
+    case DType::kInt4:
+    case DType::kInt2: return static_cast<int8_t>(byte);
     default: return byte;  // uint4, uint2
   }
 }
@@ -200,7 +201,8 @@ void pack_sub_byte(DType t, const uint8_t* unpacked, int64_t n, uint8_t* packed)
   const unsigned mask = (1u << bits) - 1;
   std::memset(packed, 0, static_cast<size_t>(packed_size(t, n)));
   for (int64_t i = 0; i < n; ++i)
-    packed[i / per_byte] = static_cast<uint8_t>(packed[i / per_byte] | ((unpacked[i] & mask) << (bits * (i % per_byte))));
+    packed[i / per_byte] =
+        static_cast<uint8_t>(packed[i / per_byte] | ((unpacked[i] & mask) << (bits * (i % per_byte))));
 }
 
 void unpack_sub_byte(DType t, const uint8_t* packed, int64_t n, uint8_t* unpacked) {

@@ -10,9 +10,8 @@ RunControlScope::RunControlScope(const RunOptions* options) : previous_(t_contro
   c.options = options;
   if (options && options->timeout_ms > 0) {
     c.has_deadline = true;
-    c.deadline = std::chrono::steady_clock::now() +
-                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                     std::chrono::duration<double, std::milli>(options->timeout_ms));
+    c.deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                        std::chrono::duration<double, std::milli>(options->timeout_ms));
   }
   t_control = c;
 }

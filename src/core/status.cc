@@ -33,8 +33,8 @@ Status Status::with_context(const std::string& context) const {
 }
 
 void assert_fail(const char* cond, const char* file, int line, const std::string& msg) {
-  std::fprintf(stderr, "hipinfer internal error: %s:%d: assertion `%s` failed%s%s\n", file, line,
-               cond, msg.empty() ? "" : ": ", msg.c_str());
+  std::fprintf(stderr, "hipinfer internal error: %s:%d: assertion `%s` failed%s%s\n", file, line, cond,
+               msg.empty() ? "" : ": ", msg.c_str());
   std::abort();
 }
 

@@ -147,9 +147,9 @@ ScratchBytes::ScratchBytes(int64_t bytes) : bytes_(bytes), budget_(t_budget) {
   if (budget_) {
     budget_->charge(bytes_);
   } else if (bytes_ > host_allocation_limit()) {
-    throw OutOfMemory{static_cast<size_t>(bytes_), str("scratch memory of ", human_bytes(bytes_),
-                                                       " exceeds the host memory limit of ",
-                                                       human_bytes(host_allocation_limit()))};
+    throw OutOfMemory{static_cast<size_t>(bytes_),
+                      str("scratch memory of ", human_bytes(bytes_), " exceeds the host memory limit of ",
+                          human_bytes(host_allocation_limit()))};
   }
 }
 ScratchBytes::~ScratchBytes() {
@@ -163,9 +163,9 @@ void ScratchReservation::grow(int64_t bytes) {
   if (budget_) {
     budget_->charge(bytes);
   } else if (bytes_ + bytes > host_allocation_limit()) {
-    throw OutOfMemory{static_cast<size_t>(bytes), str("scratch memory of ", human_bytes(bytes_ + bytes),
-                                                      " exceeds the host memory limit of ",
-                                                      human_bytes(host_allocation_limit()))};
+    throw OutOfMemory{static_cast<size_t>(bytes),
+                      str("scratch memory of ", human_bytes(bytes_ + bytes), " exceeds the host memory limit of ",
+                          human_bytes(host_allocation_limit()))};
   }
   bytes_ += bytes;
 }
@@ -221,8 +221,7 @@ Tensor Tensor::wrap(DType dtype, Shape shape, void* data, std::shared_ptr<void> 
 
 Tensor Tensor::reshaped(Shape shape) const {
   Tensor t = *this;
-  HI_ASSERT(shape_numel(shape) == numel_, "reshape ", shape_to_string(shape_), " to ",
-            shape_to_string(shape));
+  HI_ASSERT(shape_numel(shape) == numel_, "reshape ", shape_to_string(shape_), " to ", shape_to_string(shape));
   t.shape_ = std::move(shape);
   return t;
 }

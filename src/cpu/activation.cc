@@ -26,9 +26,15 @@ bool Activation::parse(const std::string& name, const std::vector<float>& params
     const char* name;
     Kind kind;
     size_t params;
-  } kTable[] = {{"", Kind::kNone, 0},          {"Relu", Kind::kRelu, 0},     {"LeakyRelu", Kind::kLeakyRelu, 1},
-                {"Clip", Kind::kClip, 2},        {"Sigmoid", Kind::kSigmoid, 0}, {"Tanh", Kind::kTanh, 0},
-                {"HardSigmoid", Kind::kHardSigmoid, 2}, {"HardSwish", Kind::kHardSwish, 0}, {"Gelu", Kind::kGelu, 0},
+  } kTable[] = {{"", Kind::kNone, 0},
+                {"Relu", Kind::kRelu, 0},
+                {"LeakyRelu", Kind::kLeakyRelu, 1},
+                {"Clip", Kind::kClip, 2},
+                {"Sigmoid", Kind::kSigmoid, 0},
+                {"Tanh", Kind::kTanh, 0},
+                {"HardSigmoid", Kind::kHardSigmoid, 2},
+                {"HardSwish", Kind::kHardSwish, 0},
+                {"Gelu", Kind::kGelu, 0},
                 {"GeluTanh", Kind::kGeluTanh, 0}};
   for (const auto& e : kTable) {
     if (name != e.name) continue;

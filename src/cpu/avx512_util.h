@@ -50,7 +50,8 @@ inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 // exp(x) on the lanes of `kept` (others 0) for x in [-87, 88] or NaN (NaN comes out NaN): x = n ln2
 // + r with |r| <= ln2 / 2, a degree-6 polynomial for e^r, 2^n by scalef; about 2 ulp.
 HI_AVX512 inline __m512 exp512_in_range(__mmask16 kept, __m512 x) {
-  const __m512 n = _mm512_maskz_roundscale_ps(kept, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT);
+  const __m512 n = _mm512_maskz_roundscale_ps(kept, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                              _MM_FROUND_TO_NEAREST_INT);
   __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
   r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860682030941723e-6f), r);
   __m512 p = _mm512_set1_ps(1.f / 720.f);
@@ -73,7 +74,8 @@ HI_AVX512 inline __m512 exp512(__m512 x) {
 // 4.6e-7), within the 1e-6 + 2e-6 |y| that tests/cpu/vector_activation_test.cc holds it to.
 HI_AVX512 inline __m512 gelu512(__m512 x) {
   constexpr __mmask16 all = 0xFFFF;
-  const __m512 xc = _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, x, _mm512_set1_ps(-5.5437174f)), _mm512_set1_ps(5.5437174f));
+  const __m512 xc =
+      _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, x, _mm512_set1_ps(-5.5437174f)), _mm512_set1_ps(5.5437174f));
   const __m512 s = _mm512_mul_ps(xc, xc);
   __m512 p = _mm512_set1_ps(4.495949213e-08f), q = _mm512_set1_ps(1.189606223e-06f);
   for (float c : {1.270308076e-05f, 3.418309207e-04f, 9.379338473e-03f, 6.814551353e-02f, 7.978844643e-01f})
@@ -109,7 +111,8 @@ inline constexpr TransposeIndex kTransposeIndex = make_transpose_index();
 // latency of storing the lanes and folding them one by one (not _mm512_reduce_*, nor the
 // unmasked permute and max: GCC 12 warns inside them under -Werror). NaN as maxps treats it.
 HI_AVX512 inline __m512 butterfly_lanes(__m512 v, int step) {
-  const __m512i idx = _mm512_xor_si512(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(step));
+  const __m512i idx =
+      _mm512_xor_si512(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(step));
   return _mm512_maskz_permutexvar_ps(0xFFFF, idx, v);
 }
 HI_AVX512 inline float max_lanes(__m512 v) {
@@ -156,8 +159,9 @@ HI_AVX512 inline __m512 activate_as(__m512 v, const Activation& a) {
   else if constexpr (K == Kind::kTanh) return tanh512(v);
   else if constexpr (K == Kind::kGelu) return gelu512(v);
   else if constexpr (K == Kind::kGeluTanh) {  // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-    const __m512 inner = _mm512_mul_ps(_mm512_set1_ps(0.7978845608028654f),
-                                       _mm512_fmadd_ps(_mm512_mul_ps(_mm512_set1_ps(0.044715f), v), _mm512_mul_ps(v, v), v));
+    const __m512 inner =
+        _mm512_mul_ps(_mm512_set1_ps(0.7978845608028654f),
+                      _mm512_fmadd_ps(_mm512_mul_ps(_mm512_set1_ps(0.044715f), v), _mm512_mul_ps(v, v), v));
     return _mm512_mul_ps(_mm512_mul_ps(half, v), _mm512_add_ps(one, tanh512(inner)));
   } else {
     return v;  // kNone (the others are refused by vector_activation_supported)

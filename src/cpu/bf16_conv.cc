@@ -28,8 +28,8 @@ class Bf16ConvKernel final : public ConvKernel {
     taps_ = g.kernel[0] * g.kernel[1];
     k_ = taps_ * cp_;
     pixels_ = g.batch * g.out[0] * g.out[1];
-    contiguous_ = taps_ == 1 && g.strides[0] == 1 && g.strides[1] == 1 && g.pads_begin[0] == 0 && g.pads_begin[1] == 0 &&
-                  g.in[0] == g.out[0] && g.in[1] == g.out[1];
+    contiguous_ = taps_ == 1 && g.strides[0] == 1 && g.strides[1] == 1 && g.pads_begin[0] == 0 &&
+                  g.pads_begin[1] == 0 && g.in[0] == g.out[0] && g.in[1] == g.out[1];
     // Weights [O, C, kh, kw] as the product's [k = tap x cp + c, O].
     std::vector<float> dense(static_cast<size_t>(k_ * o_), 0.f);
     for (int64_t o = 0; o < o_; ++o)

@@ -31,8 +31,8 @@ class DnnlConvKernel final : public ConvKernel {
  public:
   DnnlConvKernel(dnnl::convolution_forward::primitive_desc pd, memory weights, memory bias, memory::desc user_src,
                  memory::desc user_dst, bool with_sum, std::string name)
-      : pd_(std::move(pd)), prim_(pd_), weights_(std::move(weights)), bias_(std::move(bias)),
-        user_src_(user_src), user_dst_(user_dst), with_sum_(with_sum), name_(std::move(name)) {}
+      : pd_(std::move(pd)), prim_(pd_), weights_(std::move(weights)), bias_(std::move(bias)), user_src_(user_src),
+        user_dst_(user_dst), with_sum_(with_sum), name_(std::move(name)) {}
 
   Status run(const float* x, const float* sum, float* y) const override {
     dnnl::engine& eng = dnnl_engine();
@@ -175,7 +175,8 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
       switch (i) {
         case 0: return build(make_pd(dnnl::algorithm::convolution_direct));
         case 1: return make_image_conv_kernel(g, weights, bias, act, with_sum);
-        case 2: return compute == dt::f32 ? make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
+        case 2:
+          return compute == dt::f32 ? make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
         case 3: return make_winograd_conv_kernel(g, weights, bias, act, with_sum, effective);
         case 4:
           if (compute != dt::f32 || !winograd_candidate(g)) return nullptr;

@@ -41,7 +41,8 @@ class DnnlMatMulKernel final : public MatMulKernel {
   }
 
   std::string describe() const override {
-    return std::string("oneDNN ") + pd_.impl_info_str() + (after_.kind == Activation::Kind::kNone ? "" : ", " + after_.name() + " after");
+    return std::string("oneDNN ") + pd_.impl_info_str() +
+           (after_.kind == Activation::Kind::kNone ? "" : ", " + after_.name() + " after");
   }
 
  private:
@@ -79,12 +80,12 @@ std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, i
       std::copy(bias, bias + n, static_cast<float*>(b.get_data_handle()));
     }
     s.wait();
-    return std::make_unique<DnnlMatMulKernel>(std::move(pd), std::move(packed), std::move(b), src, dst, with_sum, after);
+    return std::make_unique<DnnlMatMulKernel>(std::move(pd), std::move(packed), std::move(b), src, dst, with_sum,
+                                              after);
   } catch (const dnnl::error&) {
     return nullptr;
   }
 }
-
 
 // oneDNN's matmul or our own packed product, whichever runs this shape faster: timed once per
 // shape for the process (an encoder repeats a few shapes many times; the timing runs on zeros,
@@ -93,7 +94,8 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
                                                  const float* bias, const Activation& act, bool with_sum,
                                                  Precision precision) {
   if (precision == Precision::kBFloat16)
-    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16)) return bf16;
+    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16))
+      return bf16;
   static std::mutex mutex;
   static std::map<std::string, bool> own_wins;
   const std::string key = std::to_string(rows) + "," + std::to_string(k) + "," + std::to_string(n) + act.name() +
@@ -102,8 +104,9 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
     std::lock_guard<std::mutex> lock(mutex);
     auto it = own_wins.find(key);
     if (it != own_wins.end()) {
-      std::unique_ptr<MatMulKernel> known = it->second ? make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum)
-                                                       : make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
+      std::unique_ptr<MatMulKernel> known = it->second
+                                                ? make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum)
+                                                : make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
       if (known) return known;
     }
   }

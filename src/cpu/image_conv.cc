@@ -14,7 +14,8 @@ namespace hi::cpu {
 
 #ifndef HI_HAVE_AVX512_KERNELS
 
-std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry&, const float*, const float*, const Activation&, bool) {
+std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry&, const float*, const float*, const Activation&,
+                                                   bool) {
   return nullptr;
 }
 
@@ -51,9 +52,9 @@ class ImageConvKernel final : public ConvKernel {
 
  private:
   struct Row {
-    const float* x;   // the image, channels-first
-    const float* z;   // the residual row or null
-    float* y;         // the output row, channels-last
+    const float* x;  // the image, channels-first
+    const float* z;  // the residual row or null
+    float* y;        // the output row, channels-last
     int64_t ky0, ky1, iy_first;
   };
 

@@ -40,9 +40,9 @@ struct TileArgs {
   int64_t lda;
   const int8_t* w;  // the tile's first weight panel; the next w_stride bytes on
   int64_t w_stride, k;
-  const int32_t* offset;    // per column: bias - x_zero_point * column sum
+  const int32_t* offset;     // per column: bias - x_zero_point * column sum
   const double* multiplier;  // per column
-  uint8_t* c;  // 8-bit outputs, ldc apart
+  uint8_t* c;                // 8-bit outputs, ldc apart
   int64_t ldc;
   double zero_point, lo, hi;
   __mmask16 last_mask;
@@ -87,9 +87,11 @@ HI_AVX512_VNNI void int8_tile(const TileArgs& t) {
       const __mmask16 mask = j == NV - 1 ? t.last_mask : __mmask16(0xFFFF);
       const __m512i v = _mm512_add_epi32(acc[i][j], _mm512_loadu_si512(t.offset + j * kLanes));
       const __m256i low = requantize(_mm512_maskz_extracti64x4_epi64(0xF, v, 0), t.multiplier + j * kLanes, zp, lo, hi);
-      const __m256i high = requantize(_mm512_maskz_extracti64x4_epi64(0xF, v, 1), t.multiplier + j * kLanes + 8, zp, lo, hi);
+      const __m256i high =
+          requantize(_mm512_maskz_extracti64x4_epi64(0xF, v, 1), t.multiplier + j * kLanes + 8, zp, lo, hi);
       // Codes are in range, so narrowing each int32 to its low byte is exact.
-      const __m128i bytes = _mm_unpacklo_epi64(_mm256_maskz_cvtepi32_epi8(0xFF, low), _mm256_maskz_cvtepi32_epi8(0xFF, high));
+      const __m128i bytes =
+          _mm_unpacklo_epi64(_mm256_maskz_cvtepi32_epi8(0xFF, low), _mm256_maskz_cvtepi32_epi8(0xFF, high));
       _mm_mask_storeu_epi8(t.c + i * t.ldc + j * kLanes, mask, bytes);
     }
   }
@@ -195,8 +197,7 @@ class Int8ConvKernel final : public QuantizedConvKernel {
             const uint8_t* src = x + ((n * h + iy) * w + ix) * c_;
             if (q_.x_signed)
               for (int64_t c = 0; c < c_; ++c) tap[c] = static_cast<uint8_t>(src[c] ^ 0x80u);
-            else
-              std::memcpy(tap, src, static_cast<size_t>(c_));
+            else std::memcpy(tap, src, static_cast<size_t>(c_));
           }
           std::memset(tap + c_, 0, static_cast<size_t>(cp_ - c_));
         }

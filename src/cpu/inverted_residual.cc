@@ -58,7 +58,8 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     depthwise_w_.assign(static_cast<size_t>(taps * hidden_padded_), 0.f);
     depthwise_b_.assign(static_cast<size_t>(hidden_padded_), 0.f);
     for (int64_t ch = 0; ch < g.hidden; ++ch) {
-      for (int64_t t = 0; t < taps; ++t) depthwise_w_[static_cast<size_t>(t * hidden_padded_ + ch)] = w.depthwise_w[ch * taps + t];
+      for (int64_t t = 0; t < taps; ++t)
+        depthwise_w_[static_cast<size_t>(t * hidden_padded_ + ch)] = w.depthwise_w[ch * taps + t];
       if (w.depthwise_b) depthwise_b_[static_cast<size_t>(ch)] = w.depthwise_b[ch];
     }
     acts_ = {w.expand_act, w.depthwise_act, w.project_act};
@@ -90,8 +91,9 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
 #pragma omp for schedule(static)
       for (int64_t c = 0; c < chunks; ++c) {
         const int64_t m0 = pixels * c / chunks, m1 = pixels * (c + 1) / chunks;
-        packed_gemm(d + m0 * hidden_padded_, hidden_padded_, m1 - m0, project, g_.out_channels, y + m0 * g_.out_channels,
-                  g_.out_channels, z ? z + m0 * g_.out_channels : nullptr, g_.out_channels, acts_[2]);
+        packed_gemm(d + m0 * hidden_padded_, hidden_padded_, m1 - m0, project, g_.out_channels,
+                    y + m0 * g_.out_channels, g_.out_channels, z ? z + m0 * g_.out_channels : nullptr, g_.out_channels,
+                    acts_[2]);
       }
     }
   }
@@ -123,7 +125,9 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   // Hidden channels [part_begin(p), part_begin(p + 1)) of a part, whole vectors.
   int64_t part_begin(int64_t part) const { return std::min(hidden_padded_, part * part_width_); }
   // Input rows [first, last) that output rows [oy0, oy1) read, clipped to the image.
-  int64_t first_input_row(int64_t oy0) const { return std::clamp<int64_t>(oy0 * g_.stride_h - g_.pad_top, 0, g_.height); }
+  int64_t first_input_row(int64_t oy0) const {
+    return std::clamp<int64_t>(oy0 * g_.stride_h - g_.pad_top, 0, g_.height);
+  }
   int64_t end_input_row(int64_t oy1) const {
     return std::clamp<int64_t>((oy1 - 1) * g_.stride_h - g_.pad_top + g_.kernel_h, 0, g_.height);
   }
@@ -133,8 +137,8 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     const int64_t w = g_.width;
     const float* xr = xi + from * w * g_.in_channels;
     if (g_.expand) {
-      packed_gemm(xr, g_.in_channels, (to - from) * w, expand_.slice(c0 / kLanes), width, e, width,
-                nullptr, 0, acts_[0]);
+      packed_gemm(xr, g_.in_channels, (to - from) * w, expand_.slice(c0 / kLanes), width, e, width, nullptr, 0,
+                  acts_[0]);
       return;
     }
     const int64_t copied = std::clamp<int64_t>(g_.in_channels - c0, 0, width);
@@ -185,8 +189,8 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
       for (int64_t oy = oy0; oy < oy1; ++oy)
         depthwise_row(e, e_row0, e_stride, oy, c0, width, d_buf.data() + (oy - oy0) * ow * width, width);
       packed_gemm(d_buf.data(), width, (oy1 - oy0) * ow, project_.slice(0), g_.out_channels,
-                y + first * g_.out_channels, g_.out_channels, z ? z + first * g_.out_channels : nullptr, g_.out_channels,
-                acts_[2]);
+                  y + first * g_.out_channels, g_.out_channels, z ? z + first * g_.out_channels : nullptr,
+                  g_.out_channels, acts_[2]);
     }
   }
 

@@ -15,13 +15,13 @@
 namespace hi::cpu {
 
 struct InvertedResidualGeometry {
-  int64_t batch = 0, height = 0, width = 0;      // input X [batch, height, width, in_channels]
+  int64_t batch = 0, height = 0, width = 0;  // input X [batch, height, width, in_channels]
   int64_t in_channels = 0, hidden = 0, out_channels = 0;
-  bool expand = true;                            // false: the depthwise reads X (hidden == in_channels)
+  bool expand = true;  // false: the depthwise reads X (hidden == in_channels)
   int64_t kernel_h = 3, kernel_w = 3, stride_h = 1, stride_w = 1;
-  int64_t pad_top = 1, pad_left = 1;             // the bottom/right pads follow from out_height/out_width
+  int64_t pad_top = 1, pad_left = 1;  // the bottom/right pads follow from out_height/out_width
   int64_t out_height = 0, out_width = 0;
-  bool residual = false;                         // Z is given: the projection adds it
+  bool residual = false;  // Z is given: the projection adds it
 };
 
 struct InvertedResidualWeights {

@@ -41,14 +41,16 @@ class ChainedInvertedResidual final : public InvertedResidualKernel {
   }
 
   std::string describe() const override {
-    return "three convolutions: " + (expand_ ? expand_->describe() + ", " : std::string()) + depthwise_->describe() + ", " +
-           project_->describe();
+    return "three convolutions: " + (expand_ ? expand_->describe() + ", " : std::string()) + depthwise_->describe() +
+           ", " + project_->describe();
   }
 
   static int64_t expanded_floats(const InvertedResidualGeometry& g) {
     return g.expand ? g.batch * g.height * g.width * g.hidden : 0;
   }
-  static int64_t filtered_floats(const InvertedResidualGeometry& g) { return g.batch * g.out_height * g.out_width * g.hidden; }
+  static int64_t filtered_floats(const InvertedResidualGeometry& g) {
+    return g.batch * g.out_height * g.out_width * g.hidden;
+  }
 
  private:
   InvertedResidualGeometry g_;
@@ -85,8 +87,8 @@ std::unique_ptr<InvertedResidualKernel> make_chained_inverted_residual_kernel(co
   if (pad_bottom < 0 || pad_right < 0) return nullptr;
   std::unique_ptr<ConvKernel> expand;
   if (g.expand) {
-    expand = make_conv_kernel(stage(g, g.in_channels, g.hidden, 1, {g.height, g.width}, {g.height, g.width}), w.expand_w,
-                              w.expand_b, w.expand_act, false, Precision::kFloat32);
+    expand = make_conv_kernel(stage(g, g.in_channels, g.hidden, 1, {g.height, g.width}, {g.height, g.width}),
+                              w.expand_w, w.expand_b, w.expand_act, false, Precision::kFloat32);
     if (!expand) return nullptr;
   }
   ConvGeometry dw = stage(g, g.hidden, g.hidden, g.hidden, {g.height, g.width}, {g.out_height, g.out_width});
@@ -95,8 +97,9 @@ std::unique_ptr<InvertedResidualKernel> make_chained_inverted_residual_kernel(co
   dw.pads_begin = {g.pad_top, g.pad_left};
   dw.pads_end = {pad_bottom, pad_right};
   auto depthwise = make_conv_kernel(dw, w.depthwise_w, w.depthwise_b, w.depthwise_act, false, Precision::kFloat32);
-  auto project = make_conv_kernel(stage(g, g.hidden, g.out_channels, 1, {g.out_height, g.out_width}, {g.out_height, g.out_width}),
-                                  w.project_w, w.project_b, w.project_act, g.residual, Precision::kFloat32);
+  auto project =
+      make_conv_kernel(stage(g, g.hidden, g.out_channels, 1, {g.out_height, g.out_width}, {g.out_height, g.out_width}),
+                       w.project_w, w.project_b, w.project_act, g.residual, Precision::kFloat32);
   if (!depthwise || !project) return nullptr;
   return std::make_unique<ChainedInvertedResidual>(g, std::move(expand), std::move(depthwise), std::move(project));
 }

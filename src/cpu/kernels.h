@@ -39,7 +39,7 @@ enum class Precision { kFloat32, kBFloat16 };
 struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
   std::vector<int64_t> in, out, kernel, strides, dilations, pads_begin, pads_end;  // spatial
-  bool channels_last = false;  // activations N[D]HWC instead of NC[D]HW (weights stay O I kernel)
+  bool channels_last = false;         // activations N[D]HWC instead of NC[D]HW (weights stay O I kernel)
   bool input_channels_first = false;  // with channels_last: X alone is NC[D]HW (the first convolution)
 };
 
@@ -147,10 +147,12 @@ void quantized_add_s8(const int8_t* a, const int8_t* b, int64_t n, const Quantiz
 // Row-wise softmax of [rows, n] float32 (numerically stable); always available. y may be x.
 // With `add`, of x + add: row r adds add[r * add_stride, + n) (stride 0: one row for all), an
 // attention mask added in the same pass.
-void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, const float* add = nullptr, int64_t add_stride = 0);
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, const float* add = nullptr,
+                  int64_t add_stride = 0);
 // y[i] = act(y[i]) for n floats, in registers where the CPU has AVX-512 (cpu/avx512_util.h).
 void activate_in_place(float* y, int64_t n, const Activation& act);
 // LayerNormalization over the last n values of each row: y = (x - mean) / sqrt(var + eps) * scale + bias.
-void layer_norm_rows(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n, float epsilon);
+void layer_norm_rows(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n,
+                     float epsilon);
 
 }  // namespace hi::cpu

@@ -48,7 +48,8 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
                                                  const float* bias, const Activation& act, bool with_sum,
                                                  Precision precision) {
   if (precision == Precision::kBFloat16)
-    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16)) return bf16;
+    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16))
+      return bf16;
   return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
 }
 

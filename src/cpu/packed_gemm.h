@@ -35,9 +35,11 @@ struct PackedWeights {
   void pack_columns(const float* weights, const float* bias, int64_t k, int64_t n);
   // From any strided [k_real, n] view, element (i, j) at src[i * k_stride + j * n_stride], times
   // scale; k padded to k_padded rows; bias may be null (zeros). Reuses the storage it has.
-  void pack(const float* src, int64_t k_real, int64_t k_padded, int64_t n, int64_t k_stride, int64_t n_stride, float scale,
-            const float* bias);
-  WeightSlice slice(int64_t v0) const { return {w.data() + v0 * k * kVector, k * kVector, k, bias.data() + v0 * kVector}; }
+  void pack(const float* src, int64_t k_real, int64_t k_padded, int64_t n, int64_t k_stride, int64_t n_stride,
+            float scale, const float* bias);
+  WeightSlice slice(int64_t v0) const {
+    return {w.data() + v0 * k * kVector, k * kVector, k, bias.data() + v0 * kVector};
+  }
   static constexpr int64_t kVector = 16;  // output columns per packed vector
 };
 

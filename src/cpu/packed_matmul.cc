@@ -1,7 +1,7 @@
 // FusedMatMul's product with its constant weights, and channels-last 1x1 convolutions, on our
 // own packed AVX-512 product (cpu/packed_gemm.h), or its bfloat16 form for --precision bf16:
-// Y[rows, n] = act(A W + bias (+ Z)), shared out among the threads in blocks (ProductBlocks). make_matmul_kernel and make_conv_kernel time it
-// against oneDNN's once and keep the faster.
+// Y[rows, n] = act(A W + bias (+ Z)), shared out among the threads in blocks (ProductBlocks). make_matmul_kernel and
+// make_conv_kernel time it against oneDNN's once and keep the faster.
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -39,13 +39,15 @@ class PackedMatMulKernel final : public MatMulKernel {
           blocks, rows_, kp, nullptr,
           [&](int64_t r0, int64_t rows, uint16_t* dst) { convert_rows_to_bf16(a + r0 * k_, k_, rows, k_, dst, kp); },
           [&](const uint16_t* a16, const ProductBlocks::Block& b) {
-            packed_gemm_bf16(a16, kp, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, out(b), n_, residual(b), n_, act_);
+            packed_gemm_bf16(a16, kp, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, out(b), n_, residual(b), n_,
+                             act_);
           });
     } else {
-      run_made_rows<float>(blocks, rows_, k_, a, [](int64_t, int64_t, float*) {},
-                           [&](const float* ab, const ProductBlocks::Block& b) {
-                             packed_gemm(ab, k_, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, out(b), n_, residual(b), n_, act_);
-                           });
+      run_made_rows<float>(
+          blocks, rows_, k_, a, [](int64_t, int64_t, float*) {},
+          [&](const float* ab, const ProductBlocks::Block& b) {
+            packed_gemm(ab, k_, b.rows, w_.slice(b.c0 / Weights::kVector), b.cols, out(b), n_, residual(b), n_, act_);
+          });
     }
     return Status::ok();
   }
@@ -75,8 +77,8 @@ class PackedPointwiseConvKernel final : public ConvKernel {
 
 }  // namespace
 
-std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                              const Activation& act, bool with_sum) {
+std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights,
+                                                              const float* bias, const Activation& act, bool with_sum) {
   if (!avx512_kernels_available() || !vector_activation_supported(act) || g.groups != 1 || !g.channels_last ||
       g.input_channels_first)
     return nullptr;

@@ -28,7 +28,7 @@ template <typename S, int Lo, int Hi>
 inline void quantize_span(const float* x, int64_t n, float scale, float zero_point, S* y) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i] / scale;
-    const float r = round_half_even(v);  // computed either way: a conditional would keep the loop scalar
+    const float r = round_half_even(v);         // computed either way: a conditional would keep the loop scalar
     float q = (v == v ? r : 0.f) + zero_point;  // NaN: the zero point
     q = q < float(Lo) ? float(Lo) : q;
     q = q > float(Hi) ? float(Hi) : q;
@@ -68,7 +68,8 @@ HI_QUANT_KERNEL void quantize_u8_span(const float* x, int64_t n, float scale, fl
 HI_QUANT_KERNEL void quantize_s8_span(const float* x, int64_t n, float scale, float zp, int8_t* y) {
   quantize_span<int8_t, -128, 127>(x, n, scale, zp, y);
 }
-HI_QUANT_KERNEL void add_u8_span(const uint8_t* a, const uint8_t* b, int64_t n, const QuantizedAddParams& p, uint8_t* y) {
+HI_QUANT_KERNEL void add_u8_span(const uint8_t* a, const uint8_t* b, int64_t n, const QuantizedAddParams& p,
+                                 uint8_t* y) {
   add_span<uint8_t, 0, 255>(a, b, n, p, y);
 }
 HI_QUANT_KERNEL void add_s8_span(const int8_t* a, const int8_t* b, int64_t n, const QuantizedAddParams& p, int8_t* y) {

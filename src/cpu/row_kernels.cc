@@ -140,8 +140,8 @@ HI_AVX512 void layer_norm_row_avx512(const float* xr, const float* scale, const 
     if (tail) acc[1] = _mm512_add_ps(acc[1], f(full, tail));
     return sum_lanes(_mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), _mm512_add_ps(acc[2], acc[3])));
   };
-  const float mean =
-      reduce([&](int64_t j, __mmask16 m) HI_AVX512 { return _mm512_maskz_loadu_ps(m, xr + j); }) / static_cast<float>(n);
+  const float mean = reduce([&](int64_t j, __mmask16 m) HI_AVX512 { return _mm512_maskz_loadu_ps(m, xr + j); }) /
+                     static_cast<float>(n);
   const __m512 vmean = _mm512_set1_ps(mean);
   const float sq = reduce([&](int64_t j, __mmask16 m) HI_AVX512 {
     const __m512 d = _mm512_maskz_sub_ps(m, _mm512_maskz_loadu_ps(m, xr + j), vmean);

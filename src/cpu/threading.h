@@ -38,7 +38,7 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
     return;
   }
   const int64_t chunks = n / grain < threads ? (n + grain - 1) / grain : threads;
-#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static)
+#pragma omp parallel for num_threads(static_cast <int>(chunks)) schedule(static)
   for (int64_t t = 0; t < chunks; ++t) {
     const int64_t begin = n * t / chunks, end = n * (t + 1) / chunks;
     if (begin < end) f(begin, end);

@@ -5,8 +5,8 @@
 // (G g G^T, packed once) on the packed product, and the results transformed back (A^T m A) with
 // the bias, residual and activation. F(4x4, 3x3) does 4x fewer multiplications instead of 2.25x,
 // but its transforms' large coefficients cost accuracy: through ResNet-50's sixteen 3x3 layers
-// its logits drifted 1.5x past the 1e-4 agreement with ONNX Runtime that fp32 must keep. Tiles are taken in groups sized so that a group's
-// transformed inputs and products stay in the cache; groups are shared out among the threads.
+// its logits drifted 1.5x past the 1e-4 agreement with ONNX Runtime that fp32 must keep. Tiles are taken in groups
+// sized so that a group's transformed inputs and products stay in the cache; groups are shared out among the threads.
 // make_conv_kernel times it against oneDNN's direct (and Winograd) kernels and keeps the fastest.
 #include <algorithm>
 #include <array>
@@ -22,8 +22,8 @@ namespace hi::cpu {
 
 #ifndef HI_HAVE_AVX512_KERNELS
 
-std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry&, const float*, const float*, const Activation&,
-                                                      bool, Precision) {
+std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry&, const float*, const float*,
+                                                      const Activation&, bool, Precision) {
   return nullptr;
 }
 
@@ -56,7 +56,8 @@ template <bool kBf16>
 class WinogradConvKernel final : public ConvKernel {
  public:
   using Weights = std::conditional_t<kBf16, PackedWeightsBf16, PackedWeights>;
-  WinogradConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act, bool with_sum)
+  WinogradConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act,
+                     bool with_sum)
       : g_(g), act_(act), with_sum_(with_sum) {
     c_ = g.in_channels;
     o_ = g.out_channels;
@@ -74,7 +75,8 @@ class WinogradConvKernel final : public ConvKernel {
           for (int j = 0; j < 3; ++j) gk[i][j] = kG[i][0] * k[j] + kG[i][1] * k[3 + j] + kG[i][2] * k[6 + j];
         for (int i = 0; i < kIn; ++i)
           for (int j = 0; j < kIn; ++j)
-            u[static_cast<size_t>(((i * kIn + j) * c_ + ic) * o_ + oc)] = gk[i][0] * kG[j][0] + gk[i][1] * kG[j][1] + gk[i][2] * kG[j][2];
+            u[static_cast<size_t>(((i * kIn + j) * c_ + ic) * o_ + oc)] =
+                gk[i][0] * kG[j][0] + gk[i][1] * kG[j][1] + gk[i][2] * kG[j][2];
       }
     for (int p = 0; p < kPositions; ++p) {
       if constexpr (kBf16) u_[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, o_, o_, 1, nullptr);
@@ -116,8 +118,9 @@ class WinogradConvKernel final : public ConvKernel {
       v16_buf.resize(v_buf.size());
       convert_rows_to_bf16(v, c_padded_, kPositions * n_tiles, c_padded_, v16_buf.data(), c_padded_);
       for (int p = 0; p < kPositions; ++p)
-        packed_gemm_bf16(v16_buf.data() + p * n_tiles * c_padded_, c_padded_, n_tiles, u_[static_cast<size_t>(p)].slice(0),
-                         o_padded_, m + p * n_tiles * o_padded_, o_padded_, nullptr, 0, Activation{});
+        packed_gemm_bf16(v16_buf.data() + p * n_tiles * c_padded_, c_padded_, n_tiles,
+                         u_[static_cast<size_t>(p)].slice(0), o_padded_, m + p * n_tiles * o_padded_, o_padded_,
+                         nullptr, 0, Activation{});
     } else {
       for (int p = 0; p < kPositions; ++p)
         packed_gemm(v + p * n_tiles * c_padded_, c_padded_, n_tiles, u_[static_cast<size_t>(p)].slice(0), o_padded_,
@@ -207,8 +210,9 @@ std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, con
     if (g.kernel[i] != 3 || g.strides[i] != 1 || g.dilations[i] != 1 || g.pads_begin[i] > 2 || g.pads_end[i] > 2)
       return nullptr;
   if (g.batch <= 0 || g.out[0] <= 0 || g.out[1] <= 0 || g.in_channels <= 0 || g.out_channels <= 0) return nullptr;
-  if (precision == Precision::kBFloat16) return std::make_unique<WinogradConvKernel<true>>(g, weights, bias, act, with_sum);
-  return std::make_unique<WinogradConvKernel<false>>(g, weights, bias, act, with_sum);
+  if (precision == Precision::kBFloat16)
+    return std::make_unique<WinogradConvKernel<true> >(g, weights, bias, act, with_sum);
+  return std::make_unique<WinogradConvKernel<false> >(g, weights, bias, act, with_sum);
 }
 
 #endif

@@ -30,8 +30,12 @@ void check_cuda(const Context& ctx, Sink& sink) {
     const std::string major = major_of(u.version);
     const std::string min_driver = cuda["min_driver_linux"][major].str();
     if (!f.nvidia_driver.empty() && !min_driver.empty() && compare_versions(f.nvidia_driver, min_driver) < 0) {
-      const std::string title = u.who + " needs CUDA " + u.version + ", which needs NVIDIA driver " + min_driver + " or newer; this one is " + f.nvidia_driver;
-      const std::string why = "CUDA calls fail with 'the provided PTX was compiled with an unsupported toolchain' or 'driver version is insufficient'. Install driver " + min_driver + " or newer.";
+      const std::string title = u.who + " needs CUDA " + u.version + ", which needs NVIDIA driver " + min_driver +
+                                " or newer; this one is " + f.nvidia_driver;
+      const std::string why =
+          "CUDA calls fail with 'the provided PTX was compiled with an unsupported toolchain' or 'driver version is "
+          "insufficient'. Install driver " +
+          min_driver + " or newer.";
       if (u.required) sink.error("compat.cuda_driver", title, why);
       else sink.warn("compat.cuda_driver", title, why);
     }
@@ -39,8 +43,11 @@ void check_cuda(const Context& ctx, Sink& sink) {
     for (const auto& g : f.gpus) {
       if (g.vendor != "nvidia" || !starts_with(g.arch, "sm_") || min_sm == 0 || !u.required) continue;
       if (std::stoi(g.arch.substr(3)) < min_sm)
-        sink.error("compat.cuda_arch", g.name + " (" + g.arch + ") is older than CUDA " + major + " supports (sm_" + std::to_string(min_sm) + " and newer)",
-                   u.who + " was built with CUDA " + u.version + " and has no kernels for this GPU. Use a build for an older CUDA major version.");
+        sink.error("compat.cuda_arch",
+                   g.name + " (" + g.arch + ") is older than CUDA " + major + " supports (sm_" +
+                       std::to_string(min_sm) + " and newer)",
+                   u.who + " was built with CUDA " + u.version +
+                       " and has no kernels for this GPU. Use a build for an older CUDA major version.");
     }
   }
 }
@@ -59,19 +66,26 @@ void check_rocm(const Context& ctx, Sink& sink) {
   for (const auto& g : f.gpus) {
     if (g.vendor != "amd" || g.arch.empty()) continue;
     if (!supported.empty() && std::find(supported.begin(), supported.end(), g.arch) == supported.end())
-      sink.warn("compat.rocm_gpu", g.name + " (" + g.arch + ") is not on ROCm " + major_minor_of(f.rocm_version) + "'s list of supported GPUs",
-                "Libraries may lack kernels for it (see lib.rocblas_arch); AMD's list: " + join(supported, " ") + ".");
+      sink.warn(
+          "compat.rocm_gpu",
+          g.name + " (" + g.arch + ") is not on ROCm " + major_minor_of(f.rocm_version) + "'s list of supported GPUs",
+          "Libraries may lack kernels for it (see lib.rocblas_arch); AMD's list: " + join(supported, " ") + ".");
     for (const auto& c : f.frameworks) {
       if (c.archs.empty() || std::find(c.archs.begin(), c.archs.end(), g.arch) != c.archs.end()) continue;
-      sink.error("compat.framework_arch", c.name + " " + c.version + " has no kernels for " + g.arch + " (" + g.name + ")",
-                 "It was built for " + join(c.archs, " ") + " only, and fails with 'invalid device function' or 'no kernel image'. Install a build that lists " + g.arch + ".");
+      sink.error(
+          "compat.framework_arch", c.name + " " + c.version + " has no kernels for " + g.arch + " (" + g.name + ")",
+          "It was built for " + join(c.archs, " ") +
+              " only, and fails with 'invalid device function' or 'no kernel image'. Install a build that lists " +
+              g.arch + ".");
     }
   }
   for (const auto& c : f.frameworks) {
     if (!starts_with(c.built_for, "ROCm ") || f.rocm_version.empty()) continue;
     if (major_of(c.built_for.substr(5)) != major_of(f.rocm_version))
-      sink.warn("compat.framework_rocm", c.name + " is built for " + c.built_for + " but the system has ROCm " + f.rocm_version,
-                "A different ROCm major version needs a matching kernel driver and libraries; use a " + c.name + " build for ROCm " + major_minor_of(f.rocm_version) + ".");
+      sink.warn("compat.framework_rocm",
+                c.name + " is built for " + c.built_for + " but the system has ROCm " + f.rocm_version,
+                "A different ROCm major version needs a matching kernel driver and libraries; use a " + c.name +
+                    " build for ROCm " + major_minor_of(f.rocm_version) + ".");
   }
 }
 
@@ -86,21 +100,30 @@ void check_frameworks_together(const Context& ctx, Sink& sink) {
   }
   if (torch && ort && starts_with(torch->built_for, "CUDA ") && starts_with(ort->built_for, "CUDA ")) {
     if (major_of(torch->built_for.substr(5)) != major_of(ort->built_for.substr(5)))
-      sink.warn("compat.cuda_mix", "PyTorch is built for " + torch->built_for + " but " + ort->name + " for " + ort->built_for,
-                "In one process the first CUDA libraries loaded win, and the other framework's GPU support fails to load.");
+      sink.warn(
+          "compat.cuda_mix",
+          "PyTorch is built for " + torch->built_for + " but " + ort->name + " for " + ort->built_for,
+          "In one process the first CUDA libraries loaded win, and the other framework's GPU support fails to load.");
     else if (!torch->cudnn.empty() && !ort->cudnn.empty() && major_of(torch->cudnn) != major_of(ort->cudnn))
-      sink.warn("compat.cudnn_mix", "PyTorch uses cuDNN " + torch->cudnn + " but " + ort->name + " needs cuDNN " + ort->cudnn,
-                "cuDNN major versions are not interchangeable; in one process one of them fails to load its GPU support.");
+      sink.warn(
+          "compat.cudnn_mix", "PyTorch uses cuDNN " + torch->cudnn + " but " + ort->name + " needs cuDNN " + ort->cudnn,
+          "cuDNN major versions are not interchangeable; in one process one of them fails to load its GPU support.");
   }
   if (ort && onnx) {
     int ort_opset = 0, onnx_opset = 0;
     for (const auto& row : ctx.matrix()["onnxruntime"]["max_opset"].items())
-      if (compare_versions(major_minor_of(ort->version), row["from"].str()) >= 0) ort_opset = static_cast<int>(row["opset"].num());
+      if (compare_versions(major_minor_of(ort->version), row["from"].str()) >= 0)
+        ort_opset = static_cast<int>(row["opset"].num());
     for (const auto& row : ctx.matrix()["onnx"]["opset"].items())
-      if (compare_versions(major_minor_of(onnx->version), row["from"].str()) >= 0) onnx_opset = static_cast<int>(row["opset"].num());
+      if (compare_versions(major_minor_of(onnx->version), row["from"].str()) >= 0)
+        onnx_opset = static_cast<int>(row["opset"].num());
     if (ort_opset > 0 && onnx_opset > ort_opset)
-      sink.warn("compat.onnx_opset", "onnx " + onnx->version + " writes opset " + std::to_string(onnx_opset) + " but " + ort->name + " " + ort->version + " runs up to opset " + std::to_string(ort_opset),
-                "Models exported with the default opset will not load in this ONNX Runtime; export with opset_version=" + std::to_string(ort_opset) + " or update ONNX Runtime.");
+      sink.warn(
+          "compat.onnx_opset",
+          "onnx " + onnx->version + " writes opset " + std::to_string(onnx_opset) + " but " + ort->name + " " +
+              ort->version + " runs up to opset " + std::to_string(ort_opset),
+          "Models exported with the default opset will not load in this ONNX Runtime; export with opset_version=" +
+              std::to_string(ort_opset) + " or update ONNX Runtime.");
   }
 }
 

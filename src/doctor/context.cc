@@ -44,8 +44,7 @@ Context::Context(const DoctorOptions& options) : options_(options) {
     const auto f = split(line, ':', false);
     if (f.size() < 3) continue;
     const auto members = f.size() >= 4 ? split(f[3], ',') : std::vector<std::string>{};
-    if (f[2] == primary_gid || std::find(members.begin(), members.end(), user_) != members.end())
-      groups_.insert(f[0]);
+    if (f[2] == primary_gid || std::find(members.begin(), members.end(), user_) != members.end()) groups_.insert(f[0]);
   }
 
   std::string text = kBuiltinCompatMatrix;
@@ -67,9 +66,7 @@ Context::Context(const DoctorOptions& options) : options_(options) {
   if (parsed.is_ok()) matrix_ = std::move(parsed).value();
 }
 
-std::string Context::host_path(std::string_view system_path) const {
-  return root_ + std::string(system_path);
-}
+std::string Context::host_path(std::string_view system_path) const { return root_ + std::string(system_path); }
 
 std::optional<std::string> Context::read(std::string_view system_path, size_t max_bytes) const {
   std::ifstream in(host_path(system_path), std::ios::binary);

@@ -79,15 +79,15 @@ struct Sink {
 
 // Check families, one file each, run in this order by run_doctor(); later ones read the facts
 // earlier ones filled in (the GPUs first).
-void check_system(const Context& ctx, Sink& sink);       // cpu.cc: OS, CPU, host memory
-void check_gpus(const Context& ctx, Sink& sink);         // gpu_sysfs.cc
-void check_pcie(const Context& ctx, Sink& sink);         // pcie.cc
-void check_permissions(const Context& ctx, Sink& sink);  // permissions.cc
-void check_environment(const Context& ctx, Sink& sink);  // environment.cc
-void check_libraries(const Context& ctx, Sink& sink);    // libraries.cc
-void check_frameworks(const Context& ctx, Sink& sink);   // frameworks.cc
-void check_elf_versions(const Context& ctx, Sink& sink); // elf_versions.cc
-void check_compat(const Context& ctx, Sink& sink);       // compat.cc
+void check_system(const Context& ctx, Sink& sink);        // cpu.cc: OS, CPU, host memory
+void check_gpus(const Context& ctx, Sink& sink);          // gpu_sysfs.cc
+void check_pcie(const Context& ctx, Sink& sink);          // pcie.cc
+void check_permissions(const Context& ctx, Sink& sink);   // permissions.cc
+void check_environment(const Context& ctx, Sink& sink);   // environment.cc
+void check_libraries(const Context& ctx, Sink& sink);     // libraries.cc
+void check_frameworks(const Context& ctx, Sink& sink);    // frameworks.cc
+void check_elf_versions(const Context& ctx, Sink& sink);  // elf_versions.cc
+void check_compat(const Context& ctx, Sink& sink);        // compat.cc
 
 // Small helpers shared by the families (util.cc).
 std::string trim(std::string_view s);

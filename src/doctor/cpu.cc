@@ -14,10 +14,18 @@ struct IsaFlag {
   const char* name;
 };
 constexpr IsaFlag kX86Flags[] = {
-    {"avx2", "AVX2"},          {"fma", "FMA"},                {"f16c", "F16C"},
-    {"avx_vnni", "AVX-VNNI"},  {"avx512f", "AVX-512F"},       {"avx512bw", "AVX-512BW"},
-    {"avx512vl", "AVX-512VL"}, {"avx512_vnni", "AVX512_VNNI"}, {"avx512_bf16", "AVX512_BF16"},
-    {"avx512_fp16", "AVX512_FP16"}, {"amx_tile", "AMX-TILE"}, {"amx_bf16", "AMX-BF16"},
+    {"avx2", "AVX2"},
+    {"fma", "FMA"},
+    {"f16c", "F16C"},
+    {"avx_vnni", "AVX-VNNI"},
+    {"avx512f", "AVX-512F"},
+    {"avx512bw", "AVX-512BW"},
+    {"avx512vl", "AVX-512VL"},
+    {"avx512_vnni", "AVX512_VNNI"},
+    {"avx512_bf16", "AVX512_BF16"},
+    {"avx512_fp16", "AVX512_FP16"},
+    {"amx_tile", "AMX-TILE"},
+    {"amx_bf16", "AMX-BF16"},
     {"amx_int8", "AMX-INT8"},
 };
 constexpr IsaFlag kArmFlags[] = {
@@ -33,7 +41,8 @@ int64_t meminfo_bytes(const std::string& meminfo, const std::string& key) {
 void check_cpu(const Context& ctx, Sink& sink) {
   const std::string cpuinfo = ctx.read("/proc/cpuinfo").value_or("");
   if (cpuinfo.empty()) {
-    sink.warn("cpu.unreadable", "Could not read /proc/cpuinfo", "The CPU's instruction sets are unknown, so the CPU backend's kernels cannot be predicted.");
+    sink.warn("cpu.unreadable", "Could not read /proc/cpuinfo",
+              "The CPU's instruction sets are unknown, so the CPU backend's kernels cannot be predicted.");
     return;
   }
   auto& f = sink.facts;
@@ -56,7 +65,8 @@ void check_cpu(const Context& ctx, Sink& sink) {
     if (flags.count(isa.flag)) f.cpu_features.push_back(isa.name);
 
   const std::string isas = f.cpu_features.empty() ? "no vector extensions hipinfer uses" : join(f.cpu_features, " ");
-  sink.ok("cpu.info", (f.cpu_model.empty() ? std::string("CPU") : f.cpu_model) + ": " + std::to_string(logical) + " logical CPUs",
+  sink.ok("cpu.info",
+          (f.cpu_model.empty() ? std::string("CPU") : f.cpu_model) + ": " + std::to_string(logical) + " logical CPUs",
           "Instruction sets: " + isas + ".");
   if (x86 && !flags.count("avx2"))
     sink.warn("cpu.no_avx2", "The CPU has no AVX2",
@@ -69,12 +79,13 @@ void check_host_memory(const Context& ctx, Sink& sink) {
   f.host_memory_total = meminfo_bytes(meminfo, "MemTotal");
   f.host_memory_available = meminfo_bytes(meminfo, "MemAvailable");
   if (f.host_memory_total <= 0) return;
-  const std::string title = format_bytes(f.host_memory_available) + " of " + format_bytes(f.host_memory_total) + " host memory available";
+  const std::string title =
+      format_bytes(f.host_memory_available) + " of " + format_bytes(f.host_memory_total) + " host memory available";
   // Why 10% / 2 GiB: below that, loading a model's weights (and pinned staging buffers) swaps or is killed.
   if (f.host_memory_available < f.host_memory_total / 10 && f.host_memory_available < (int64_t{2} << 30))
-    sink.warn("mem.host_low", title, "Loading a model needs host memory for its weights; other processes hold most of it now.");
-  else
-    sink.ok("mem.host", title);
+    sink.warn("mem.host_low", title,
+              "Loading a model needs host memory for its weights; other processes hold most of it now.");
+  else sink.ok("mem.host", title);
 }
 
 }  // namespace

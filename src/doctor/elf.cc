@@ -153,7 +153,8 @@ std::optional<ElfInfo> read_elf(const std::string& path) {
   if (!has_dynamic) return info;  // a static binary needs nothing
 
   std::vector<Elf64_Dyn> dyn;
-  for (uint64_t off = dyn_ph.p_offset; off + sizeof(Elf64_Dyn) <= dyn_ph.p_offset + dyn_ph.p_filesz; off += sizeof(Elf64_Dyn)) {
+  for (uint64_t off = dyn_ph.p_offset; off + sizeof(Elf64_Dyn) <= dyn_ph.p_offset + dyn_ph.p_filesz;
+       off += sizeof(Elf64_Dyn)) {
     Elf64_Dyn d;
     if (!f.get(off, d) || d.d_tag == DT_NULL) break;
     dyn.push_back(d);

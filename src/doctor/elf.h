@@ -16,7 +16,7 @@ struct ElfInfo {
   std::vector<std::string> rpath;    // DT_RPATH entries (used only when there is no RUNPATH)
   std::vector<std::string> runpath;  // DT_RUNPATH entries
   std::map<std::string, std::vector<std::string>> version_needs;  // needed file -> versions
-  std::vector<std::string> version_defs;  // versions this object defines (not its own name)
+  std::vector<std::string> version_defs;                          // versions this object defines (not its own name)
 };
 
 // nullopt when the file is not a readable 64-bit little-endian ELF (what hipinfer targets).

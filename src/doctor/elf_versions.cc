@@ -22,7 +22,8 @@ std::vector<Consumer> consumers(const Context& ctx, const SystemFacts& f) {
   if (!self.empty()) out.push_back({self, "hipinfer"});
   // GPU libraries matter only where their GPUs are; elsewhere they are never loaded.
   for (const auto& lib : f.libraries) {
-    const bool amd = lib.name == "HIP runtime" || lib.name == "rocBLAS" || lib.name == "hipBLASLt" || lib.name == "MIOpen";
+    const bool amd =
+        lib.name == "HIP runtime" || lib.name == "rocBLAS" || lib.name == "hipBLASLt" || lib.name == "MIOpen";
     if (count_gpus(f, amd ? "amd" : "nvidia") > 0) out.push_back({lib.path, lib.name});
   }
   for (const auto& fw : f.frameworks)
@@ -33,7 +34,9 @@ std::vector<Consumer> consumers(const Context& ctx, const SystemFacts& f) {
 std::string max_version(const std::vector<std::string>& defs, const std::string& prefix) {
   std::string best;
   for (const auto& d : defs)
-    if (starts_with(d, prefix) && (best.empty() || compare_versions(d.substr(prefix.size()), best.substr(prefix.size())) > 0)) best = d;
+    if (starts_with(d, prefix) &&
+        (best.empty() || compare_versions(d.substr(prefix.size()), best.substr(prefix.size())) > 0))
+      best = d;
   return best;
 }
 
@@ -88,11 +91,13 @@ void check_elf_versions(const Context& ctx, Sink& sink) {
       ++broken;
       const std::string elsewhere = find_elsewhere(ctx, sink.facts, missing[0]);
       const bool provider = name_of(c.path).find("providers_") != std::string::npos;
-      sink.error("lib.unresolved", name_of(c.path) + " (" + c.what + ") needs " + join(missing, ", ") + ", which the loader cannot find",
-                 provider ? "ONNX Runtime then cannot load this execution provider and silently runs on the CPU."
-                          : "Loading " + name_of(c.path) + " fails with 'cannot open shared object file'." +
-                                (elsewhere.empty() ? " Install the package that provides it." : ""),
-                 elsewhere.empty() ? "" : "export LD_LIBRARY_PATH=" + elsewhere + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}");
+      sink.error(
+          "lib.unresolved",
+          name_of(c.path) + " (" + c.what + ") needs " + join(missing, ", ") + ", which the loader cannot find",
+          provider ? "ONNX Runtime then cannot load this execution provider and silently runs on the CPU."
+                   : "Loading " + name_of(c.path) + " fails with 'cannot open shared object file'." +
+                         (elsewhere.empty() ? " Install the package that provides it." : ""),
+          elsewhere.empty() ? "" : "export LD_LIBRARY_PATH=" + elsewhere + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}");
     }
     const auto need = elf->version_needs.find(kLibstdcxx);
     if (need == elf->version_needs.end()) continue;
@@ -106,19 +111,25 @@ void check_elf_versions(const Context& ctx, Sink& sink) {
     if (shown_libstdcxx.empty()) {
       shown_libstdcxx = picked;
       sink.facts.libstdcxx = picked;
-      sink.ok("abi.libstdcxx", "libstdc++ provides up to " + max_version(defs, "GLIBCXX_") + " and " + max_version(defs, "CXXABI_1"), picked);
+      sink.ok("abi.libstdcxx",
+              "libstdc++ provides up to " + max_version(defs, "GLIBCXX_") + " and " + max_version(defs, "CXXABI_1"),
+              picked);
     }
     std::vector<std::string> absent;
     for (const auto& v : need->second)
       if (std::find(defs.begin(), defs.end(), v) == defs.end()) absent.push_back(v);
     if (absent.empty()) continue;
     ++broken;
-    sink.error("abi.glibcxx_missing", name_of(c.path) + " (" + c.what + ") needs " + join(absent, ", ") + ", which " + picked + " lacks",
-               "It fails to load with \"version `" + absent[0] + "' not found\"; that libstdc++ provides up to " + max_version(defs, "GLIBCXX_") + ".",
+    sink.error("abi.glibcxx_missing",
+               name_of(c.path) + " (" + c.what + ") needs " + join(absent, ", ") + ", which " + picked + " lacks",
+               "It fails to load with \"version `" + absent[0] + "' not found\"; that libstdc++ provides up to " +
+                   max_version(defs, "GLIBCXX_") + ".",
                libstdcxx_fix(ctx, lp, picked, absent));
   }
   if (checked > 0 && broken == 0)
-    sink.ok("lib.dependencies", str("All libraries needed by ", checked, checked == 1 ? " binary" : " binaries", " resolve"), "Checked hipinfer, the GPU libraries in use and the frameworks' shared objects.");
+    sink.ok("lib.dependencies",
+            str("All libraries needed by ", checked, checked == 1 ? " binary" : " binaries", " resolve"),
+            "Checked hipinfer, the GPU libraries in use and the frameworks' shared objects.");
 }
 
 }  // namespace hi::doctor

@@ -22,7 +22,8 @@ constexpr SlowSwitch kSlowSwitches[] = {
     {"CUDA_LAUNCH_BLOCKING", "Every CUDA kernel launch waits for the kernel to finish, which removes all overlap."},
     {"AMD_SERIALIZE_KERNEL", "The ROCm runtime waits before and/or after every kernel launch."},
     {"AMD_SERIALIZE_COPY", "The ROCm runtime waits before and/or after every copy."},
-    {"PYTORCH_NO_CUDA_MEMORY_CACHING", "PyTorch frees GPU memory on every release and allocates it anew, which is slow."},
+    {"PYTORCH_NO_CUDA_MEMORY_CACHING",
+     "PyTorch frees GPU memory on every release and allocates it anew, which is slow."},
     {"CUDA_CACHE_DISABLE", "Kernels JIT-compiled from PTX are compiled again on every start."},
 };
 
@@ -35,7 +36,8 @@ void check_slow_switches(const Context& ctx, Sink& sink) {
   // AMD_LOG_LEVEL 3 and 4 print a line per API call.
   const std::string log = ctx.env("AMD_LOG_LEVEL");
   if (!log.empty() && std::isdigit(static_cast<unsigned char>(log[0])) && std::stoi(log) >= 3)
-    sink.warn("env.amd_log_level", "AMD_LOG_LEVEL=" + log + " is set", "The ROCm runtime logs every API call, which slows everything down.", "unset AMD_LOG_LEVEL");
+    sink.warn("env.amd_log_level", "AMD_LOG_LEVEL=" + log + " is set",
+              "The ROCm runtime logs every API call, which slows everything down.", "unset AMD_LOG_LEVEL");
 }
 
 void check_gfx_override(const Context& ctx, Sink& sink) {
@@ -43,11 +45,13 @@ void check_gfx_override(const Context& ctx, Sink& sink) {
   const std::string v = ctx.env("HSA_OVERRIDE_GFX_VERSION");
   if (!std::regex_match(v, std::regex("[0-9]+\\.[0-9]+\\.[0-9]+"))) {
     sink.error("env.hsa_override_gfx_version", "HSA_OVERRIDE_GFX_VERSION=" + v + " is not of the form 11.0.0",
-               "The ROCm runtime cannot use a malformed override and may fail to find any GPU.", "unset HSA_OVERRIDE_GFX_VERSION");
+               "The ROCm runtime cannot use a malformed override and may fail to find any GPU.",
+               "unset HSA_OVERRIDE_GFX_VERSION");
     return;
   }
   sink.warn("env.hsa_override_gfx_version", "HSA_OVERRIDE_GFX_VERSION=" + v + " is set",
-            "ROCm runs kernels built for another GPU on this one; that is unsupported and can crash or compute wrong results. Unset it unless this GPU is missing from your ROCm build.",
+            "ROCm runs kernels built for another GPU on this one; that is unsupported and can crash or compute wrong "
+            "results. Unset it unless this GPU is missing from your ROCm build.",
             "unset HSA_OVERRIDE_GFX_VERSION");
 }
 
@@ -73,14 +77,17 @@ void check_visible_devices(const Context& ctx, Sink& sink) {
     for (const auto& item : split(v, ',')) {
       const std::string t = trim(item);
       const bool uuid = starts_with(t, "GPU-") || starts_with(t, "MIG-");
-      const bool index = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      const bool index = !t.empty() && std::all_of(t.begin(), t.end(),
+                                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
       if (!uuid && (!index || std::stoll(t) >= gpus)) bad.push_back(t);
     }
     if (!bad.empty()) {
       std::vector<std::string> all;
       for (int i = 0; i < gpus; ++i) all.push_back(std::to_string(i));
-      sink.error("env.visible_devices", std::string(m.name) + "=" + v + " names devices that do not exist: " + join(bad, ","),
-                 "There are " + std::to_string(gpus) + " GPU(s) (0.." + std::to_string(gpus - 1) + "); runtimes stop reading the list at the first bad entry.",
+      sink.error("env.visible_devices",
+                 std::string(m.name) + "=" + v + " names devices that do not exist: " + join(bad, ","),
+                 "There are " + std::to_string(gpus) + " GPU(s) (0.." + std::to_string(gpus - 1) +
+                     "); runtimes stop reading the list at the first bad entry.",
                  std::string("export ") + m.name + "=" + join(all, ","));
     }
   }
@@ -93,7 +100,8 @@ void check_threads(const Context& ctx, Sink& sink) {
     if (v.empty() || cpus <= 0) continue;
     const long n = std::strtol(v.c_str(), nullptr, 10);
     if (n > cpus)
-      sink.warn("env.threads_oversubscribed", std::string(name) + "=" + v + " is more than the " + std::to_string(cpus) + " logical CPUs",
+      sink.warn("env.threads_oversubscribed",
+                std::string(name) + "=" + v + " is more than the " + std::to_string(cpus) + " logical CPUs",
                 "More threads than CPUs make threads wait on each other in every parallel region.",
                 std::string("export ") + name + "=" + std::to_string(cpus));
     else if (n <= 0)

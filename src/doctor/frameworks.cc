@@ -22,7 +22,7 @@ struct Python {
 
 std::optional<Python> find_python(const Context& ctx) {
   const std::vector<std::string> names = ctx.has_env("HI_PYTHON") ? std::vector<std::string>{ctx.env("HI_PYTHON")}
-                                                                   : std::vector<std::string>{"python3", "python"};
+                                                                  : std::vector<std::string>{"python3", "python"};
   for (const auto& name : names) {
     const auto out = ctx.tool(name, kPythonArgs);
     if (!out) continue;
@@ -49,7 +49,8 @@ std::string dist_name(const std::string& dir) {
 // `name = 'value'` or `name: Optional[str] = 'value'` from a generated version file.
 std::string py_assignment(const std::string& text, const std::string& name) {
   std::smatch m;
-  if (std::regex_search(text, m, std::regex("(^|\\n)" + name + "\\s*(:[^=\\n]*)?=\\s*['\"]([^'\"]*)['\"]"))) return m[3];
+  if (std::regex_search(text, m, std::regex("(^|\\n)" + name + "\\s*(:[^=\\n]*)?=\\s*['\"]([^'\"]*)['\"]")))
+    return m[3];
   return "";
 }
 
@@ -63,7 +64,8 @@ void describe_torch(const Context& ctx, const std::string& site, Component& c, c
   }
   // CUDA wheels depend on the cuDNN wheel: "Requires-Dist: nvidia-cudnn-cu12==9.1.0.70; ..."
   std::smatch m;
-  if (std::regex_search(metadata, m, std::regex("Requires-Dist: nvidia-cudnn-cu[0-9]+\\s*\\(?==+\\s*([0-9.]+)"))) c.cudnn = m[1];
+  if (std::regex_search(metadata, m, std::regex("Requires-Dist: nvidia-cudnn-cu[0-9]+\\s*\\(?==+\\s*([0-9.]+)")))
+    c.cudnn = m[1];
 }
 
 void describe_onnxruntime(const Context& ctx, const std::string& site, Component& c) {
@@ -108,21 +110,31 @@ void check_gpu_builds(const Context& ctx, Sink& sink, const Python& py) {
     if (starts_with(c.name, "onnxruntime")) ort_packages.push_back(c.name);
     if (c.name != "torch" || starts_with(c.built_for, want)) continue;
     const std::string index = torch_index(ctx, f, vendor);
-    const std::string fix = index.empty() ? "" : pip(py) + " install --force-reinstall torch --index-url https://download.pytorch.org/whl/" + index;
+    const std::string fix =
+        index.empty()
+            ? ""
+            : pip(py) + " install --force-reinstall torch --index-url https://download.pytorch.org/whl/" + index;
     if (c.built_for.empty())
-      sink.warn("fw.torch_cpu_only", "PyTorch " + c.version + " is a CPU-only build", "It will not use the " + want + " GPU(s) this machine has.", fix);
+      sink.warn("fw.torch_cpu_only", "PyTorch " + c.version + " is a CPU-only build",
+                "It will not use the " + want + " GPU(s) this machine has.", fix);
     else
-      sink.error("fw.torch_wrong_gpu", "PyTorch " + c.version + " is built for " + c.built_for + " but the GPUs here need " + want, "It cannot use them and runs on the CPU.", fix);
+      sink.error("fw.torch_wrong_gpu",
+                 "PyTorch " + c.version + " is built for " + c.built_for + " but the GPUs here need " + want,
+                 "It cannot use them and runs on the CPU.", fix);
   }
   if (ort_packages.size() > 1) {
     sink.error("fw.ort_conflict", "Several ONNX Runtime packages are installed: " + join(ort_packages, ", "),
                "They share the onnxruntime module; whichever was installed last wins, often the CPU-only one.",
-               vendor == "nvidia" ? pip(py) + " uninstall -y " + join(ort_packages, " ") + " && " + pip(py) + " install onnxruntime-gpu" : "");
+               vendor == "nvidia" ? pip(py) + " uninstall -y " + join(ort_packages, " ") + " && " + pip(py) +
+                                        " install onnxruntime-gpu"
+                                  : "");
   } else if (ort_packages.size() == 1 && ort_packages[0] == "onnxruntime") {
-    sink.warn("fw.ort_cpu_only", "ONNX Runtime is the CPU-only package",
-              vendor == "nvidia" ? "It silently runs on the CPU; the onnxruntime-gpu package has the CUDA execution provider."
-                                 : "It silently runs on the CPU; the ROCm/MIGraphX builds come from AMD's repository (docs/doctor.md).",
-              vendor == "nvidia" ? pip(py) + " uninstall -y onnxruntime && " + pip(py) + " install onnxruntime-gpu" : "");
+    sink.warn(
+        "fw.ort_cpu_only", "ONNX Runtime is the CPU-only package",
+        vendor == "nvidia"
+            ? "It silently runs on the CPU; the onnxruntime-gpu package has the CUDA execution provider."
+            : "It silently runs on the CPU; the ROCm/MIGraphX builds come from AMD's repository (docs/doctor.md).",
+        vendor == "nvidia" ? pip(py) + " uninstall -y onnxruntime && " + pip(py) + " install onnxruntime-gpu" : "");
   }
 }
 
@@ -130,7 +142,9 @@ void check_gpu_builds(const Context& ctx, Sink& sink, const Python& py) {
 
 std::vector<std::string> framework_binaries(const Context& ctx, const Component& fw) {
   std::vector<std::string> out;
-  const std::string dir = fw.name == "torch" ? fw.path + "/lib" : starts_with(fw.name, "onnxruntime") ? fw.path + "/capi" : "";
+  const std::string dir = fw.name == "torch"                    ? fw.path + "/lib"
+                          : starts_with(fw.name, "onnxruntime") ? fw.path + "/capi"
+                                                                : "";
   if (dir.empty()) return out;
   for (const auto& e : ctx.list(dir))
     if (e.find(".so") != std::string::npos) out.push_back(dir + "/" + e);
@@ -140,21 +154,32 @@ std::vector<std::string> framework_binaries(const Context& ctx, const Component&
 void check_frameworks(const Context& ctx, Sink& sink) {
   const auto py = find_python(ctx);
   if (!py) {
-    sink.ok("fw.python", "No Python found", "Looked for " + (ctx.has_env("HI_PYTHON") ? "HI_PYTHON=" + ctx.env("HI_PYTHON") : std::string("python3 and python in PATH")) + "; PyTorch and ONNX Runtime checks skipped.");
+    sink.ok("fw.python", "No Python found",
+            "Looked for " +
+                (ctx.has_env("HI_PYTHON") ? "HI_PYTHON=" + ctx.env("HI_PYTHON")
+                                          : std::string("python3 and python in PATH")) +
+                "; PyTorch and ONNX Runtime checks skipped.");
     return;
   }
   sink.facts.python = py->exe;
   sink.ok("fw.python", "Python " + py->version + " at " + py->exe);
-  static const char* kWanted[] = {"torch", "onnxruntime", "onnxruntime-gpu", "onnxruntime-rocm", "onnxruntime-migraphx", "onnx"};
+  static const char* kWanted[] = {"torch", "onnxruntime", "onnxruntime-gpu", "onnxruntime-rocm", "onnxruntime-migraphx",
+                                  "onnx"};
   for (const auto& site : py->site_dirs) {
     for (const auto& entry : ctx.list(site)) {
       if (entry.size() < 10 || entry.compare(entry.size() - 10, 10, ".dist-info") != 0) continue;
       const std::string name = dist_name(entry);
       if (std::find(std::begin(kWanted), std::end(kWanted), name) == std::end(kWanted)) continue;
-      if (std::any_of(sink.facts.frameworks.begin(), sink.facts.frameworks.end(), [&](const Component& c) { return c.name == name; }))
+      if (std::any_of(sink.facts.frameworks.begin(), sink.facts.frameworks.end(),
+                      [&](const Component& c) { return c.name == name; }))
         continue;  // shadowed by an earlier sys.path entry
       const std::string metadata = ctx.read(site + "/" + entry + "/METADATA").value_or("");
-      Component c{name, field(metadata, "Version"), site + "/" + (starts_with(name, "onnxruntime") ? std::string("onnxruntime") : name), "", "", {}};
+      Component c{name,
+                  field(metadata, "Version"),
+                  site + "/" + (starts_with(name, "onnxruntime") ? std::string("onnxruntime") : name),
+                  "",
+                  "",
+                  {}};
       if (name == "torch") describe_torch(ctx, site, c, metadata);
       if (starts_with(name, "onnxruntime")) describe_onnxruntime(ctx, site, c);
       std::string extra = c.built_for;

@@ -25,7 +25,8 @@ std::string normalize_bdf(const std::string& bdf) {
   const auto parts = split(lower(bdf), ':');
   if (parts.size() != 3) return lower(bdf);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%04lx:%s:%s", std::strtoul(parts[0].c_str(), nullptr, 16), parts[1].c_str(), parts[2].c_str());
+  std::snprintf(buf, sizeof buf, "%04lx:%s:%s", std::strtoul(parts[0].c_str(), nullptr, 16), parts[1].c_str(),
+                parts[2].c_str());
   return buf;
 }
 
@@ -78,7 +79,8 @@ void scan_pci(const Context& ctx, SystemFacts& f) {
     const std::string device_id = ctx.read_line(dir + "/device");
     g.name = ctx.read_line(dir + "/product_name");  // AMD Instinct boards say it here
     if (g.name.empty()) g.name = pci_ids_name(ctx, ctx.read_line(dir + "/vendor"), device_id);
-    if (g.name.empty()) g.name = vendor_title(vendor) + " GPU [" + ctx.read_line(dir + "/vendor") + ":" + device_id + "]";
+    if (g.name.empty())
+      g.name = vendor_title(vendor) + " GPU [" + ctx.read_line(dir + "/vendor") + ":" + device_id + "]";
     g.link_width = static_cast<int>(read_int(ctx, dir + "/current_link_width"));
     g.link_width_max = static_cast<int>(read_int(ctx, dir + "/max_link_width"));
     g.link_speed = ctx.read_line(dir + "/current_link_speed");
@@ -217,7 +219,8 @@ void read_nvidia_smi(const Context& ctx, SystemFacts& f) {
 
 void read_drivers(const Context& ctx, SystemFacts& f) {
   f.amdgpu_driver = ctx.read_line("/sys/module/amdgpu/version");  // only the DKMS driver has one
-  if (f.amdgpu_driver.empty() && ctx.exists("/sys/module/amdgpu")) f.amdgpu_driver = "in-kernel (Linux " + f.kernel + ")";
+  if (f.amdgpu_driver.empty() && ctx.exists("/sys/module/amdgpu"))
+    f.amdgpu_driver = "in-kernel (Linux " + f.kernel + ")";
   // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 ..."
   const auto words = split(ctx.read_line("/proc/driver/nvidia/version"), ' ');
   for (size_t i = 0; i + 1 < words.size(); ++i)
@@ -266,19 +269,21 @@ bool module_installed(const Context& ctx, const SystemFacts& f, const std::strin
   return dep.find("/" + module + ".ko") != std::string::npos;
 }
 
-std::string os_id(const Context& ctx) {
-  return field(ctx.read("/etc/os-release").value_or(""), "ID", '=');
-}
+std::string os_id(const Context& ctx) { return field(ctx.read("/etc/os-release").value_or(""), "ID", '='); }
 
 void check_drivers(const Context& ctx, Sink& sink, int kfd_gpus) {
   const auto& f = sink.facts;
   if (count_gpus(f, "amd") > 0 && kfd_gpus == 0 && ctx.is_dir("/sys/bus/pci/devices"))
-    sink.error("gpu.amd_driver", "An AMD GPU is installed but the amdgpu kernel driver is not running (no /sys/class/kfd)",
-               "ROCm talks to the GPU through /dev/kfd, which only the loaded amdgpu driver provides.", "sudo modprobe amdgpu");
+    sink.error("gpu.amd_driver",
+               "An AMD GPU is installed but the amdgpu kernel driver is not running (no /sys/class/kfd)",
+               "ROCm talks to the GPU through /dev/kfd, which only the loaded amdgpu driver provides.",
+               "sudo modprobe amdgpu");
   if (count_gpus(f, "nvidia") > 0 && f.nvidia_driver.empty()) {
     std::string fix = "sudo modprobe nvidia";
     if (!module_installed(ctx, f, "nvidia"))
-      fix = os_id(ctx) == "ubuntu" ? "sudo ubuntu-drivers install" : os_id(ctx) == "debian" ? "sudo apt-get install nvidia-driver" : "";
+      fix = os_id(ctx) == "ubuntu"   ? "sudo ubuntu-drivers install"
+            : os_id(ctx) == "debian" ? "sudo apt-get install nvidia-driver"
+                                     : "";
     sink.error("gpu.nvidia_driver", "An NVIDIA GPU is installed but the NVIDIA kernel driver is not loaded",
                "Without it no CUDA program can use the GPU (there is no /proc/driver/nvidia/version).", fix);
   }
@@ -293,16 +298,22 @@ void check_runtime_view(const GpuRuntimeInfo& rt, Sink& sink) {
     bool built = false;
     for (const auto& b : rt.compiled_backends) built |= b == backend;
     if (!built) {
-      sink.warn("gpu.backend_not_built", "This hipinfer was built without the " + vendor_title(vendor) + " GPU backend: it runs on the CPU",
-                "The system has " + std::to_string(listed) + " " + vendor_title(vendor) + " GPU(s), but only a build with -D" + flag + "=ON can use them.",
+      sink.warn("gpu.backend_not_built",
+                "This hipinfer was built without the " + vendor_title(vendor) + " GPU backend: it runs on the CPU",
+                "The system has " + std::to_string(listed) + " " + vendor_title(vendor) +
+                    " GPU(s), but only a build with -D" + flag + "=ON can use them.",
                 "cmake -S . -B build -G Ninja -D" + flag + "=ON && cmake --build build");
       continue;
     }
     int seen = 0;
     for (const auto& d : rt.devices) seen += d.backend == backend;
     if (seen == 0)
-      sink.error("gpu.runtime_sees_none", "The " + (backend == "hip" ? std::string("HIP") : std::string("CUDA")) + " runtime sees no GPU although the system has " + std::to_string(listed),
-                 "hipinfer would silently run on the CPU. The runtime says: " + (rt.no_gpu_reason.empty() ? std::string("no reason given") : rt.no_gpu_reason) + " (see the permission and library findings).");
+      sink.error("gpu.runtime_sees_none",
+                 "The " + (backend == "hip" ? std::string("HIP") : std::string("CUDA")) +
+                     " runtime sees no GPU although the system has " + std::to_string(listed),
+                 "hipinfer would silently run on the CPU. The runtime says: " +
+                     (rt.no_gpu_reason.empty() ? std::string("no reason given") : rt.no_gpu_reason) +
+                     " (see the permission and library findings).");
   }
 }
 
@@ -330,7 +341,8 @@ void check_gpus(const Context& ctx, Sink& sink) {
 
   if (f.gpus.empty()) {
     sink.ok("gpu.none", "No GPU found: hipinfer will run on the CPU",
-            "Looked for AMD and NVIDIA display devices in /sys/bus/pci, the KFD topology, rocminfo, nvidia-smi and the GPU runtime.");
+            "Looked for AMD and NVIDIA display devices in /sys/bus/pci, the KFD topology, rocminfo, nvidia-smi and the "
+            "GPU runtime.");
   }
   for (size_t i = 0; i < f.gpus.size(); ++i) {
     const auto& g = f.gpus[i];
@@ -338,8 +350,11 @@ void check_gpus(const Context& ctx, Sink& sink) {
             "Seen by: " + join(g.sources, ", ") + ".");
     // Why 90%: a model's weights and activations need room; this much in use means another process holds it.
     if (g.memory_total > 0 && g.memory_used >= 0 && g.memory_used * 10 > g.memory_total * 9) {
-      const std::string who = g.vendor == "nvidia" ? "nvidia-smi --query-compute-apps=pid,used_memory --format=csv" : "rocm-smi --showpids";
-      sink.warn("gpu.memory_busy", "GPU " + std::to_string(i) + " has only " + format_bytes(g.memory_total - g.memory_used) + " of " + format_bytes(g.memory_total) + " free",
+      const std::string who =
+          g.vendor == "nvidia" ? "nvidia-smi --query-compute-apps=pid,used_memory --format=csv" : "rocm-smi --showpids";
+      sink.warn("gpu.memory_busy",
+                "GPU " + std::to_string(i) + " has only " + format_bytes(g.memory_total - g.memory_used) + " of " +
+                    format_bytes(g.memory_total) + " free",
                 "Other processes hold its memory; `" + who + "` lists them, and stopping them frees it.");
     }
   }

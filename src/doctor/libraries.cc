@@ -18,10 +18,10 @@ struct KnownLibrary {
   bool runtime;        // without it the vendor's GPUs cannot be used at all
 };
 constexpr KnownLibrary kLibraries[] = {
-    {"HIP runtime", "amd", "libamdhip64.so.", true},  {"rocBLAS", "amd", "librocblas.so.", false},
-    {"hipBLASLt", "amd", "libhipblaslt.so.", false},  {"MIOpen", "amd", "libMIOpen.so.", false},
-    {"CUDA driver", "nvidia", "libcuda.so.", true},    {"CUDA runtime", "nvidia", "libcudart.so.", false},
-    {"cuBLAS", "nvidia", "libcublas.so.", false},      {"cuBLASLt", "nvidia", "libcublasLt.so.", false},
+    {"HIP runtime", "amd", "libamdhip64.so.", true}, {"rocBLAS", "amd", "librocblas.so.", false},
+    {"hipBLASLt", "amd", "libhipblaslt.so.", false}, {"MIOpen", "amd", "libMIOpen.so.", false},
+    {"CUDA driver", "nvidia", "libcuda.so.", true},  {"CUDA runtime", "nvidia", "libcudart.so.", false},
+    {"cuBLAS", "nvidia", "libcublas.so.", false},    {"cuBLASLt", "nvidia", "libcublasLt.so.", false},
     {"cuDNN", "nvidia", "libcudnn.so.", false},
 };
 
@@ -32,7 +32,8 @@ std::vector<std::string> install_dirs(const Context& ctx) {
     if (starts_with(e, "rocm")) dirs.insert(dirs.end(), {"/opt/" + e + "/lib", "/opt/" + e + "/lib64"});
   for (const auto& e : ctx.list("/usr/local"))
     if (starts_with(e, "cuda"))
-      dirs.insert(dirs.end(), {"/usr/local/" + e + "/lib64", "/usr/local/" + e + "/lib", "/usr/local/" + e + "/targets/x86_64-linux/lib"});
+      dirs.insert(dirs.end(), {"/usr/local/" + e + "/lib64", "/usr/local/" + e + "/lib",
+                               "/usr/local/" + e + "/targets/x86_64-linux/lib"});
   return dirs;
 }
 
@@ -51,10 +52,11 @@ void read_ld_so_conf(const Context& ctx, const std::string& file, std::vector<st
     const std::string dir = pattern.substr(0, slash), glob = pattern.substr(slash + 1);
     const auto star = glob.find('*');
     for (const auto& name : ctx.list(dir)) {
-      const bool match = star == std::string::npos
-                             ? name == glob
-                             : starts_with(name, glob.substr(0, star)) && name.size() >= glob.size() - 1 &&
-                                   name.compare(name.size() - (glob.size() - star - 1), std::string::npos, glob.substr(star + 1)) == 0;
+      const bool match =
+          star == std::string::npos
+              ? name == glob
+              : starts_with(name, glob.substr(0, star)) && name.size() >= glob.size() - 1 &&
+                    name.compare(name.size() - (glob.size() - star - 1), std::string::npos, glob.substr(star + 1)) == 0;
       if (match) read_ld_so_conf(ctx, dir + "/" + name, dirs, depth + 1);
     }
   }
@@ -73,18 +75,21 @@ std::string find_known(const Context& ctx, const std::vector<std::string>& dirs,
     for (const auto& name : ctx.list(d)) {
       if (!starts_with(name, lib.prefix)) continue;
       const std::string rest = name.substr(std::string(lib.prefix).size());
-      if (!rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      if (!rest.empty() &&
+          std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         sonames.push_back(name);
     }
     if (sonames.empty()) continue;
-    std::sort(sonames.begin(), sonames.end(), [](const std::string& a, const std::string& b) { return compare_versions(a, b) < 0; });
+    std::sort(sonames.begin(), sonames.end(),
+              [](const std::string& a, const std::string& b) { return compare_versions(a, b) < 0; });
     return d + "/" + sonames.back();
   }
   return "";
 }
 
 // "#define CUDNN_MAJOR 9" style version from a header next to the library's install.
-std::string header_version(const Context& ctx, const std::string& lib_path, const std::string& header, const std::string& prefix) {
+std::string header_version(const Context& ctx, const std::string& lib_path, const std::string& header,
+                           const std::string& prefix) {
   const std::string dir = lib_path.substr(0, lib_path.rfind('/'));
   const std::string text = ctx.read(dir + "/../include/" + header).value_or("");
   std::vector<std::string> parts;
@@ -123,11 +128,15 @@ void check_rocblas_targets(const Context& ctx, Sink& sink, const std::string& ro
     if (g.vendor != "amd" || g.arch.empty()) continue;
     const bool has = std::any_of(files.begin(), files.end(), [&](const std::string& f) {
       const auto at = f.find(g.arch);
-      return at != std::string::npos && (at + g.arch.size() == f.size() || !std::isalnum(static_cast<unsigned char>(f[at + g.arch.size()])));
+      return at != std::string::npos &&
+             (at + g.arch.size() == f.size() || !std::isalnum(static_cast<unsigned char>(f[at + g.arch.size()])));
     });
     if (!has)
       sink.error("lib.rocblas_arch", "rocBLAS has no kernels for " + g.arch + " (" + g.name + ")",
-                 dir + " holds kernels for other GPUs only, so BLAS calls on this GPU fail with 'Cannot read TensileLibrary'. Install a ROCm release that supports " + g.arch + ".");
+                 dir +
+                     " holds kernels for other GPUs only, so BLAS calls on this GPU fail with 'Cannot read "
+                     "TensileLibrary'. Install a ROCm release that supports " +
+                     g.arch + ".");
   }
 }
 
@@ -187,7 +196,7 @@ void check_libraries(const Context& ctx, Sink& sink) {
   std::vector<std::string> on_path = lp.env_dirs;
   on_path.insert(on_path.end(), lp.system_dirs.begin(), lp.system_dirs.end());
   const std::vector<std::string> elsewhere = install_dirs(ctx);
-  std::map<std::string, int> math_found;       // vendor -> math libraries found
+  std::map<std::string, int> math_found;      // vendor -> math libraries found
   std::map<std::string, bool> runtime_found;  // vendor -> its runtime library found
   for (const auto& lib : kLibraries) {
     const bool vendor_gpu = count_gpus(sink.facts, lib.vendor) > 0;
@@ -196,18 +205,25 @@ void check_libraries(const Context& ctx, Sink& sink) {
     if (path.empty()) path = find_known(ctx, elsewhere, lib);
     if (path.empty()) {
       if (vendor_gpu && lib.runtime)
-        sink.error("lib.runtime_missing", std::string("The ") + lib.name + " library (" + lib.prefix + "*) is not installed",
-                   std::string("Without it the ") + (lib.vendor == std::string("amd") ? "AMD" : "NVIDIA") + " GPUs cannot be used; hipinfer runs on the CPU. " +
-                       (lib.vendor == std::string("amd") ? "Install ROCm (docs/doctor.md lists the steps)." : "Install the NVIDIA driver's user-space libraries."),
-                   lib.vendor == std::string("amd") && ctx.exists("/usr/bin/amdgpu-install") ? "sudo amdgpu-install --usecase=rocm" : "");
+        sink.error("lib.runtime_missing",
+                   std::string("The ") + lib.name + " library (" + lib.prefix + "*) is not installed",
+                   std::string("Without it the ") + (lib.vendor == std::string("amd") ? "AMD" : "NVIDIA") +
+                       " GPUs cannot be used; hipinfer runs on the CPU. " +
+                       (lib.vendor == std::string("amd") ? "Install ROCm (docs/doctor.md lists the steps)."
+                                                         : "Install the NVIDIA driver's user-space libraries."),
+                   lib.vendor == std::string("amd") && ctx.exists("/usr/bin/amdgpu-install")
+                       ? "sudo amdgpu-install --usecase=rocm"
+                       : "");
       continue;
     }
     // A file of the right name is not yet a library: a placeholder, a half-finished download or
     // another architecture's build fails to load as surely as a missing one.
     if (const std::string problem = shared_library_problem(ctx.host_path(ctx.resolve(path))); !problem.empty()) {
-      sink.error("lib.broken", std::string(lib.name) + " at " + path + " is not a library this machine can load: " + problem,
-                 std::string("Programs that load it (hipinfer's GPU backend, ONNX Runtime, PyTorch) fail as if it were missing. ") +
-                     "Reinstall the package that owns it" + (lib.runtime ? " (the GPU driver's or runtime's)." : "."));
+      sink.error(
+          "lib.broken", std::string(lib.name) + " at " + path + " is not a library this machine can load: " + problem,
+          std::string(
+              "Programs that load it (hipinfer's GPU backend, ONNX Runtime, PyTorch) fail as if it were missing. ") +
+              "Reinstall the package that owns it" + (lib.runtime ? " (the GPU driver's or runtime's)." : "."));
       continue;
     }
     const std::string version = library_version(ctx, lib, path);
@@ -227,8 +243,11 @@ void check_libraries(const Context& ctx, Sink& sink) {
   // Only worth saying when the runtime is there: without it lib.runtime_missing already says more.
   for (const std::string vendor : {"amd", "nvidia"})
     if (count_gpus(sink.facts, vendor) > 0 && runtime_found[vendor] && math_found[vendor] == 0)
-      sink.warn("lib.math_missing", vendor == "amd" ? "None of rocBLAS, hipBLASLt or MIOpen is installed" : "None of cuBLAS, cuBLASLt or cuDNN is installed",
-                "hipinfer then uses only its own GPU kernels; matrix products and convolutions are slower than with the vendor libraries.");
+      sink.warn("lib.math_missing",
+                vendor == "amd" ? "None of rocBLAS, hipBLASLt or MIOpen is installed"
+                                : "None of cuBLAS, cuBLASLt or cuDNN is installed",
+                "hipinfer then uses only its own GPU kernels; matrix products and convolutions are slower than with "
+                "the vendor libraries.");
 }
 
 }  // namespace hi::doctor

@@ -15,13 +15,15 @@ void check_pcie(const Context& ctx, Sink& sink) {
     if (g.link_width < g.link_width_max) {
       sink.warn("pcie.link_narrow", str(gpu, " runs its PCIe link at x", g.link_width, " of x", g.link_width_max),
                 str("Host-device copies get ", g.link_width, "/", g.link_width_max,
-                    " of the bandwidth: move the card to a full-width slot (no riser), or check the slot's lane sharing in the board manual."));
+                    " of the bandwidth: move the card to a full-width slot (no riser), or check the slot's lane "
+                    "sharing in the board manual."));
       continue;
     }
     // Speed below the maximum is normal at idle: GPUs lower the link speed to save power.
     const bool slower = std::strtod(g.link_speed.c_str(), nullptr) < std::strtod(g.link_speed_max.c_str(), nullptr);
     sink.ok("pcie.link", str(gpu, " PCIe link x", g.link_width, " at ", g.link_speed),
-            slower ? "Below its maximum of " + g.link_speed_max + " now; GPUs lower the link speed when idle, so check again under load."
+            slower ? "Below its maximum of " + g.link_speed_max +
+                         " now; GPUs lower the link speed when idle, so check again under load."
                    : "Full width and speed.");
   }
 }

@@ -14,8 +14,8 @@ namespace hi::doctor {
 namespace {
 
 struct DeviceNode {
-  std::string path;   // system path
-  std::string mode;   // "crw-rw----"
+  std::string path;  // system path
+  std::string mode;  // "crw-rw----"
   std::string owner, group;
   bool exists = false;
 };
@@ -90,14 +90,17 @@ void check_amd(const Context& ctx, Sink& sink, const std::vector<DeviceNode>& li
     if (!n.exists) missing.push_back(p);
     else if (!can_open(ctx, n)) {
       blocked.push_back(p + " (" + n.mode + " " + n.owner + ":" + n.group + ")");
-      if (!n.group.empty() && std::find(groups.begin(), groups.end(), n.group) == groups.end()) groups.push_back(n.group);
+      if (!n.group.empty() && std::find(groups.begin(), groups.end(), n.group) == groups.end())
+        groups.push_back(n.group);
     }
   }
   if (!missing.empty())
     sink.error("perm.device_missing", "Missing device files: " + join(missing, ", "),
-               "ROCm needs /dev/kfd and a render node per GPU; in a container pass them with --device=/dev/kfd --device=/dev/dri.");
+               "ROCm needs /dev/kfd and a render node per GPU; in a container pass them with --device=/dev/kfd "
+               "--device=/dev/dri.");
   if (!blocked.empty()) {
-    // ROCm's install guide adds users to both groups: render owns the nodes on current distributions, video on older ones.
+    // ROCm's install guide adds users to both groups: render owns the nodes on current distributions, video on older
+    // ones.
     for (const char* g : {"render", "video"})
       if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
     sink.error("perm.device_access", "User " + ctx.user() + " cannot open " + join(blocked, ", "),
@@ -117,15 +120,16 @@ void check_nvidia(const Context& ctx, Sink& sink, const std::vector<DeviceNode>&
     else if (!can_open(ctx, n)) blocked.push_back(std::string(p) + " (" + n.mode + " " + n.owner + ":" + n.group + ")");
   }
   if (!missing.empty() && !sink.facts.nvidia_driver.empty())
-    sink.error("perm.device_missing", "Missing device files: " + join(missing, ", "),
-               "The NVIDIA driver is loaded but its device files are not there (in a container, run it with --gpus all).",
-               "sudo nvidia-modprobe -u -c=0");
+    sink.error(
+        "perm.device_missing", "Missing device files: " + join(missing, ", "),
+        "The NVIDIA driver is loaded but its device files are not there (in a container, run it with --gpus all).",
+        "sudo nvidia-modprobe -u -c=0");
   if (!blocked.empty())
     sink.error("perm.device_access", "User " + ctx.user() + " cannot open " + join(blocked, ", "),
-               "The NVIDIA device files normally allow everyone (crw-rw-rw-); these were restricted, typically to the video group.",
+               "The NVIDIA device files normally allow everyone (crw-rw-rw-); these were restricted, typically to the "
+               "video group.",
                "sudo usermod -a -G video " + ctx.user());
-  else if (missing.empty())
-    sink.ok("perm.device_access", "User " + ctx.user() + " can open the NVIDIA device files");
+  else if (missing.empty()) sink.ok("perm.device_access", "User " + ctx.user() + " can open the NVIDIA device files");
 }
 
 }  // namespace
@@ -137,7 +141,8 @@ void check_permissions(const Context& ctx, Sink& sink) {
   const auto pending = pending_groups(ctx);
   if (!pending.empty() && count_gpus(sink.facts, "amd") + count_gpus(sink.facts, "nvidia") > 0)
     sink.warn("perm.group_pending", "Group membership not active yet: " + join(pending, ", "),
-              "You were added to these groups after this login session started; log out and back in, or start a shell in the group.",
+              "You were added to these groups after this login session started; log out and back in, or start a shell "
+              "in the group.",
               "newgrp " + pending[0]);
 }
 

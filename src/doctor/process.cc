@@ -76,7 +76,8 @@ std::optional<ProcessResult> run_process(const std::vector<std::string>& argv, i
   const auto deadline = start + std::chrono::seconds(timeout_s);
   char buf[65536];
   while (!exec_failed) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);

@@ -19,7 +19,6 @@ struct ProcessResult {
 // argv[0] is a path. `env` replaces the environment when given. nullopt when it cannot start.
 // Output past `max_output` bytes keeps its head and tail with a marker in between.
 std::optional<ProcessResult> run_process(const std::vector<std::string>& argv, int timeout_s,
-                                         const std::map<std::string, std::string>* env,
-                                         size_t max_output = 4 << 20);
+                                         const std::map<std::string, std::string>* env, size_t max_output = 4 << 20);
 
 }  // namespace hi::doctor

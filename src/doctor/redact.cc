@@ -24,14 +24,17 @@ namespace hi::doctor {
 
 bool report_may_show_variable(const std::string& name) {
   // A variable named like a secret stays out even under an allowed prefix (HI_API_TOKEN).
-  static const char* kSecretWords[] = {"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE"};
+  static const char* kSecretWords[] = {"TOKEN",      "SECRET", "KEY",    "PASSWORD", "PASSWD", "PWD",
+                                       "CREDENTIAL", "AUTH",   "COOKIE", "SESSION",  "PRIVATE"};
   for (const char* w : kSecretWords)
     if (name.find(w) != std::string::npos) return false;
-  static const char* kPrefixes[] = {"HIP_", "HSA_", "ROCR_", "ROCM_", "AMD_", "GPU_", "MIOPEN_", "ROCBLAS_", "HIPBLASLT_",
-                                    "CUDA_", "NVIDIA_", "CUDNN_", "CUBLAS_", "NCCL_", "OMP_", "MKL_", "HI_", "PYTORCH_", "TORCH_", "ORT_"};
+  static const char* kPrefixes[] = {"HIP_",     "HSA_",       "ROCR_", "ROCM_",    "AMD_",   "GPU_",    "MIOPEN_",
+                                    "ROCBLAS_", "HIPBLASLT_", "CUDA_", "NVIDIA_",  "CUDNN_", "CUBLAS_", "NCCL_",
+                                    "OMP_",     "MKL_",       "HI_",   "PYTORCH_", "TORCH_", "ORT_"};
   for (const char* p : kPrefixes)
     if (starts_with(name, p)) return true;
-  static const char* kNames[] = {"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "PYTHONPATH", "CONDA_PREFIX", "VIRTUAL_ENV", "LANG", "LC_ALL"};
+  static const char* kNames[] = {"LD_LIBRARY_PATH", "LD_PRELOAD",  "PATH", "PYTHONPATH",
+                                 "CONDA_PREFIX",    "VIRTUAL_ENV", "LANG", "LC_ALL"};
   for (const char* n : kNames)
     if (name == n) return true;
   return false;
@@ -49,11 +52,12 @@ bool secret_key(std::string key) {
   // Dashes of flags, quotes and brackets around JSON keys: {"auth", --password, 'token'.
   while (!key.empty() && !alnum(key.front())) key.erase(0, 1);
   while (!key.empty() && !alnum(key.back())) key.pop_back();
-  for (const char* w : {"token", "secret", "password", "passwd", "credential", "apikey", "api_key", "api-key", "accesskey",
-                        "access_key", "access-key", "privatekey", "private_key", "private-key", "accountkey"})
+  for (const char* w :
+       {"token", "secret", "password", "passwd", "credential", "apikey", "api_key", "api-key", "accesskey",
+        "access_key", "access-key", "privatekey", "private_key", "private-key", "accountkey"})
     if (key.find(w) != std::string::npos) return true;
   if (key == "auth" || key == "sig") return true;  // Docker's "auth", Azure SAS signatures
-  return key.size() > 4 && key.ends_with("_pwd");   // MYSQL_PWD (not PWD, the current folder)
+  return key.size() > 4 && key.ends_with("_pwd");  // MYSQL_PWD (not PWD, the current folder)
 }
 
 // The length of a secret token starting at s[i] (a token shape from the list above), or 0.
@@ -70,7 +74,9 @@ size_t token_shape_at(std::string_view s, size_t i) {
   };
   auto word = [](char c) { return alnum(c) || c == '_'; };
   auto dashed = [](char c) { return token_char(c); };
-  auto upper_digit = [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)); };
+  auto upper_digit = [](char c) {
+    return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c));
+  };
   for (std::string_view p : {"hf_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"})
     if (size_t n = with_prefix(p, 20, word)) return n;
   for (std::string_view p : {"glpat-", "sk-"})
@@ -142,7 +148,8 @@ std::string redact_token(std::string_view t) {
         continue;
       }
       size_t j = i;
-      while (j < t.size() && t[j] != '=' && t[j] != ':' && t[j] != '&' && t[j] != ';' && t[j] != ',' && t[j] != '?') ++j;
+      while (j < t.size() && t[j] != '=' && t[j] != ':' && t[j] != '&' && t[j] != ';' && t[j] != ',' && t[j] != '?')
+        ++j;
       if (j < t.size() && (t[j] == '=' || t[j] == ':') && j > i && secret_key(lower(t.substr(i, j - i)))) {
         size_t v = j + 1;
         while (v < t.size() && (t[v] == '"' || t[v] == '\'')) ++v;
@@ -225,7 +232,9 @@ std::string redact_secrets(const std::string& text) {
         const size_t close = quoted ? token.find(token.front(), 1) : std::string_view::npos;
         size_t rest = close != std::string_view::npos ? close + 1 : token.size();
         if (!quoted)
-          while (rest > 0 && (token[rest - 1] == ',' || token[rest - 1] == '}' || token[rest - 1] == ']' || token[rest - 1] == ';')) --rest;
+          while (rest > 0 &&
+                 (token[rest - 1] == ',' || token[rest - 1] == '}' || token[rest - 1] == ']' || token[rest - 1] == ';'))
+            --rest;
         if (quoted) out += token.front();
         out += kMark;
         if (quoted && close != std::string_view::npos) out += token.front();

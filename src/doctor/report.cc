@@ -34,10 +34,12 @@ std::string framework_row(const SystemFacts& f, const std::string& prefix, const
 
 std::string versions_section(const ReportOptions& o, const SystemFacts& f) {
   std::string s = "## Versions\n\n| component | version |\n|---|---|\n";
-  s += "| hipinfer | " + or_none(o.hipinfer_version, "unknown") + " (GPU runtime: " + or_none(f.hipinfer_runtime, "none built") + ") |\n";
+  s += "| hipinfer | " + or_none(o.hipinfer_version, "unknown") +
+       " (GPU runtime: " + or_none(f.hipinfer_runtime, "none built") + ") |\n";
   s += "| ROCm | " + or_none(f.rocm_version, "not installed") + " |\n";
   s += "| CUDA toolkit | " + or_none(f.cuda_toolkit_version, "not installed") + " |\n";
-  s += "| GPU driver | " + (!f.nvidia_driver.empty() ? "NVIDIA " + f.nvidia_driver : or_none(f.amdgpu_driver, "none loaded")) + " |\n";
+  s += "| GPU driver | " +
+       (!f.nvidia_driver.empty() ? "NVIDIA " + f.nvidia_driver : or_none(f.amdgpu_driver, "none loaded")) + " |\n";
   for (const auto& lib : f.libraries) s += "| " + lib.name + " | " + or_none(lib.version, "unknown") + " |\n";
   s += framework_row(f, "torch", "PyTorch");
   s += framework_row(f, "onnxruntime", "ONNX Runtime");
@@ -56,15 +58,17 @@ std::string hardware_section(const SystemFacts& f) {
     s += "| # | model | architecture | memory | PCI bus | PCIe link |\n|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < f.gpus.size(); ++i) {
       const auto& g = f.gpus[i];
-      const std::string link = g.link_width ? str("x", g.link_width, "/x", g.link_width_max, " ", g.link_speed) : "unknown";
+      const std::string link =
+          g.link_width ? str("x", g.link_width, "/x", g.link_width_max, " ", g.link_speed) : "unknown";
       s += "| " + std::to_string(i) + " | " + g.name + " | " + or_none(g.arch, "unknown") + " | " +
            (g.memory_total ? format_bytes(g.memory_total) : "unknown") + " | " + g.pci_bus_id + " | " + link + " |\n";
     }
     s += "\n";
   }
   s += "CPU: " + or_none(f.cpu_model, "unknown") + ", " + std::to_string(f.cpu_logical) + " logical CPUs; " +
-       (f.cpu_features.empty() ? std::string("no vector extensions hipinfer uses") : join(f.cpu_features, " ")) + ". Host memory: " +
-       format_bytes(f.host_memory_available) + " available of " + format_bytes(f.host_memory_total) + ".\n\n";
+       (f.cpu_features.empty() ? std::string("no vector extensions hipinfer uses") : join(f.cpu_features, " ")) +
+       ". Host memory: " + format_bytes(f.host_memory_available) + " available of " +
+       format_bytes(f.host_memory_total) + ".\n\n";
   return s;
 }
 
@@ -94,7 +98,8 @@ std::string tried_section(const DoctorResult& r) {
   for (const auto& x : r.findings) {
     if (x.level == Level::kOk) continue;
     ++n;
-    s += "- [ ] " + std::string(x.level == Level::kError ? "**error** " : "warning ") + x.title + (x.fix.empty() ? "" : " — fix: `" + x.fix + "`") + "\n";
+    s += "- [ ] " + std::string(x.level == Level::kError ? "**error** " : "warning ") + x.title +
+         (x.fix.empty() ? "" : " — fix: `" + x.fix + "`") + "\n";
   }
   if (n == 0) s += "- `hipinfer doctor` found no problems.\n";
   else s += "\nTick what you ran (these are what `hipinfer doctor` suggests).\n";
@@ -116,7 +121,8 @@ std::string mask_home(const std::string& text, const std::string& home) {
   std::string out;
   size_t from = 0;
   if (home.size() > 1)  // "/" alone would turn every path into ~
-    for (size_t at; (at = text.find(home, from)) != std::string::npos; from = at + home.size()) out.append(text, from, at - from).append("~");
+    for (size_t at; (at = text.find(home, from)) != std::string::npos; from = at + home.size())
+      out.append(text, from, at - from).append("~");
   out.append(text, from, std::string::npos);
   return std::regex_replace(out, std::regex("/home/[^/\\s`'\"|)]+"), "/home/<user>");
 }
@@ -137,7 +143,8 @@ std::string error_line(const std::string& output) {
 
 }  // namespace
 
-Result<CommandRun> run_shell_command(const std::string& command, int timeout_s, const std::map<std::string, std::string>& env) {
+Result<CommandRun> run_shell_command(const std::string& command, int timeout_s,
+                                     const std::map<std::string, std::string>& env) {
   const auto r = run_process({"/bin/sh", "-c", command}, timeout_s, &env, 1 << 20);
   if (!r) return error(StatusCode::kRuntimeError, "could not start /bin/sh to run: ", command);
   return CommandRun{command, r->output, r->exit_status, r->timed_out, r->seconds};
@@ -152,17 +159,24 @@ Result<std::string> make_report(const ReportOptions& o) {
   }
   const std::string err = run ? error_line(run->output) : "";
   std::string s = "# Bug report: " + (err.empty() ? std::string("hipinfer problem") : err) + "\n\n";
-  s += "<!-- Written by `hipinfer report` on " + today() + ". Read it before posting: secrets were filtered, but check. -->\n\n";
+  s += "<!-- Written by `hipinfer report` on " + today() +
+       ". Read it before posting: secrets were filtered, but check. -->\n\n";
 
   s += "## Describe the problem\n\n";
   if (run)
-    s += "`" + run->command + "` " + (run->timed_out ? "was stopped after " + std::to_string(o.command_timeout_s) + " s" : "exited with status " + std::to_string(run->exit_status)) + ".\n";
+    s += "`" + run->command + "` " +
+         (run->timed_out ? "was stopped after " + std::to_string(o.command_timeout_s) + " s"
+                         : "exited with status " + std::to_string(run->exit_status)) +
+         ".\n";
   s += "_What did you expect, and what happened instead?_\n\n";
 
   s += versions_section(o, doctor.facts);
   s += hardware_section(doctor.facts);
 
-  s += "## Model\n\n" + (o.model_path.empty() ? std::string("No model given (`--model FILE` adds its summary).\n") : summarize_model(o.model_path)) + "\n";
+  s += "## Model\n\n" +
+       (o.model_path.empty() ? std::string("No model given (`--model FILE` adds its summary).\n")
+                             : summarize_model(o.model_path)) +
+       "\n";
 
   s += "## Steps to reproduce\n\n";
   if (run) s += "1. Run:\n\n" + fenced(run->command, "sh") + "\n";
@@ -170,14 +184,16 @@ Result<std::string> make_report(const ReportOptions& o) {
 
   s += "## Error log\n\n";
   if (run)
-    s += "Output of the command (exit status " + std::to_string(run->exit_status) + (run->timed_out ? ", timed out" : "") + ", " +
-         std::to_string(static_cast<int>(run->seconds * 1000)) + " ms):\n\n" + fenced(run->output.empty() ? "(no output)\n" : run->output) + "\n";
+    s += "Output of the command (exit status " + std::to_string(run->exit_status) +
+         (run->timed_out ? ", timed out" : "") + ", " + std::to_string(static_cast<int>(run->seconds * 1000)) +
+         " ms):\n\n" + fenced(run->output.empty() ? "(no output)\n" : run->output) + "\n";
   if (!o.log_path.empty()) s += "Log file `" + o.log_path + "`:\n\n" + fenced(read_log(o.log_path)) + "\n";
   if (!run && o.log_path.empty()) s += "_No command or log given (`--command \"...\"` or `--log FILE`)._\n\n";
 
   s += tried_section(doctor);
-  s += "## hipinfer doctor\n\n<details><summary>" + std::to_string(doctor.count(Level::kOk)) + " ok, " + std::to_string(doctor.count(Level::kWarning)) +
-       " warnings, " + std::to_string(doctor.count(Level::kError)) + " errors</summary>\n\n" + fenced(format_text(doctor, false)) + "\n</details>\n\n";
+  s += "## hipinfer doctor\n\n<details><summary>" + std::to_string(doctor.count(Level::kOk)) + " ok, " +
+       std::to_string(doctor.count(Level::kWarning)) + " warnings, " + std::to_string(doctor.count(Level::kError)) +
+       " errors</summary>\n\n" + fenced(format_text(doctor, false)) + "\n</details>\n\n";
   s += environment_section(o.doctor.env);
 
   s = redact_secrets(s);

@@ -30,10 +30,10 @@ namespace fs = std::filesystem;
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
-constexpr size_t kMinPreamble = 10;  // magic, 2 version bytes, uint16 header length
-constexpr size_t kAlign = 64;        // numpy's ARRAY_ALIGN
+constexpr size_t kMinPreamble = 10;          // magic, 2 version bytes, uint16 header length
+constexpr size_t kAlign = 64;                // numpy's ARRAY_ALIGN
 constexpr size_t kGrowthAxisMaxDigits = 21;  // numpy pads the header for in-place growth
-constexpr int kMaxNesting = 32;      // nesting of (), [] and {} in the header literal
+constexpr int kMaxNesting = 32;              // nesting of (), [] and {} in the header literal
 // numpy refuses headers over 10000 bytes unless told to trust the file; a plain array's header
 // is under 100 bytes plus about 22 per dim, so this bound only stops hostile files.
 constexpr uint64_t kMaxHeaderLen = 1 << 20;
@@ -72,13 +72,13 @@ uint32_t read_le(const uint8_t* p, size_t n) {
 struct PyValue {
   enum class Kind { kString, kInt, kBool, kNone, kTuple, kList, kDict };
   Kind kind = Kind::kNone;
-  std::string s;                // kString
-  int64_t i = 0;                // kInt (when !too_big)
-  bool too_big = false;         // kInt that does not fit int64
-  bool negative = false;        // kInt
-  bool b = false;               // kBool
-  std::vector<PyValue> items;   // kTuple, kList; kDict: keys and values alternate
-  std::string text;             // the literal's source, for messages
+  std::string s;               // kString
+  int64_t i = 0;               // kInt (when !too_big)
+  bool too_big = false;        // kInt that does not fit int64
+  bool negative = false;       // kInt
+  bool b = false;              // kBool
+  std::vector<PyValue> items;  // kTuple, kList; kDict: keys and values alternate
+  std::string text;            // the literal's source, for messages
 };
 
 class LiteralParser {
@@ -104,8 +104,8 @@ class LiteralParser {
     if (error_.empty()) error_ = str(why, " at offset ", pos_);
   }
   void skip_space() {
-    while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\n' ||
-                                  src_[pos_] == '\r' || src_[pos_] == '\f' || src_[pos_] == '\v'))
+    while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\n' || src_[pos_] == '\r' ||
+                                  src_[pos_] == '\f' || src_[pos_] == '\v'))
       ++pos_;
   }
   bool peek(char c) {
@@ -189,7 +189,9 @@ class LiteralParser {
         switch (c) {
           case 'n': c = '\n'; break;
           case 't': c = '\t'; break;
-          case '\\': case '\'': case '"': break;
+          case '\\':
+          case '\'':
+          case '"': break;
           default:
             // Other escapes never appear in headers numpy writes; keep them verbatim.
             v.s += '\\';
@@ -221,8 +223,8 @@ class LiteralParser {
       return std::nullopt;
     }
     if (pos_ < src_.size() && (src_[pos_] == 'L' || src_[pos_] == 'l')) ++pos_;  // Python 2 long
-    if (pos_ < src_.size() && (src_[pos_] == '.' || src_[pos_] == 'e' || src_[pos_] == 'E' ||
-                               src_[pos_] == 'x' || src_[pos_] == '_')) {
+    if (pos_ < src_.size() &&
+        (src_[pos_] == '.' || src_[pos_] == 'e' || src_[pos_] == 'E' || src_[pos_] == 'x' || src_[pos_] == '_')) {
       fail("only plain decimal integers are allowed");
       return std::nullopt;
     }
@@ -285,10 +287,10 @@ bool dtype_from_descr(const std::string& descr, NpyHeader& h, std::string* why) 
     DType dtype;
   };
   static constexpr Entry kTable[] = {
-      {"f2", DType::kFloat16}, {"f4", DType::kFloat32}, {"f8", DType::kFloat64},
-      {"i1", DType::kInt8},    {"i2", DType::kInt16},   {"i4", DType::kInt32},   {"i8", DType::kInt64},
-      {"u1", DType::kUInt8},   {"u2", DType::kUInt16},  {"u4", DType::kUInt32},  {"u8", DType::kUInt64},
-      {"b1", DType::kBool},    {"?", DType::kBool},
+      {"f2", DType::kFloat16}, {"f4", DType::kFloat32}, {"f8", DType::kFloat64}, {"i1", DType::kInt8},
+      {"i2", DType::kInt16},   {"i4", DType::kInt32},   {"i8", DType::kInt64},   {"u1", DType::kUInt8},
+      {"u2", DType::kUInt16},  {"u4", DType::kUInt32},  {"u8", DType::kUInt64},  {"b1", DType::kBool},
+      {"?", DType::kBool},
   };
   for (const auto& e : kTable) {
     if (d != e.code) continue;
@@ -299,23 +301,19 @@ bool dtype_from_descr(const std::string& descr, NpyHeader& h, std::string* why) 
     return true;
   }
   const char kind = d.empty() ? '\0' : d[0];
-  if (descr.find("bfloat16") != std::string::npos || descr == "<V2" || descr == ">V2" || descr == "|V2" || descr == "V2")
-    *why = "bfloat16 is not a numpy dtype (ml_dtypes saves it as the raw 2-byte type '<V2'); "
-           "convert the array to float32 before saving it";
-  else if (kind == 'c')
-    *why = "complex arrays are not supported";
-  else if (kind == 'U' || kind == 'S' || kind == 'a')
-    *why = "string arrays are not supported";
-  else if (kind == 'O')
-    *why = "object arrays (pickled Python objects) are not supported";
-  else if (kind == 'M' || kind == 'm')
-    *why = "datetime and timedelta arrays are not supported";
-  else if (kind == 'V')
-    *why = "raw void (record) arrays are not supported";
+  if (descr.find("bfloat16") != std::string::npos || descr == "<V2" || descr == ">V2" || descr == "|V2" ||
+      descr == "V2")
+    *why =
+        "bfloat16 is not a numpy dtype (ml_dtypes saves it as the raw 2-byte type '<V2'); "
+        "convert the array to float32 before saving it";
+  else if (kind == 'c') *why = "complex arrays are not supported";
+  else if (kind == 'U' || kind == 'S' || kind == 'a') *why = "string arrays are not supported";
+  else if (kind == 'O') *why = "object arrays (pickled Python objects) are not supported";
+  else if (kind == 'M' || kind == 'm') *why = "datetime and timedelta arrays are not supported";
+  else if (kind == 'V') *why = "raw void (record) arrays are not supported";
   else if (kind == 'f' || kind == 'i' || kind == 'u' || kind == 'b')
     *why = "this element size is not supported (expected f2 f4 f8, i1 i2 i4 i8, u1 u2 u4 u8 or b1)";
-  else
-    *why = "not a dtype descriptor hipinfer knows (expected e.g. '<f4', '<i8', '|u1', '|b1')";
+  else *why = "not a dtype descriptor hipinfer knows (expected e.g. '<f4', '<i8', '|u1', '|b1')";
   return false;
 }
 
@@ -333,7 +331,8 @@ Result<Preamble> parse_preamble(const uint8_t* p, size_t avail, uint64_t total, 
     if (p[0] == 'P' && magic_have > 1 && p[1] == 'K')
       return bad(name, "not a .npy file: it starts like a zip archive (an .npz file?); extract the arrays first");
     return bad(name, "not a .npy file: it starts with '" +
-                         excerpt(std::string_view(reinterpret_cast<const char*>(p), magic_have)) + "', expected '\\x93NUMPY'");
+                         excerpt(std::string_view(reinterpret_cast<const char*>(p), magic_have)) +
+                         "', expected '\\x93NUMPY'");
   }
   if (total < kMinPreamble)
     return bad(name, str("truncated: the file has ", total, " bytes, a .npy file needs at least ", kMinPreamble));
@@ -345,8 +344,8 @@ Result<Preamble> parse_preamble(const uint8_t* p, size_t avail, uint64_t total, 
   const size_t len_bytes = pre.major == 1 ? 2 : 4;
   pre.header_start = 8 + len_bytes;
   if (total < pre.header_start || avail < pre.header_start)
-    return bad(name, str("truncated: the file has ", total, " bytes, a version ", pre.major,
-                         ".0 .npy preamble needs ", pre.header_start));
+    return bad(name, str("truncated: the file has ", total, " bytes, a version ", pre.major, ".0 .npy preamble needs ",
+                         pre.header_start));
   pre.header_len = read_le(p + 8, len_bytes);
   if (pre.header_len > kMaxHeaderLen)
     return bad(name, str("the header declares ", pre.header_len, " bytes, more than the ", kMaxHeaderLen,
@@ -363,8 +362,7 @@ Status parse_header_dict(std::string_view text, const std::string& name, NpyHead
   LiteralParser parser(text);
   auto v = parser.parse_all(&why);
   if (!v) return bad(name, "cannot parse the header (" + why + "): '" + excerpt(text) + "'");
-  if (v->kind != PyValue::Kind::kDict)
-    return bad(name, "the header is not a dict: '" + excerpt(text) + "'");
+  if (v->kind != PyValue::Kind::kDict) return bad(name, "the header is not a dict: '" + excerpt(text) + "'");
   const PyValue* descr = nullptr;
   const PyValue* fortran = nullptr;
   const PyValue* shape = nullptr;
@@ -382,7 +380,8 @@ Status parse_header_dict(std::string_view text, const std::string& name, NpyHead
                            " (expected exactly 'descr', 'fortran_order' and 'shape')");
     *slot = value;  // a repeated key keeps the last value, as Python does
   }
-  for (const auto& [ptr, key] : {std::pair{descr, "descr"}, std::pair{fortran, "fortran_order"}, std::pair{shape, "shape"}})
+  for (const auto& [ptr, key] :
+       {std::pair{descr, "descr"}, std::pair{fortran, "fortran_order"}, std::pair{shape, "shape"}})
     if (!ptr) return bad(name, std::string("the header has no '") + key + "' key: '" + excerpt(text) + "'");
 
   if (descr->kind == PyValue::Kind::kList)
@@ -404,15 +403,14 @@ Status parse_header_dict(std::string_view text, const std::string& name, NpyHead
       return bad(name, str("shape ", excerpt(shape->text, 60), ": dim ", i, " is not an integer"));
     if (d.negative && (d.too_big || d.i != 0))
       return bad(name, str("shape ", excerpt(shape->text, 60), ": dim ", i, " is negative"));
-    if (d.too_big)
-      return bad(name, str("shape ", excerpt(shape->text, 60), ": dim ", i, " does not fit in 64 bits"));
+    if (d.too_big) return bad(name, str("shape ", excerpt(shape->text, 60), ": dim ", i, " does not fit in 64 bits"));
     h.shape.push_back(d.i);
   }
   h.numel = shape_numel(h.shape);
-  if (h.numel < 0)
-    return bad(name, "shape " + describe_shape(h.shape) + " overflows a 64-bit element count");
+  if (h.numel < 0) return bad(name, "shape " + describe_shape(h.shape) + " overflows a 64-bit element count");
   if (static_cast<uint64_t>(h.numel) > std::numeric_limits<uint64_t>::max() / 2 / h.itemsize)
-    return bad(name, str("shape ", describe_shape(h.shape), " of ", dtype_name(h.dtype), " overflows a 64-bit byte count"));
+    return bad(name,
+               str("shape ", describe_shape(h.shape), " of ", dtype_name(h.dtype), " overflows a 64-bit byte count"));
   h.data_bytes = static_cast<uint64_t>(h.numel) * h.itemsize;
   return Status::ok();
 }
@@ -437,7 +435,8 @@ Result<Tensor> allocate(const NpyHeader& h, const std::string& name) {
   try {
     return Tensor::empty(h.dtype, h.shape);
   } catch (const OutOfMemory& e) {
-    return Status(StatusCode::kOutOfMemory, name + ": " + dtype_name(h.dtype) + describe_shape(h.shape) + ": " + e.what);
+    return Status(StatusCode::kOutOfMemory,
+                  name + ": " + dtype_name(h.dtype) + describe_shape(h.shape) + ": " + e.what);
   }
 }
 
@@ -536,13 +535,13 @@ Result<Tensor> parse_npy(const void* data, size_t size, const std::string& name)
 Result<Tensor> read_npy(const std::string& path) {
   std::error_code ec;
   const auto st = fs::status(path, ec);
-  if (ec || !fs::exists(st))
-    return error(StatusCode::kNotFound, "cannot open '", path, "': no such file");
+  if (ec || !fs::exists(st)) return error(StatusCode::kNotFound, "cannot open '", path, "': no such file");
   if (fs::is_directory(st)) return error(StatusCode::kInvalidArgument, "cannot read '", path, "': it is a directory");
   // A pipe or a device has no size to check the header against; /dev/zero never ends and a FIFO
   // without a writer blocks the open itself. So only regular files, checked before opening.
   if (!fs::is_regular_file(st))
-    return error(StatusCode::kInvalidArgument, "cannot read '", path, "': not a regular file (a pipe, device or socket)");
+    return error(StatusCode::kInvalidArgument, "cannot read '", path,
+                 "': not a regular file (a pipe, device or socket)");
   std::ifstream in(path, std::ios::binary);
   if (!in) return error(StatusCode::kNotFound, "cannot open '", path, "': ", std::strerror(errno));
   const uint64_t total = fs::file_size(path, ec);
@@ -552,7 +551,8 @@ Result<Tensor> read_npy(const std::string& path) {
   std::string head(static_cast<size_t>(std::min<uint64_t>(total, 12)), '\0');
   if (!in.read(head.data(), static_cast<std::streamsize>(head.size())))
     return bad(path, "short read of the .npy preamble");
-  HI_ASSIGN_OR_RETURN(Preamble pre, parse_preamble(reinterpret_cast<const uint8_t*>(head.data()), head.size(), total, path));
+  HI_ASSIGN_OR_RETURN(Preamble pre,
+                      parse_preamble(reinterpret_cast<const uint8_t*>(head.data()), head.size(), total, path));
   const size_t header_end = pre.header_start + static_cast<size_t>(pre.header_len);
   const size_t have = head.size();
   if (header_end > have) {
@@ -560,7 +560,8 @@ Result<Tensor> read_npy(const std::string& path) {
     if (!in.read(head.data() + have, static_cast<std::streamsize>(header_end - have)))
       return bad(path, "short read of the .npy header");
   }
-  HI_ASSIGN_OR_RETURN(NpyHeader h, parse_npy_header(reinterpret_cast<const uint8_t*>(head.data()), head.size(), total, path));
+  HI_ASSIGN_OR_RETURN(NpyHeader h,
+                      parse_npy_header(reinterpret_cast<const uint8_t*>(head.data()), head.size(), total, path));
   HI_ASSIGN_OR_RETURN(Tensor t, allocate(h, path));
   in.clear();
   in.seekg(static_cast<std::streamoff>(h.data_offset));
@@ -611,12 +612,14 @@ Status write_npy(const std::string& path, const Tensor& t) {
   }
   const char* descr = t.dtype() == DType::kString ? string_descr.c_str() : descr_for(t.dtype());
   if (!descr) {
-    const std::string hint = t.dtype() == DType::kBFloat16 ? " (bfloat16 is not a numpy dtype; convert it to float32 first)" : "";
+    const std::string hint =
+        t.dtype() == DType::kBFloat16 ? " (bfloat16 is not a numpy dtype; convert it to float32 first)" : "";
     return error(StatusCode::kInvalidArgument, "cannot write '", path, "': ", dtype_name(t.dtype()),
                  " tensors have no .npy equivalent", hint);
   }
   if (t.numel() > 0 && t.raw() == nullptr)
-    return error(StatusCode::kInvalidArgument, "cannot write '", path, "': the tensor ", t.type_string(), " has no data");
+    return error(StatusCode::kInvalidArgument, "cannot write '", path, "': the tensor ", t.type_string(),
+                 " has no data");
 
   std::string header = header_dict(descr, t.shape());
   // Version 1.0 stores the header length in 16 bits; numpy moves to 2.0 when it does not fit.

@@ -34,7 +34,9 @@ struct ValueType {
   std::optional<std::vector<Dim>> shape;
   std::shared_ptr<ValueType> elem;  // sequence and optional element type
 
-  static ValueType tensor(DType dtype, std::vector<Dim> dims) { return {ValueKind::kTensor, dtype, std::move(dims), nullptr}; }
+  static ValueType tensor(DType dtype, std::vector<Dim> dims) {
+    return {ValueKind::kTensor, dtype, std::move(dims), nullptr};
+  }
   static ValueType tensor_unknown_shape(DType dtype) { return {ValueKind::kTensor, dtype, std::nullopt, nullptr}; }
   static ValueType concrete(DType dtype, const Shape& shape);
   bool has_rank() const { return shape.has_value(); }
@@ -48,7 +50,20 @@ struct ValueType {
 struct Graph;
 
 struct Attribute {
-  enum class Kind { kFloat, kInt, kString, kTensor, kGraph, kFloats, kInts, kStrings, kTensors, kGraphs, kTypeProto, kUndefined };
+  enum class Kind {
+    kFloat,
+    kInt,
+    kString,
+    kTensor,
+    kGraph,
+    kFloats,
+    kInts,
+    kStrings,
+    kTensors,
+    kGraphs,
+    kTypeProto,
+    kUndefined
+  };
   Kind kind = Kind::kUndefined;
   float f = 0;
   int64_t i = 0;
@@ -67,7 +82,7 @@ const char* attribute_kind_name(Attribute::Kind k);
 struct Node {
   std::string name;
   std::string op_type;
-  std::string domain;  // "" for the default ai.onnx domain
+  std::string domain;                // "" for the default ai.onnx domain
   std::vector<std::string> inputs;   // "" marks an absent optional input
   std::vector<std::string> outputs;  // "" marks an unused optional output
   std::map<std::string, Attribute> attributes;
@@ -88,7 +103,7 @@ struct ValueInfo {
 struct Graph {
   std::string name;
   std::vector<Node> nodes;
-  std::vector<ValueInfo> inputs;   // graph inputs that are not initializers
+  std::vector<ValueInfo> inputs;  // graph inputs that are not initializers
   std::vector<ValueInfo> outputs;
   std::vector<ValueInfo> value_infos;  // optional annotations of intermediate values
   std::map<std::string, Tensor> initializers;

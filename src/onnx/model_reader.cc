@@ -43,13 +43,13 @@ Status model_error(const ReadContext& ctx, const std::string& what) {
 
 Result<std::string> read_whole_file(const std::string& path, const std::string& what) {
   std::error_code ec;
-  if (!fs::exists(path, ec))
-    return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': no such file");
+  if (!fs::exists(path, ec)) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': no such file");
   if (fs::is_directory(path, ec))
     return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path, "': it is a directory");
   // Checked before opening: a FIFO without a writer would block the open, /dev/zero never ends.
   if (!fs::is_regular_file(path, ec))
-    return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path, "': not a regular file (a pipe, device or socket)");
+    return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path,
+                 "': not a regular file (a pipe, device or socket)");
   std::ifstream in(path, std::ios::binary);
   if (!in) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': ", std::strerror(errno));
   in.seekg(0, std::ios::end);
@@ -96,7 +96,8 @@ Nesting find_nesting(const void* data, size_t size, const google::protobuf::Desc
     }
     const uint32_t tag = in.ReadTag();
     if (tag == 0) break;  // the end, or bytes that are no message
-    const FieldDescriptor* f = stack.back().type->FindFieldByNumber(static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)));
+    const FieldDescriptor* f =
+        stack.back().type->FindFieldByNumber(static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)));
     if (f && f->type() == FieldDescriptor::TYPE_MESSAGE &&
         WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
       uint32_t length = 0;
@@ -133,8 +134,7 @@ bool parse_limited(google::protobuf::Message* msg, const void* data, size_t size
   // Which nests more: a subgraph costs 3 levels (the main graph is none), a type in a type 2.
   if (n.graphs > 1 && 3 * (n.graphs - 1) >= 2 * n.types)
     what = str("subgraphs (If/Loop/Scan bodies, ", n.graphs - 1, " levels so far; at most 64 are supported)");
-  else if (n.types > 1)
-    what = str("types (sequences, optionals or maps of each other, ", n.types, " levels so far)");
+  else if (n.types > 1) what = str("types (sequences, optionals or maps of each other, ", n.types, " levels so far)");
   *why = str("it nests ", what, " deeper than the reader's limit of ", kMaxMessageDepth, " protobuf message levels");
   return false;
 }
@@ -199,7 +199,8 @@ Result<ExternalData> locate_external(const ReadContext& ctx, const onnx::TensorP
       errno = 0;
       const long long v = std::strtoll(kv.value().c_str(), &end, 10);
       if (errno || end == kv.value().c_str() || *end || v < 0)
-        return model_error(ctx, str(where, ": external data ", kv.key(), " '", kv.value(), "' is not a non-negative integer"));
+        return model_error(
+            ctx, str(where, ": external data ", kv.key(), " '", kv.value(), "' is not a non-negative integer"));
       (kv.key() == "offset" ? offset : length) = v;
     }
   }
@@ -208,7 +209,8 @@ Result<ExternalData> locate_external(const ReadContext& ctx, const onnx::TensorP
     return model_error(ctx, where + ": external data '" + location + "' needs the model to be loaded from a file");
   const fs::path rel(location);
   if (rel.is_absolute())
-    return model_error(ctx, where + ": external data location '" + location + "' is absolute; it must be relative to the model's folder");
+    return model_error(ctx, where + ": external data location '" + location +
+                                "' is absolute; it must be relative to the model's folder");
   std::error_code ec;
   const fs::path base = fs::weakly_canonical(fs::path(ctx.base_dir), ec);
   const fs::path full = fs::weakly_canonical(base / rel, ec);
@@ -220,7 +222,8 @@ Result<ExternalData> locate_external(const ReadContext& ctx, const onnx::TensorP
     return model_error(ctx, where + ": external data file '" + location + "' does not exist beside the model");
   const int64_t file_size = st.st_size;
   if (length >= 0 && length != need)
-    return model_error(ctx, str(where, ": external data length ", length, " bytes does not match ", type, " (", need, " bytes)"));
+    return model_error(
+        ctx, str(where, ": external data length ", length, " bytes does not match ", type, " (", need, " bytes)"));
   if (offset > file_size || need > file_size - offset)
     return model_error(ctx, str(where, ": external data '", location, "' at offset ", offset, " needs ", need,
                                 " bytes but the file has ", file_size));
@@ -247,7 +250,8 @@ template <typename Dst, typename Field, typename Conv>
 Status copy_field(const ReadContext& ctx, const std::string& where, const Field& field, Tensor& t, Conv conv,
                   const char* field_name) {
   if (static_cast<int64_t>(field.size()) != t.numel())
-    return model_error(ctx, str(where, ": ", t.type_string(), " needs ", t.numel(), " values but ", field_name, " holds ", field.size()));
+    return model_error(ctx, str(where, ": ", t.type_string(), " needs ", t.numel(), " values but ", field_name,
+                                " holds ", field.size()));
   Dst* out = t.data<Dst>();
   for (int i = 0; i < field.size(); ++i) out[i] = conv(field.Get(i));
   return Status::ok();
@@ -265,7 +269,8 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
   const int64_t n = shape_numel(shape);
   if (n < 0) return model_error(ctx, where + ": shape " + shape_to_string(shape) + " overflows a 64-bit element count");
   if (!dtype_is_supported(dtype) || dtype_size(dtype) == 0)
-    return error(StatusCode::kUnsupported, ctx.display_name, ": ", where, ": data type ", dtype_name(dtype), " is not supported");
+    return error(StatusCode::kUnsupported, ctx.display_name, ": ", where, ": data type ", dtype_name(dtype),
+                 " is not supported");
   const bool external = tp.data_location() == onnx::TensorProto::EXTERNAL;
   // Check the declared size against the bytes that back it before allocating anything, so a
   // forged dims field cannot make us allocate terabytes.
@@ -278,22 +283,24 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
     // External data is raw bytes; read into std::string objects it would corrupt the heap.
     if (external) return model_error(ctx, where + ": a string tensor cannot use external data");
     if (tp.string_data_size() != n)
-      return model_error(ctx, str(where, ": string tensor of ", n, " elements holds ", tp.string_data_size(), " strings"));
+      return model_error(ctx,
+                         str(where, ": string tensor of ", n, " elements holds ", tp.string_data_size(), " strings"));
   } else if (!external && sub_byte) {
     const int64_t held = tp.has_raw_data() ? static_cast<int64_t>(tp.raw_data().size()) : tp.int32_data_size();
     if (held != packed_bytes)
-      return model_error(ctx, str(where, ": declares ", dtype_name(dtype), shape_to_string(shape), " (", n, " elements, ",
-                                  packed_bytes, " packed bytes) but holds ", held, " bytes in ",
+      return model_error(ctx, str(where, ": declares ", dtype_name(dtype), shape_to_string(shape), " (", n,
+                                  " elements, ", packed_bytes, " packed bytes) but holds ", held, " bytes in ",
                                   tp.has_raw_data() ? "raw_data" : "int32_data"));
   } else if (!external) {
     const uint64_t declared = static_cast<uint64_t>(n);
     uint64_t held = 0;
     if (tp.has_raw_data()) held = tp.raw_data().size() / elem;
-    else held = static_cast<uint64_t>(tp.float_data_size() + tp.int32_data_size() + tp.int64_data_size() +
-                                      tp.double_data_size() + tp.uint64_data_size());
+    else
+      held = static_cast<uint64_t>(tp.float_data_size() + tp.int32_data_size() + tp.int64_data_size() +
+                                   tp.double_data_size() + tp.uint64_data_size());
     if (declared != held)
       return model_error(ctx, str(where, ": declares ", dtype_name(dtype), shape_to_string(shape), " (", n,
-                                    " elements) but holds data for ", held));
+                                  " elements) but holds data for ", held));
   }
   const std::string type = dtype_name(dtype) + shape_to_string(shape);
   if (n > 0 && static_cast<uint64_t>(n) > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / elem)
@@ -305,7 +312,8 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
     HI_ASSIGN_OR_RETURN(ext, locate_external(ctx, tp, where, type, sub_byte ? packed_bytes : bytes));
   }
   if (bytes > host_allocation_limit())
-    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", type, " is larger than the host memory limit");
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", type,
+                 " is larger than the host memory limit");
   Tensor t;
   try {
     t = Tensor::empty(dtype, shape);
@@ -322,7 +330,8 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
     } else if (tp.has_raw_data()) {
       if (packed_bytes > 0) std::memcpy(packed.data(), tp.raw_data().data(), packed.size());
     } else {
-      for (int i = 0; i < tp.int32_data_size(); ++i) packed[static_cast<size_t>(i)] = static_cast<uint8_t>(tp.int32_data(i));
+      for (int i = 0; i < tp.int32_data_size(); ++i)
+        packed[static_cast<size_t>(i)] = static_cast<uint8_t>(tp.int32_data(i));
     }
     unpack_sub_byte(dtype, packed.data(), n, static_cast<uint8_t*>(t.raw()));
     return t;
@@ -338,31 +347,61 @@ Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& t
   }
   if (tp.has_raw_data()) {
     if (tp.raw_data().size() != t.nbytes())
-      return model_error(ctx, str(where, ": raw_data has ", tp.raw_data().size(), " bytes, ", t.type_string(),
-                                  " needs ", t.nbytes()));
+      return model_error(
+          ctx, str(where, ": raw_data has ", tp.raw_data().size(), " bytes, ", t.type_string(), " needs ", t.nbytes()));
     if (n > 0) std::memcpy(t.raw(), tp.raw_data().data(), t.nbytes());
     if (dtype == DType::kBool) normalize_bools(t);
     return t;
   }
   auto as_is = [](auto v) { return v; };
   switch (dtype) {
-    case DType::kFloat32: HI_RETURN_IF_ERROR(copy_field<float>(ctx, where, tp.float_data(), t, as_is, "float_data")); break;
-    case DType::kFloat64: HI_RETURN_IF_ERROR(copy_field<double>(ctx, where, tp.double_data(), t, as_is, "double_data")); break;
-    case DType::kInt64: HI_RETURN_IF_ERROR(copy_field<int64_t>(ctx, where, tp.int64_data(), t, as_is, "int64_data")); break;
-    case DType::kUInt64: HI_RETURN_IF_ERROR(copy_field<uint64_t>(ctx, where, tp.uint64_data(), t, as_is, "uint64_data")); break;
-    case DType::kUInt32: HI_RETURN_IF_ERROR(copy_field<uint32_t>(ctx, where, tp.uint64_data(), t, [](uint64_t v) { return static_cast<uint32_t>(v); }, "uint64_data")); break;
-    case DType::kInt32: HI_RETURN_IF_ERROR(copy_field<int32_t>(ctx, where, tp.int32_data(), t, as_is, "int32_data")); break;
-    case DType::kInt16: HI_RETURN_IF_ERROR(copy_field<int16_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<int16_t>(v); }, "int32_data")); break;
-    case DType::kUInt16: HI_RETURN_IF_ERROR(copy_field<uint16_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint16_t>(v); }, "int32_data")); break;
-    case DType::kInt8: HI_RETURN_IF_ERROR(copy_field<int8_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<int8_t>(v); }, "int32_data")); break;
-    case DType::kUInt8: HI_RETURN_IF_ERROR(copy_field<uint8_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint8_t>(v); }, "int32_data")); break;
-    case DType::kBool: HI_RETURN_IF_ERROR(copy_field<bool>(ctx, where, tp.int32_data(), t, [](int32_t v) { return v != 0; }, "int32_data")); break;
+    case DType::kFloat32:
+      HI_RETURN_IF_ERROR(copy_field<float>(ctx, where, tp.float_data(), t, as_is, "float_data"));
+      break;
+    case DType::kFloat64:
+      HI_RETURN_IF_ERROR(copy_field<double>(ctx, where, tp.double_data(), t, as_is, "double_data"));
+      break;
+    case DType::kInt64:
+      HI_RETURN_IF_ERROR(copy_field<int64_t>(ctx, where, tp.int64_data(), t, as_is, "int64_data"));
+      break;
+    case DType::kUInt64:
+      HI_RETURN_IF_ERROR(copy_field<uint64_t>(ctx, where, tp.uint64_data(), t, as_is, "uint64_data"));
+      break;
+    case DType::kUInt32:
+      HI_RETURN_IF_ERROR(copy_field<uint32_t>(
+          ctx, where, tp.uint64_data(), t, [](uint64_t v) { return static_cast<uint32_t>(v); }, "uint64_data"));
+      break;
+    case DType::kInt32:
+      HI_RETURN_IF_ERROR(copy_field<int32_t>(ctx, where, tp.int32_data(), t, as_is, "int32_data"));
+      break;
+    case DType::kInt16:
+      HI_RETURN_IF_ERROR(copy_field<int16_t>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<int16_t>(v); }, "int32_data"));
+      break;
+    case DType::kUInt16:
+      HI_RETURN_IF_ERROR(copy_field<uint16_t>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint16_t>(v); }, "int32_data"));
+      break;
+    case DType::kInt8:
+      HI_RETURN_IF_ERROR(copy_field<int8_t>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<int8_t>(v); }, "int32_data"));
+      break;
+    case DType::kUInt8:
+      HI_RETURN_IF_ERROR(copy_field<uint8_t>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint8_t>(v); }, "int32_data"));
+      break;
+    case DType::kBool:
+      HI_RETURN_IF_ERROR(copy_field<bool>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return v != 0; }, "int32_data"));
+      break;
     case DType::kFloat16:
     case DType::kBFloat16:
-      HI_RETURN_IF_ERROR(copy_field<uint16_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint16_t>(v); }, "int32_data"));
+      HI_RETURN_IF_ERROR(copy_field<uint16_t>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint16_t>(v); }, "int32_data"));
       break;
     default:
-      HI_RETURN_IF_ERROR(copy_field<uint8_t>(ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint8_t>(v); }, "int32_data"));
+      HI_RETURN_IF_ERROR(copy_field<uint8_t>(
+          ctx, where, tp.int32_data(), t, [](int32_t v) { return static_cast<uint8_t>(v); }, "int32_data"));
       break;
   }
   return t;
@@ -412,8 +451,8 @@ Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto
 
 Result<ir::Graph> convert_graph(const ReadContext& ctx, const onnx::GraphProto& gp, int depth);
 
-Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::AttributeProto& ap, const std::string& where,
-                                        int depth) {
+Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::AttributeProto& ap,
+                                        const std::string& where, int depth) {
   using K = ir::Attribute::Kind;
   ir::Attribute a;
   const std::string w = where + " attribute '" + ap.name() + "'";
@@ -423,9 +462,18 @@ Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::Attr
     return a;
   }
   switch (ap.type()) {
-    case onnx::AttributeProto::FLOAT: a.kind = K::kFloat; a.f = ap.f(); break;
-    case onnx::AttributeProto::INT: a.kind = K::kInt; a.i = ap.i(); break;
-    case onnx::AttributeProto::STRING: a.kind = K::kString; a.s = ap.s(); break;
+    case onnx::AttributeProto::FLOAT:
+      a.kind = K::kFloat;
+      a.f = ap.f();
+      break;
+    case onnx::AttributeProto::INT:
+      a.kind = K::kInt;
+      a.i = ap.i();
+      break;
+    case onnx::AttributeProto::STRING:
+      a.kind = K::kString;
+      a.s = ap.s();
+      break;
     case onnx::AttributeProto::TENSOR: {
       a.kind = K::kTensor;
       HI_ASSIGN_OR_RETURN(a.t, convert_tensor(ctx, ap.t(), w));
@@ -439,9 +487,18 @@ Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::Attr
       a.g = std::make_shared<ir::Graph>(std::move(g));
       break;
     }
-    case onnx::AttributeProto::FLOATS: a.kind = K::kFloats; a.floats.assign(ap.floats().begin(), ap.floats().end()); break;
-    case onnx::AttributeProto::INTS: a.kind = K::kInts; a.ints.assign(ap.ints().begin(), ap.ints().end()); break;
-    case onnx::AttributeProto::STRINGS: a.kind = K::kStrings; a.strings.assign(ap.strings().begin(), ap.strings().end()); break;
+    case onnx::AttributeProto::FLOATS:
+      a.kind = K::kFloats;
+      a.floats.assign(ap.floats().begin(), ap.floats().end());
+      break;
+    case onnx::AttributeProto::INTS:
+      a.kind = K::kInts;
+      a.ints.assign(ap.ints().begin(), ap.ints().end());
+      break;
+    case onnx::AttributeProto::STRINGS:
+      a.kind = K::kStrings;
+      a.strings.assign(ap.strings().begin(), ap.strings().end());
+      break;
     case onnx::AttributeProto::TENSORS:
       a.kind = K::kTensors;
       for (const auto& t : ap.tensors()) {
@@ -463,14 +520,28 @@ Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::Attr
     }
     default:
       // Old exporters leave `type` unset; infer it from the one field that is filled.
-      if (ap.has_f()) { a.kind = K::kFloat; a.f = ap.f(); }
-      else if (ap.has_i()) { a.kind = K::kInt; a.i = ap.i(); }
-      else if (ap.has_s()) { a.kind = K::kString; a.s = ap.s(); }
-      else if (ap.ints_size()) { a.kind = K::kInts; a.ints.assign(ap.ints().begin(), ap.ints().end()); }
-      else if (ap.floats_size()) { a.kind = K::kFloats; a.floats.assign(ap.floats().begin(), ap.floats().end()); }
-      else if (ap.strings_size()) { a.kind = K::kStrings; a.strings.assign(ap.strings().begin(), ap.strings().end()); }
-      else if (ap.has_t()) { a.kind = K::kTensor; HI_ASSIGN_OR_RETURN(a.t, convert_tensor(ctx, ap.t(), w)); }
-      else return model_error(ctx, w + " has no type and no value");
+      if (ap.has_f()) {
+        a.kind = K::kFloat;
+        a.f = ap.f();
+      } else if (ap.has_i()) {
+        a.kind = K::kInt;
+        a.i = ap.i();
+      } else if (ap.has_s()) {
+        a.kind = K::kString;
+        a.s = ap.s();
+      } else if (ap.ints_size()) {
+        a.kind = K::kInts;
+        a.ints.assign(ap.ints().begin(), ap.ints().end());
+      } else if (ap.floats_size()) {
+        a.kind = K::kFloats;
+        a.floats.assign(ap.floats().begin(), ap.floats().end());
+      } else if (ap.strings_size()) {
+        a.kind = K::kStrings;
+        a.strings.assign(ap.strings().begin(), ap.strings().end());
+      } else if (ap.has_t()) {
+        a.kind = K::kTensor;
+        HI_ASSIGN_OR_RETURN(a.t, convert_tensor(ctx, ap.t(), w));
+      } else return model_error(ctx, w + " has no type and no value");
   }
   return a;
 }
@@ -513,7 +584,8 @@ Result<ir::Graph> convert_graph(const ReadContext& ctx, const onnx::GraphProto& 
   std::set<std::string> input_names;
   for (const auto& vi : gp.input()) {
     if (vi.name().empty()) return model_error(ctx, "a graph input has no name");
-    if (!input_names.insert(vi.name()).second) return model_error(ctx, "graph input '" + vi.name() + "' is listed twice");
+    if (!input_names.insert(vi.name()).second)
+      return model_error(ctx, "graph input '" + vi.name() + "' is listed twice");
     HI_ASSIGN_OR_RETURN(auto type, convert_type(ctx, vi.type(), "input '" + vi.name() + "'"));
     if (g.initializers.count(vi.name())) g.overridable_initializers.push_back({vi.name(), std::move(type)});
     else g.inputs.push_back({vi.name(), std::move(type)});
@@ -548,8 +620,8 @@ Result<ir::Model> convert_model(const ReadContext& ctx, const onnx::ModelProto& 
   for (const auto& kv : mp.metadata_props()) m.metadata_props[kv.key()] = kv.value();
   if (!mp.has_graph()) return model_error(ctx, "the model has no graph (is this an ONNX model?)");
   if (m.ir_version < kMinIrVersion || m.ir_version > kMaxIrVersion)
-    return error(StatusCode::kUnsupported, ctx.display_name, ": IR version ", m.ir_version, " is outside the supported range ",
-                 kMinIrVersion, "..", kMaxIrVersion);
+    return error(StatusCode::kUnsupported, ctx.display_name, ": IR version ", m.ir_version,
+                 " is outside the supported range ", kMinIrVersion, "..", kMaxIrVersion);
   for (const auto& os : mp.opset_import()) {
     const std::string domain = os.domain() == "ai.onnx" ? "" : os.domain();
     m.opsets[domain] = os.version();
@@ -557,8 +629,8 @@ Result<ir::Model> convert_model(const ReadContext& ctx, const onnx::ModelProto& 
   if (!m.opsets.count("")) m.opsets[""] = 1;  // IR 3 allows omitting it
   const int64_t opset = m.opsets[""];
   if (opset < kMinOpset || opset > kMaxOpset)
-    return error(StatusCode::kUnsupported, ctx.display_name, ": default-domain opset ", opset, " is outside the supported range ",
-                 kMinOpset, "..", kMaxOpset);
+    return error(StatusCode::kUnsupported, ctx.display_name, ": default-domain opset ", opset,
+                 " is outside the supported range ", kMinOpset, "..", kMaxOpset);
   for (const auto& fp : mp.functions()) {
     ir::Function f;
     f.name = fp.name();
@@ -615,7 +687,8 @@ namespace {
 Result<Tensor> parse_tensor(const ReadContext& ctx, const void* data, size_t size, std::string* name) {
   onnx::TensorProto tp;
   std::string why;
-  if (!parse_limited(&tp, data, size, &why)) return model_error(ctx, why.empty() ? "not a serialized TensorProto" : why);
+  if (!parse_limited(&tp, data, size, &why))
+    return model_error(ctx, why.empty() ? "not a serialized TensorProto" : why);
   if (name) *name = tp.name();
   return convert_tensor(ctx, tp, "tensor");
 }
@@ -637,7 +710,8 @@ Result<std::vector<Tensor>> convert_sequence(const ReadContext& ctx, const onnx:
   std::vector<Tensor> elems;
   if (sp.elem_type() != onnx::SequenceProto::TENSOR) {
     const bool empty = sp.tensor_values_size() + sp.sequence_values_size() + sp.map_values_size() +
-                           sp.optional_values_size() + sp.sparse_tensor_values_size() == 0;
+                           sp.optional_values_size() + sp.sparse_tensor_values_size() ==
+                       0;
     if (sp.elem_type() == onnx::SequenceProto::UNDEFINED && empty) return elems;
     return error(StatusCode::kUnsupported, ctx.display_name, ": sequence of element type ",
                  onnx::SequenceProto::DataType_Name(sp.elem_type()), " (only sequences of tensors are supported)");
@@ -654,14 +728,16 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
     case ir::ValueKind::kSequence: {
       onnx::SequenceProto sp;
       std::string why;
-      if (!parse_limited(&sp, data, size, &why)) return model_error(ctx, why.empty() ? "not a serialized SequenceProto" : why);
+      if (!parse_limited(&sp, data, size, &why))
+        return model_error(ctx, why.empty() ? "not a serialized SequenceProto" : why);
       HI_ASSIGN_OR_RETURN(auto elems, convert_sequence(ctx, sp));
       return ops::Value::of_sequence(std::move(elems));
     }
     case ir::ValueKind::kOptional: {
       onnx::OptionalProto op;
       std::string why;
-      if (!parse_limited(&op, data, size, &why)) return model_error(ctx, why.empty() ? "not a serialized OptionalProto" : why);
+      if (!parse_limited(&op, data, size, &why))
+        return model_error(ctx, why.empty() ? "not a serialized OptionalProto" : why);
       // An empty optional may still name its element type (onnx's from_optional does).
       if (op.elem_type() == onnx::OptionalProto::TENSOR) {
         if (!op.has_tensor_value()) return ops::Value{};
@@ -675,13 +751,13 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
       }
       if (op.elem_type() == onnx::OptionalProto::UNDEFINED) return ops::Value{};  // an empty optional
       return error(StatusCode::kUnsupported, ctx.display_name, ": optional of element type ",
-                   onnx::OptionalProto::DataType_Name(op.elem_type()), " (only tensors and sequences of tensors are supported)");
+                   onnx::OptionalProto::DataType_Name(op.elem_type()),
+                   " (only tensors and sequences of tensors are supported)");
     }
     case ir::ValueKind::kMap:
       return error(StatusCode::kUnsupported, ctx.display_name, ": map values are not supported");
     case ir::ValueKind::kTensor:
-    case ir::ValueKind::kUnknown:
-      break;
+    case ir::ValueKind::kUnknown: break;
   }
   HI_ASSIGN_OR_RETURN(auto t, parse_tensor(ctx, data, size, nullptr));
   return ops::Value::of(std::move(t));
@@ -689,7 +765,8 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
 
 }  // namespace
 
-Result<ops::Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type, const std::string& display_name) {
+Result<ops::Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type,
+                                     const std::string& display_name) {
   return parse_value(ReadContext{display_name, ""}, data, size, type);
 }
 

@@ -26,15 +26,16 @@ Status write_tensor_proto(const std::string& path, const Tensor& t, const std::s
   } else if (dtype_bits(t.dtype()) < 8) {
     // int4, uint4, float4e2m1, int2, uint2: held one per byte, packed in the file.
     std::string packed(static_cast<size_t>(packed_size(t.dtype(), t.numel())), '\0');
-    pack_sub_byte(t.dtype(), static_cast<const uint8_t*>(t.raw()), t.numel(), reinterpret_cast<uint8_t*>(packed.data()));
+    pack_sub_byte(t.dtype(), static_cast<const uint8_t*>(t.raw()), t.numel(),
+                  reinterpret_cast<uint8_t*>(packed.data()));
     proto.set_raw_data(std::move(packed));
   } else {
     proto.set_raw_data(static_cast<const char*>(t.raw()), t.nbytes());  // little-endian, as raw_data is
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   HI_RETURN_IF(!out, kInvalidArgument, "cannot write '", path, "': ", std::strerror(errno));
-  HI_RETURN_IF(!proto.SerializeToOstream(&out) || !out.flush(), kInvalidArgument, "cannot write '", path, "': ",
-               std::strerror(errno));
+  HI_RETURN_IF(!proto.SerializeToOstream(&out) || !out.flush(), kInvalidArgument, "cannot write '", path,
+               "': ", std::strerror(errno));
   return Status::ok();
 }
 

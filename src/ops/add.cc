@@ -7,7 +7,9 @@ namespace {
 
 struct AddFn {
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(wrap_add(a, b)); }  // integers wrap, as in numpy
+  T operator()(T a, T b) const {
+    return static_cast<T>(wrap_add(a, b));
+  }  // integers wrap, as in numpy
 };
 
 }  // namespace

@@ -16,7 +16,8 @@ Status check_arity(const InferContext& ctx, size_t min_inputs, size_t max_inputs
 
 // A variadic op: at least one input, every listed input present, one output.
 inline Status check_variadic_arity(const InferContext& ctx) {
-  if (ctx.num_inputs() == 0) return error(StatusCode::kInvalidModel, ctx.node().op_type, " needs at least one input, the node has none");
+  if (ctx.num_inputs() == 0)
+    return error(StatusCode::kInvalidModel, ctx.node().op_type, " needs at least one input, the node has none");
   return check_arity(ctx, ctx.num_inputs(), ctx.num_inputs());
 }
 

@@ -28,7 +28,9 @@ class ArrayFeatureExtractorOp final : public Op {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }
-    if (x.rank() == 0) return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": X must have at least one dim, got a scalar");
+    if (x.rank() == 0)
+      return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                   ": X must have at least one dim, got a scalar");
     ir::Dim k;
     if (idx.is_static()) k = ir::Dim::known(shape_numel(idx.concrete_shape()));
     std::vector<ir::Dim> z = x.rank() == 1 ? std::vector<ir::Dim>{ir::Dim::known(1)}
@@ -43,7 +45,9 @@ class ArrayFeatureExtractorOp final : public Op {
     const Tensor& idx = ctx.in(1);
     if (!in_set(kExtractTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
     if (idx.dtype() != DType::kInt64) return unsupported_type(ctx.node(), opset_, "Y (indices)", idx.dtype());
-    if (x.rank() == 0) return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": X must have at least one dim, got a scalar");
+    if (x.rank() == 0)
+      return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_),
+                   ": X must have at least one dim, got a scalar");
     const int64_t f = x.dim(x.rank() - 1);
     const int64_t k = idx.numel();
     const int64_t* pi = idx.data<int64_t>();

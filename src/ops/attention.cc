@@ -77,14 +77,16 @@ class AttentionOp final : public Op {
       return ctx.fail(StatusCode::kInvalidModel, "attributes q_num_heads and kv_num_heads must be positive, got ",
                       q_num_heads_, " and ", kv_num_heads_);
     if (has_scale_ && !(scale_ >= 0))
-      return ctx.fail(StatusCode::kInvalidModel, "attribute scale must be >= 0 (Q and K are each scaled by its square root), got ",
-                      scale_);
+      return ctx.fail(StatusCode::kInvalidModel,
+                      "attribute scale must be >= 0 (Q and K are each scaled by its square root), got ", scale_);
     if (!(softcap_ >= 0)) return ctx.fail(StatusCode::kInvalidModel, "attribute softcap must be >= 0, got ", softcap_);
     if (qk_mode_ < 0 || qk_mode_ > 3)
-      return ctx.fail(StatusCode::kInvalidModel, "attribute qk_matmul_output_mode must be 0, 1, 2 or 3, got ", qk_mode_);
+      return ctx.fail(StatusCode::kInvalidModel, "attribute qk_matmul_output_mode must be 0, 1, 2 or 3, got ",
+                      qk_mode_);
     if (left_window_ < -1 || right_window_ < -1)
-      return ctx.fail(StatusCode::kInvalidModel, "attributes left_window_size and right_window_size must be -1 or >= 0, got ",
-                      left_window_, " and ", right_window_);
+      return ctx.fail(StatusCode::kInvalidModel,
+                      "attributes left_window_size and right_window_size must be -1 or >= 0, got ", left_window_,
+                      " and ", right_window_);
     if (softmax_type_ != DType::kUndefined && !in_set(kFloatTypes, softmax_type_))
       return ctx.fail(StatusCode::kUnsupported, "Attention (opset ", opset_, "): softmax_precision ",
                       static_cast<int>(softmax_type_), " (", dtype_name(softmax_type_),
@@ -97,7 +99,8 @@ class AttentionOp final : public Op {
     auto type_of = [&](size_t i) { return ctx.has_input(i) ? ctx.input_type(i).dtype : DType::kUndefined; };
     HI_RETURN_IF_ERROR(check_types(type_of(kQ), type_of(kK), type_of(kV), type_of(kMask), type_of(kPastKey),
                                    type_of(kPastValue), type_of(kNonpad)));
-    HI_RETURN_IF_ERROR(check_optional_inputs(ctx.has_input(kPastKey), ctx.has_input(kPastValue), ctx.has_input(kNonpad)));
+    HI_RETURN_IF_ERROR(
+        check_optional_inputs(ctx.has_input(kPastKey), ctx.has_input(kPastValue), ctx.has_input(kNonpad)));
     const DType t1 = type_of(kQ), t2 = type_of(kV);
     const ir::ValueType& q = ctx.input_type(kQ);
     const ir::ValueType& k = ctx.input_type(kK);
@@ -139,8 +142,7 @@ class AttentionOp final : public Op {
                                                : pv ? dim_add(dim_at(pv, 2), kv_seq)
                                                     : Result<ir::Dim>(kv_seq));
       HI_ASSIGN_OR_RETURN(const ir::Dim y_last, dim_mul(v_head, q_num_heads_));
-      y = packed ? std::vector<ir::Dim>{batch, q_seq, y_last}
-                 : std::vector<ir::Dim>{batch, q_heads, q_seq, v_head};
+      y = packed ? std::vector<ir::Dim>{batch, q_seq, y_last} : std::vector<ir::Dim>{batch, q_heads, q_seq, v_head};
       present_k = {batch, kv_heads, total, head};
       present_v = {batch, kv_heads, total, v_head};
       qk = {batch, q_heads, q_seq, total};
@@ -164,11 +166,12 @@ class AttentionOp final : public Op {
     const Tensor* past_v = ctx.input(kPastValue);
     const Tensor* nonpad = ctx.input(kNonpad);
     auto type_of = [](const Tensor* t) { return t ? t->dtype() : DType::kUndefined; };
-    HI_RETURN_IF_ERROR(check_types(q.dtype(), k.dtype(), v.dtype(), type_of(mask), type_of(past_k), type_of(past_v),
-                                   type_of(nonpad)));
+    HI_RETURN_IF_ERROR(
+        check_types(q.dtype(), k.dtype(), v.dtype(), type_of(mask), type_of(past_k), type_of(past_v), type_of(nonpad)));
     HI_RETURN_IF_ERROR(check_optional_inputs(past_k != nullptr, past_v != nullptr, nonpad != nullptr));
     auto shape_of = [](const Tensor* t) { return t ? std::optional<Shape>(t->shape()) : std::nullopt; };
-    HI_ASSIGN_OR_RETURN(const Geometry g, geometry(q.shape(), k.shape(), v.shape(), shape_of(past_k), shape_of(past_v)));
+    HI_ASSIGN_OR_RETURN(const Geometry g,
+                        geometry(q.shape(), k.shape(), v.shape(), shape_of(past_k), shape_of(past_v)));
     HI_RETURN_IF_ERROR(check_mask_and_nonpad(g, shape_of(mask), shape_of(nonpad)));
     const DType t1 = q.dtype();
     const DType softmax_type = softmax_type_ == DType::kUndefined ? t1 : softmax_type_;
@@ -221,13 +224,15 @@ class AttentionOp final : public Op {
           if (softcap_ > 0)
             for (int64_t j = 0; j < total; ++j) row[j] = attn::round_to(t1, attn::softcap(row[j], softcap_));
           if (qk_mode_ == 1) std::copy(row, row + total, qk_row);
-          bias_row(g, mask, mask_index, b, h, i, offsets[static_cast<size_t>(b)], valid[static_cast<size_t>(b)], t1, bias.data());
+          bias_row(g, mask, mask_index, b, h, i, offsets[static_cast<size_t>(b)], valid[static_cast<size_t>(b)], t1,
+                   bias.data());
           for (int64_t j = 0; j < total; ++j) row[j] = attn::round_to(t1, row[j] + bias[static_cast<size_t>(j)]);
           if (qk_mode_ == 2) std::copy(row, row + total, qk_row);
           for (int64_t j = 0; j < total; ++j) row[j] = attn::round_to(softmax_type, row[j]);
           attn::softmax_row(row, total);
           const bool no_key = attn::all_masked(bias.data(), total);
-          for (int64_t j = 0; j < total; ++j) row[j] = no_key ? 0.0 : attn::round_to(t1, attn::round_to(softmax_type, row[j]));
+          for (int64_t j = 0; j < total; ++j)
+            row[j] = no_key ? 0.0 : attn::round_to(t1, attn::round_to(softmax_type, row[j]));
           if (qk_mode_ == 3) std::copy(row, row + total, qk_row);
         }
         attn::matmul_pv(scores.data(), vh, g.q_seq, total, g.v_head, head_out.data());
@@ -244,9 +249,7 @@ class AttentionOp final : public Op {
  private:
   size_t max_inputs() const { return opset_ >= 24 ? 7 : 6; }
 
-  static bool wants(const RunContext& ctx, size_t i) {
-    return ctx.num_outputs() > i && !ctx.node().outputs[i].empty();
-  }
+  static bool wants(const RunContext& ctx, size_t i) { return ctx.num_outputs() > i && !ctx.node().outputs[i].empty(); }
 
   Status unsupported(DType t, const char* what, const char* expected) const {
     return error(StatusCode::kUnsupported, "Attention (opset ", opset_, ") does not support ", what, " of type ",
@@ -258,11 +261,13 @@ class AttentionOp final : public Op {
     const char* floats = "float32, float64, float16 or bfloat16";
     if (q != DType::kUndefined && !in_set(kFloatTypes, q)) return unsupported(q, "Q", floats);
     if (v != DType::kUndefined && !in_set(kFloatTypes, v)) return unsupported(v, "V", floats);
-    if (mask != DType::kUndefined && !in_set(kMaskTypes, mask)) return unsupported(mask, "attn_mask", "bool or a numeric type");
+    if (mask != DType::kUndefined && !in_set(kMaskTypes, mask))
+      return unsupported(mask, "attn_mask", "bool or a numeric type");
     if (nonpad != DType::kUndefined && nonpad != DType::kInt64) return unsupported(nonpad, "nonpad_kv_seqlen", "int64");
     auto same = [](DType a, DType b) { return a == DType::kUndefined || b == DType::kUndefined || a == b; };
     if (!same(k, q))
-      return error(StatusCode::kInvalidModel, "K is ", dtype_name(k), " but Q is ", dtype_name(q), "; they must match (T1)");
+      return error(StatusCode::kInvalidModel, "K is ", dtype_name(k), " but Q is ", dtype_name(q),
+                   "; they must match (T1)");
     if (!same(past_k, q))
       return error(StatusCode::kInvalidModel, "past_key is ", dtype_name(past_k), " but Q is ", dtype_name(q),
                    "; they must match (T1)");
@@ -277,8 +282,9 @@ class AttentionOp final : public Op {
       return error(StatusCode::kInvalidModel, "past_key and past_value must be given together, got only ",
                    past_k ? "past_key" : "past_value");
     if (nonpad && past_k)
-      return error(StatusCode::kInvalidModel,
-                   "nonpad_kv_seqlen (an external cache) cannot be combined with past_key/past_value (an internal cache)");
+      return error(
+          StatusCode::kInvalidModel,
+          "nonpad_kv_seqlen (an external cache) cannot be combined with past_key/past_value (an internal cache)");
     return Status::ok();
   }
 
@@ -294,8 +300,8 @@ class AttentionOp final : public Op {
     g.batch = q[0];
     if (g.packed) {
       if (q_num_heads_ == 0 || kv_num_heads_ == 0)
-        return error(bad, "3-D Q, K and V need the attributes q_num_heads and kv_num_heads (got ", q_num_heads_, " and ",
-                     kv_num_heads_, ")");
+        return error(bad, "3-D Q, K and V need the attributes q_num_heads and kv_num_heads (got ", q_num_heads_,
+                     " and ", kv_num_heads_, ")");
       g.q_heads = q_num_heads_;
       g.kv_heads = kv_num_heads_;
       g.q_seq = q[1];
@@ -324,9 +330,11 @@ class AttentionOp final : public Op {
       g.kv_seq = k[2];
       g.v_head = v[3];
       if (q_num_heads_ != 0 && q_num_heads_ != g.q_heads)
-        return error(bad, "attribute q_num_heads ", q_num_heads_, " does not match Q's head dim ", g.q_heads, " in ", s(q));
+        return error(bad, "attribute q_num_heads ", q_num_heads_, " does not match Q's head dim ", g.q_heads, " in ",
+                     s(q));
       if (kv_num_heads_ != 0 && kv_num_heads_ != g.kv_heads)
-        return error(bad, "attribute kv_num_heads ", kv_num_heads_, " does not match K's head dim ", g.kv_heads, " in ", s(k));
+        return error(bad, "attribute kv_num_heads ", kv_num_heads_, " does not match K's head dim ", g.kv_heads, " in ",
+                     s(k));
       if (k != Shape{g.batch, g.kv_heads, g.kv_seq, g.head})
         return error(bad, "K must be [", g.batch, ", kv_num_heads, kv_sequence_length, ", g.head,
                      "] (Q's batch and head size), got ", s(k));
@@ -335,13 +343,13 @@ class AttentionOp final : public Op {
                      ", got ", s(v));
     }
     if (g.kv_heads <= 0 || g.q_heads % g.kv_heads != 0)
-      return error(bad, "the number of query heads ", g.q_heads, " must be a multiple of the number of key/value heads ",
-                   g.kv_heads);
+      return error(bad, "the number of query heads ", g.q_heads,
+                   " must be a multiple of the number of key/value heads ", g.kv_heads);
     if (past_k) {
       g.past = past_k->size() == 4 ? (*past_k)[2] : -1;
       if (*past_k != Shape{g.batch, g.kv_heads, g.past, g.head})
-        return error(bad, "past_key must be [", g.batch, ", ", g.kv_heads, ", past_sequence_length, ", g.head, "], got ",
-                     s(*past_k));
+        return error(bad, "past_key must be [", g.batch, ", ", g.kv_heads, ", past_sequence_length, ", g.head,
+                     "], got ", s(*past_k));
       if (!past_v || *past_v != Shape{g.batch, g.kv_heads, g.past, g.v_head})
         return error(bad, "past_value must be [", g.batch, ", ", g.kv_heads, ", ", g.past, ", ", g.v_head,
                      "] to match past_key and V, got ", past_v ? s(*past_v) : "none");
@@ -360,7 +368,8 @@ class AttentionOp final : public Op {
       const int64_t len = mask->back();
       if (len > g.total())
         return error(StatusCode::kInvalidArgument, "attn_mask's last dim ", len,
-                     " is longer than the total sequence length ", g.total(), " (past ", g.past, " + kv ", g.kv_seq, ")");
+                     " is longer than the total sequence length ", g.total(), " (past ", g.past, " + kv ", g.kv_seq,
+                     ")");
       HI_RETURN_IF_ERROR(check_unidirectional(*mask, Shape{g.batch, g.q_heads, g.q_seq, len}, "attn_mask",
                                               "[batch, q_num_heads, q_sequence_length, mask length]"));
     }

@@ -18,7 +18,8 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // v rounded to the float type `t` (an intermediate tensor of that type); v itself for others.
 inline double round_to(DType t, double v) {
   double r = v;
-  dispatch<kFloatTypes>(t, [&]<typename T>() { r = static_cast<double>(static_cast<T>(static_cast<compute_t<T>>(v))); });
+  dispatch<kFloatTypes>(t,
+                        [&]<typename T>() { r = static_cast<double>(static_cast<T>(static_cast<compute_t<T>>(v))); });
   return r;
 }
 inline void round_all(DType t, std::vector<double>& v) {
@@ -37,8 +38,7 @@ inline std::vector<double> to_doubles(const Tensor& t) {
 inline void store(const std::vector<double>& v, Tensor& t) {
   dispatch<kFloatTypes>(t.dtype(), [&]<typename T>() {
     T* p = t.data<T>();
-    for (int64_t i = 0; i < t.numel(); ++i)
-      p[i] = static_cast<T>(static_cast<compute_t<T>>(v[static_cast<size_t>(i)]));
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>(static_cast<compute_t<T>>(v[static_cast<size_t>(i)]));
   });
 }
 

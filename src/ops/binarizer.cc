@@ -7,7 +7,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kBinarizerTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
+constexpr uint64_t kBinarizerTypes =
+    bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
 
 class BinarizerOp final : public Op {
  public:
@@ -31,7 +32,8 @@ class BinarizerOp final : public Op {
       const T* px = x.data<T>();
       T* py = y.data<T>();
       // Compared in double: exact for float and for int32; int64 beyond 2^53 rounds.
-      for (int64_t i = 0; i < x.numel(); ++i) py[i] = static_cast<double>(px[i]) > static_cast<double>(threshold_) ? T(1) : T(0);
+      for (int64_t i = 0; i < x.numel(); ++i)
+        py[i] = static_cast<double>(px[i]) > static_cast<double>(threshold_) ? T(1) : T(0);
     });
     if (!ok) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
     return Status::ok();

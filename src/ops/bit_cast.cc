@@ -22,7 +22,8 @@ class BitCastOp final : public Op {
     if (!ctx.node().attr("to")) return ctx.fail(StatusCode::kInvalidModel, "required attribute 'to' is missing");
     to_ = static_cast<DType>(ctx.get_int("to", 0));
     if (!bit_castable(to_))
-      return ctx.fail(StatusCode::kUnsupported, "BitCast (opset ", ctx.opset(), ") to ", dtype_name(to_), " is not supported");
+      return ctx.fail(StatusCode::kUnsupported, "BitCast (opset ", ctx.opset(), ") to ", dtype_name(to_),
+                      " is not supported");
     return ctx.status();
   }
 
@@ -57,8 +58,8 @@ class BitCastOp final : public Op {
     if (!bit_castable(from))
       return error(StatusCode::kUnsupported, "BitCast from ", dtype_name(from), " is not supported");
     if (dtype_bits(from) != dtype_bits(to_))
-      return error(StatusCode::kInvalidArgument, "BitCast from ", dtype_name(from), " (", dtype_bits(from), " bits) to ",
-                   dtype_name(to_), " (", dtype_bits(to_), " bits): the bit widths must be equal");
+      return error(StatusCode::kInvalidArgument, "BitCast from ", dtype_name(from), " (", dtype_bits(from),
+                   " bits) to ", dtype_name(to_), " (", dtype_bits(to_), " bits): the bit widths must be equal");
     return Status::ok();
   }
 

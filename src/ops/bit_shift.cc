@@ -33,7 +33,8 @@ class BitShiftOp final : public Op {
   Status init(InitContext& ctx) override {
     const std::string dir = ctx.get_string("direction", "");
     if (dir != "LEFT" && dir != "RIGHT")
-      return ctx.fail(StatusCode::kInvalidModel, "attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"", dir, "\"");
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'direction' must be \"LEFT\" or \"RIGHT\", got \"", dir,
+                      "\"");
     left_ = dir == "LEFT";
     types_ = ctx.opset() >= 28 ? kIntTypes : kUnsignedIntTypes;
     return ctx.status();
@@ -48,7 +49,8 @@ class BitShiftOp final : public Op {
     const Tensor& x = ctx.in(0);
     const Tensor& y = ctx.in(1);
     if (x.dtype() != y.dtype())
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and Y ", y.type_string(), " must share a type");
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and Y ", y.type_string(),
+                   " must share a type");
     if (!in_set(types_, x.dtype())) return unsupported_dtype(ctx.node(), x.dtype());
     const bool left = left_;
     return run_binary<kIntTypes>(ctx, [left]<typename T>(T a, T b) { return shift_value<T>(a, b, left); });

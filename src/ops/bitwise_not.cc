@@ -6,7 +6,9 @@ namespace {
 
 struct BitNotFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(~x); }
+  T operator()(T x) const {
+    return static_cast<T>(~x);
+  }
 };
 
 }  // namespace

@@ -6,7 +6,9 @@ namespace {
 
 struct BitXorFn {
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+  T operator()(T a, T b) const {
+    return static_cast<T>(a ^ b);
+  }
 };
 
 }  // namespace

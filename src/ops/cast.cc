@@ -119,7 +119,8 @@ class CastOp final : public Op {
     if (!a) return ctx.fail(StatusCode::kInvalidModel, "required attribute 'to' is missing");
     if (a->kind == ir::Attribute::Kind::kString) {  // opset 1: "FLOAT", "INT64", ...
       to_ = dtype_from_name(a->s);
-      if (to_ == DType::kUndefined) return ctx.fail(StatusCode::kInvalidModel, "'to' names an unknown type '", a->s, "'");
+      if (to_ == DType::kUndefined)
+        return ctx.fail(StatusCode::kInvalidModel, "'to' names an unknown type '", a->s, "'");
     } else {
       to_ = static_cast<DType>(ctx.get_int("to", 0));
     }
@@ -139,7 +140,8 @@ class CastOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    if (!is_castable(x.dtype())) return error(StatusCode::kUnsupported, "Cast from ", dtype_name(x.dtype()), " is not supported");
+    if (!is_castable(x.dtype()))
+      return error(StatusCode::kUnsupported, "Cast from ", dtype_name(x.dtype()), " is not supported");
     if (x.dtype() == to_) {  // nothing to convert: share the input
       ctx.set_output(0, x);
       return Status::ok();

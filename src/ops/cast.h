@@ -10,8 +10,8 @@ namespace hi::ops {
 
 // The attributes that shape a conversion into the low-precision types (opset 19+ / 24+).
 struct CastOptions {
-  bool saturate = true;                              // float8 and float8e8m0 only
-  E8M0Rounding round_mode = E8M0Rounding::kUp;       // float8e8m0 only
+  bool saturate = true;                         // float8 and float8e8m0 only
+  E8M0Rounding round_mode = E8M0Rounding::kUp;  // float8e8m0 only
 };
 
 // Reads 'saturate' and 'round_mode' (both optional) for Cast and CastLike.

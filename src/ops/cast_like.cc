@@ -28,7 +28,8 @@ class CastLikeOp final : public Op {
     const Tensor& x = ctx.in(0);
     const DType to = ctx.in(1).dtype();
     if (!cast_supported(x.dtype()) || !cast_supported(to))
-      return error(StatusCode::kUnsupported, "CastLike from ", dtype_name(x.dtype()), " to ", dtype_name(to), " is not supported");
+      return error(StatusCode::kUnsupported, "CastLike from ", dtype_name(x.dtype()), " to ", dtype_name(to),
+                   " is not supported");
     if (x.dtype() == to) {  // nothing to convert: share the input
       ctx.set_output(0, x);
       return Status::ok();

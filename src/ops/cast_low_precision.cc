@@ -46,7 +46,8 @@ uint8_t encode(DType to, S v, const CastOptions& o) {
     if (is_sub_byte_int(to)) {
       const int64_t w = static_cast<int64_t>(v);
       const bool is_signed = to == DType::kInt4 || to == DType::kInt2;
-      return is_signed ? static_cast<uint8_t>(wrap_to_signed_bits(w, dtype_bits(to))) : wrap_to_unsigned_bits(w, dtype_bits(to));
+      return is_signed ? static_cast<uint8_t>(wrap_to_signed_bits(w, dtype_bits(to)))
+                       : wrap_to_unsigned_bits(w, dtype_bits(to));
     }
   }
   return low_precision_from_double(to, convert_value<double>(v), o.saturate, o.round_mode);
@@ -60,7 +61,8 @@ Status read_cast_options(InitContext& ctx, CastOptions* options) {
   if (mode == "up") options->round_mode = E8M0Rounding::kUp;
   else if (mode == "down") options->round_mode = E8M0Rounding::kDown;
   else if (mode == "nearest") options->round_mode = E8M0Rounding::kNearest;
-  else return ctx.fail(StatusCode::kInvalidModel, "attribute 'round_mode' is '", mode, "', expected up, down or nearest");
+  else
+    return ctx.fail(StatusCode::kInvalidModel, "attribute 'round_mode' is '", mode, "', expected up, down or nearest");
   return ctx.status();
 }
 
@@ -77,7 +79,9 @@ Status cast_low_precision(const Tensor& x, Tensor& out, const CastOptions& optio
     const S* s = src.data<S>();
     for (int64_t i = 0; i < n; ++i) dst[i] = encode(to, s[i], options);
   });
-  if (!known) return error(StatusCode::kUnsupported, "Cast from ", dtype_name(x.dtype()), " to ", dtype_name(to), " is not supported");
+  if (!known)
+    return error(StatusCode::kUnsupported, "Cast from ", dtype_name(x.dtype()), " to ", dtype_name(to),
+                 " is not supported");
   return Status::ok();
 }
 

@@ -23,7 +23,8 @@ class CausalConvWithStateOp final : public Op {
     const std::string act = ctx.get_string("activation", "none");
     HI_RETURN_IF_ERROR(ctx.status());
     if (act != "none" && act != "silu" && act != "swish")
-      return ctx.fail(StatusCode::kInvalidModel, "attribute activation must be 'none', 'silu' or 'swish', got '", act, "'");
+      return ctx.fail(StatusCode::kInvalidModel, "attribute activation must be 'none', 'silu' or 'swish', got '", act,
+                      "'");
     silu_ = act != "none";
     return Status::ok();
   }
@@ -49,10 +50,10 @@ class CausalConvWithStateOp final : public Op {
       const ir::ValueType& w = ctx.input_type(kWeight);
       const ir::Dim k = w.has_rank() && w.rank() == 3 ? (*w.shape)[2] : ir::Dim{};
       if (x.has_rank() && x.rank() == 3)
-        ctx.set_output_type(1, ir::ValueType::tensor(x.dtype, {(*x.shape)[0], (*x.shape)[1],
-                                                               k.is_known() ? ir::Dim::known(k.value - 1) : ir::Dim{}}));
-      else
-        ctx.set_output_type(1, ir::ValueType::tensor_unknown_shape(x.dtype));
+        ctx.set_output_type(
+            1, ir::ValueType::tensor(
+                   x.dtype, {(*x.shape)[0], (*x.shape)[1], k.is_known() ? ir::Dim::known(k.value - 1) : ir::Dim{}}));
+      else ctx.set_output_type(1, ir::ValueType::tensor_unknown_shape(x.dtype));
     }
     return Status::ok();
   }
@@ -87,7 +88,8 @@ class CausalConvWithStateOp final : public Op {
             y.data<T>()[bc * len + t] = static_cast<T>(static_cast<compute_t<T>>(out));
           }
           for (int64_t i = 0; state && i < k - 1; ++i)
-            state->data<T>()[bc * (k - 1) + i] = static_cast<T>(static_cast<compute_t<T>>(padded[static_cast<size_t>(len + i)]));
+            state->data<T>()[bc * (k - 1) + i] =
+                static_cast<T>(static_cast<compute_t<T>>(padded[static_cast<size_t>(len + i)]));
         }
     });
     return Status::ok();

@@ -7,7 +7,9 @@ namespace {
 
 struct CeilFn {
   template <typename T>
-  T operator()(T x) const { return std::ceil(x); }
+  T operator()(T x) const {
+    return std::ceil(x);
+  }
 };
 
 }  // namespace

@@ -28,7 +28,8 @@ class CenterCropPadOp final : public Op {
     std::vector<ir::Dim> dims = *x.shape;
     const ir::ValueType& st = ctx.input_type(1);
     if (st.is_static() && st.rank() == 1 && st.concrete_shape()[0] != static_cast<int64_t>(axes.size()))
-      return error(StatusCode::kInvalidModel, "shape ", st.to_string(), " must have one value per axis (", axes.size(), ")");
+      return error(StatusCode::kInvalidModel, "shape ", st.to_string(), " must have one value per axis (", axes.size(),
+                   ")");
     if (const Tensor* v = ctx.input_value(1)) {
       HI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, target_sizes(*v, axes.size(), StatusCode::kInvalidModel));
       for (size_t i = 0; i < axes.size(); ++i) dims[static_cast<size_t>(axes[i])] = ir::Dim::known(sizes[i]);
@@ -54,7 +55,8 @@ class CenterCropPadOp final : public Op {
       out_shape[a] = want;
       shift[a] = want <= in ? (in - want) / 2 : -((want - in) / 2);
     }
-    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'shape' " + shape_to_string(sizes), StatusCode::kInvalidArgument));
+    HI_RETURN_IF_ERROR(
+        check_output_shape(out_shape, "input 'shape' " + shape_to_string(sizes), StatusCode::kInvalidArgument));
     Tensor& out = ctx.output(0, x.dtype(), out_shape);
     const std::vector<int64_t> strides = strides_of(x.shape());
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {

@@ -43,7 +43,8 @@ class ChannelsLastPoolOp final : public Op {
   Status init(InitContext& ctx) override {
     mode_ = ctx.get_string("mode", "");
     if (mode_ != "max" && mode_ != "average" && mode_ != "global_average" && mode_ != "global_max")
-      return ctx.fail(StatusCode::kInvalidModel, "mode must be max, average, global_average or global_max, got '", mode_, "'");
+      return ctx.fail(StatusCode::kInvalidModel, "mode must be max, average, global_average or global_max, got '",
+                      mode_, "'");
     if (!global()) HI_RETURN_IF_ERROR(parse_pool_window(ctx, &window_));
     count_include_pad_ = ctx.get_int("count_include_pad", 0) != 0;
     return ctx.status();
@@ -61,8 +62,9 @@ class ChannelsLastPoolOp final : public Op {
     if (global()) {
       for (size_t i = 1; i + 1 < out.size(); ++i) out[i] = ir::Dim::known(1);
     } else if (x.is_static()) {
-      HI_ASSIGN_OR_RETURN(PoolWindows w, make_pool_windows(window_, channels_first(x.concrete_shape()),
-                                                           mode_ == "max" || !count_include_pad_, StatusCode::kInvalidModel));
+      HI_ASSIGN_OR_RETURN(PoolWindows w,
+                          make_pool_windows(window_, channels_first(x.concrete_shape()),
+                                            mode_ == "max" || !count_include_pad_, StatusCode::kInvalidModel));
       for (size_t i = 0; i < w.out.size(); ++i) out[i + 1] = ir::Dim::known(w.out[i]);
     } else {
       for (size_t i = 1; i + 1 < out.size(); ++i) out[i] = ir::Dim();
@@ -85,7 +87,8 @@ class ChannelsLastPoolOp final : public Op {
       const bool max = mode_ == "global_max";
       cpu::parallel_for(n, 1, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {
-          pool_taps(px + b * in_size * c, nullptr, in_size, c, max, max ? 1.f : 1.f / static_cast<float>(in_size), py + b * c);
+          pool_taps(px + b * in_size * c, nullptr, in_size, c, max, max ? 1.f : 1.f / static_cast<float>(in_size),
+                    py + b * c);
         }
       });
       return Status::ok();
@@ -112,7 +115,8 @@ class ChannelsLastPoolOp final : public Op {
           taps = scratch.data();
           count = static_cast<int64_t>(scratch.size());
         }
-        pool_taps(px + b * in_size * c, taps, count, c, max, max ? 1.f : 1.f / w.divisor[static_cast<size_t>(pos)], py + p * c);
+        pool_taps(px + b * in_size * c, taps, count, c, max, max ? 1.f : 1.f / w.divisor[static_cast<size_t>(pos)],
+                  py + p * c);
       }
     });
     return Status::ok();
@@ -136,8 +140,9 @@ class ChannelsLastPoolOp final : public Op {
     std::lock_guard<std::mutex> lock(windows_mutex_);
     const Shape plane(x.begin() + 1, x.end());  // the batch does not change the windows
     if (auto it = windows_.find(plane); it != windows_.end()) return it->second;
-    HI_ASSIGN_OR_RETURN(PoolWindows w, make_pool_windows(window_, channels_first(x), mode_ == "max" || !count_include_pad_,
-                                                         StatusCode::kInvalidArgument));
+    HI_ASSIGN_OR_RETURN(PoolWindows w,
+                        make_pool_windows(window_, channels_first(x), mode_ == "max" || !count_include_pad_,
+                                          StatusCode::kInvalidArgument));
     auto made = std::make_shared<Windows>();
     made->first.push_back(0);
     for_each_window(w, [&](int64_t, const std::vector<int64_t>& t, int64_t padded) {

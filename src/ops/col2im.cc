@@ -32,7 +32,8 @@ class Col2ImOp final : public Op {
     const Tensor* block = ctx.input_value(2);
     int64_t spatial = -1;
     if (image) spatial = image->numel();
-    else if (ctx.input_type(1).is_static() && ctx.input_type(1).rank() == 1) spatial = ctx.input_type(1).concrete_shape()[0];
+    else if (ctx.input_type(1).is_static() && ctx.input_type(1).rank() == 1)
+      spatial = ctx.input_type(1).concrete_shape()[0];
     if (spatial < 0 || spatial + 2 > kMaxInferredRank) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
@@ -47,7 +48,8 @@ class Col2ImOp final : public Op {
         const ir::Dim& l = (*x.shape)[2];
         if (cb.is_known()) {
           if (bsize == 0 || cb.value % bsize != 0)
-            return error(StatusCode::kInvalidModel, "input dim 1 (", cb.value, ") is not a multiple of prod(block_shape) ", bsize);
+            return error(StatusCode::kInvalidModel, "input dim 1 (", cb.value,
+                         ") is not a multiple of prod(block_shape) ", bsize);
           out[1] = ir::Dim::known(cb.value / bsize);
         }
         if (l.is_known() && l.value != shape_numel(g.blocks))
@@ -72,14 +74,16 @@ class Col2ImOp final : public Op {
     HI_ASSIGN_OR_RETURN(Geometry g, geometry(ctx.in(1), ctx.in(2), StatusCode::kInvalidArgument));
     const int64_t bsize = shape_numel(g.block), nblocks = shape_numel(g.blocks);
     if (bsize == 0 || x.dim(1) % bsize != 0)
-      return error(StatusCode::kInvalidArgument, "input dim 1 (", x.dim(1), ") is not a multiple of prod(block_shape) ", bsize);
+      return error(StatusCode::kInvalidArgument, "input dim 1 (", x.dim(1), ") is not a multiple of prod(block_shape) ",
+                   bsize);
     if (x.dim(2) != nblocks)
-      return error(StatusCode::kInvalidArgument, "input ", x.type_string(), " dim 2 must be the number of sliding blocks ",
-                   shape_to_string(g.blocks), " = ", nblocks);
+      return error(StatusCode::kInvalidArgument, "input ", x.type_string(),
+                   " dim 2 must be the number of sliding blocks ", shape_to_string(g.blocks), " = ", nblocks);
     const int64_t n = x.dim(0), c = x.dim(1) / bsize;
     Shape out_shape = {n, c};
     out_shape.insert(out_shape.end(), g.image.begin(), g.image.end());
-    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'image_shape' " + shape_to_string(g.image), StatusCode::kInvalidArgument));
+    HI_RETURN_IF_ERROR(
+        check_output_shape(out_shape, "input 'image_shape' " + shape_to_string(g.image), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, x.dtype(), out_shape);
     if (y.numel() == 0) return Status::ok();
     const int64_t image_size = shape_numel(g.image);
@@ -100,10 +104,12 @@ class Col2ImOp final : public Op {
                   if (pos < 0 || pos >= g.image[d]) return;
                   off = off * g.image[d] + pos;
                 }
-                acc[static_cast<size_t>(off)] = wrap_add(acc[static_cast<size_t>(off)], static_cast<A>(col[k * nblocks + b]));
+                acc[static_cast<size_t>(off)] =
+                    wrap_add(acc[static_cast<size_t>(off)], static_cast<A>(col[k * nblocks + b]));
               });
             });
-            for (int64_t i = 0; i < image_size; ++i) py[plane * image_size + i] = static_cast<T>(acc[static_cast<size_t>(i)]);
+            for (int64_t i = 0; i < image_size; ++i)
+              py[plane * image_size + i] = static_cast<T>(acc[static_cast<size_t>(i)]);
           }
         }))
       return error(StatusCode::kUnsupported, "Col2Im does not support input type ", dtype_name(x.dtype()));
@@ -113,7 +119,8 @@ class Col2ImOp final : public Op {
  private:
   Result<Geometry> geometry(const Tensor& image, const Tensor& block, StatusCode code) const {
     if (!dtype_is_integer(image.dtype()) || image.rank() != 1 || !dtype_is_integer(block.dtype()) || block.rank() != 1)
-      return error(code, "image_shape ", image.type_string(), " and block_shape ", block.type_string(), " must be 1-D integer tensors");
+      return error(code, "image_shape ", image.type_string(), " and block_shape ", block.type_string(),
+                   " must be 1-D integer tensors");
     Geometry g;
     g.image = image.to_int64_vector();
     g.block = block.to_int64_vector();
@@ -130,14 +137,16 @@ class Col2ImOp final : public Op {
     for (size_t d = 0; d < r; ++d) {
       if (g.image[d] <= 0 || g.block[d] <= 0 || g.strides[d] <= 0 || g.dilations[d] <= 0)
         return error(code, "image_shape, block_shape, strides and dilations must be positive (dim ", d, ")");
-      if (g.pads[d] < 0 || g.pads[d + r] < 0) return error(code, "pads ", shape_to_string(g.pads), " must be non-negative");
+      if (g.pads[d] < 0 || g.pads[d + r] < 0)
+        return error(code, "pads ", shape_to_string(g.pads), " must be non-negative");
       constexpr int64_t kMax = int64_t{1} << 31;  // keeps the size arithmetic below from overflowing
-      if (g.image[d] > (kMax << 16) || g.block[d] > kMax || g.dilations[d] > kMax || g.pads[d] > kMax || g.pads[d + r] > kMax)
+      if (g.image[d] > (kMax << 16) || g.block[d] > kMax || g.dilations[d] > kMax || g.pads[d] > kMax ||
+          g.pads[d + r] > kMax)
         return error(code, "image_shape/block_shape/dilations/pads of dim ", d, " are too large");
       const int64_t span = g.image[d] + g.pads[d] + g.pads[d + r] - (g.dilations[d] * (g.block[d] - 1) + 1);
       if (span < 0)
-        return error(code, "the block ", shape_to_string(g.block), " (dilated) does not fit the padded image ", shape_to_string(g.image),
-                     " in dim ", d);
+        return error(code, "the block ", shape_to_string(g.block), " (dilated) does not fit the padded image ",
+                     shape_to_string(g.image), " in dim ", d);
       g.blocks.push_back(span / g.strides[d] + 1);
     }
     // Each dim is bounded above, their products are not.

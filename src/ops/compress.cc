@@ -43,7 +43,8 @@ class CompressOp final : public Op {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }
-    if (x.rank() == 0) return error(StatusCode::kInvalidModel, "input must have rank >= 1 with 'axis', got ", x.to_string());
+    if (x.rank() == 0)
+      return error(StatusCode::kInvalidModel, "input must have rank >= 1 with 'axis', got ", x.to_string());
     HI_ASSIGN_OR_RETURN(const int64_t axis, normalize_axis(axis_, x.rank()));
     std::vector<ir::Dim> out = *x.shape;
     HI_ASSIGN_OR_RETURN(out[static_cast<size_t>(axis)], kept(out[static_cast<size_t>(axis)]));

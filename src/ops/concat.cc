@@ -37,7 +37,8 @@ class ConcatOp final : public Op {
       }
       if (rank < 0) {
         rank = t.rank();
-        if (rank == 0) return error(StatusCode::kInvalidModel, "cannot concatenate scalars (input ", i, " is ", t.to_string(), ")");
+        if (rank == 0)
+          return error(StatusCode::kInvalidModel, "cannot concatenate scalars (input ", i, " is ", t.to_string(), ")");
         HI_ASSIGN_OR_RETURN(axis, normalize_axis(axis_, rank));
         dims = *t.shape;
       } else if (t.rank() != rank) {
@@ -70,7 +71,8 @@ class ConcatOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& first = ctx.in(0);
     const int64_t rank = first.rank();
-    if (rank == 0) return error(StatusCode::kInvalidArgument, "cannot concatenate scalars (input 0 is ", first.type_string(), ")");
+    if (rank == 0)
+      return error(StatusCode::kInvalidArgument, "cannot concatenate scalars (input 0 is ", first.type_string(), ")");
     HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, rank));
     Shape out_shape = first.shape();
     out_shape[static_cast<size_t>(axis)] = 0;
@@ -78,7 +80,8 @@ class ConcatOp final : public Op {
       const Tensor* t = ctx.input(i);
       if (!t) return error(StatusCode::kInvalidArgument, "input ", i, " is missing");
       if (t->dtype() != first.dtype())
-        return error(StatusCode::kInvalidArgument, "input ", i, " is ", t->type_string(), " but input 0 is ", first.type_string());
+        return error(StatusCode::kInvalidArgument, "input ", i, " is ", t->type_string(), " but input 0 is ",
+                     first.type_string());
       if (t->rank() != rank)
         return error(StatusCode::kInvalidArgument, "input ", i, " is ", t->type_string(), " but input 0 is ",
                      first.type_string(), "; all inputs must have the same rank");

@@ -13,13 +13,15 @@ class ConcatFromSequenceOp final : public Op {
   Status init(InitContext& ctx) override {
     axis_ = ctx.require_int("axis");
     new_axis_ = ctx.get_int("new_axis", 0);
-    if (new_axis_ != 0 && new_axis_ != 1) return ctx.fail(StatusCode::kInvalidModel, "new_axis must be 0 or 1, got ", new_axis_);
+    if (new_axis_ != 0 && new_axis_ != 1)
+      return ctx.fail(StatusCode::kInvalidModel, "new_axis must be 0 or 1, got ", new_axis_);
     return ctx.status();
   }
 
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() != 1 || !ctx.has_input(0))
-      return error(StatusCode::kInvalidModel, "ConcatFromSequence takes 1 input (input_sequence), the node has ", ctx.num_inputs());
+      return error(StatusCode::kInvalidModel, "ConcatFromSequence takes 1 input (input_sequence), the node has ",
+                   ctx.num_inputs());
     HI_RETURN_IF_ERROR(check_sequence_type(ctx, 0, "input_sequence"));
     const ir::ValueType elem = sequence_elem_type(ctx.input_type(0));
     HI_RETURN_IF_ERROR(check_movable(ctx.node(), elem.dtype));
@@ -38,17 +40,20 @@ class ConcatFromSequenceOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     HI_ASSIGN_OR_RETURN(const std::vector<Tensor>* seq, sequence_input(ctx, 0, "input_sequence"));
-    if (seq->empty()) return error(StatusCode::kInvalidArgument, "the sequence is empty; there is nothing to concatenate");
+    if (seq->empty())
+      return error(StatusCode::kInvalidArgument, "the sequence is empty; there is nothing to concatenate");
     const Tensor& first = seq->front();
     if (!is_movable_dtype(first.dtype()))
-      return error(StatusCode::kUnsupported, "ConcatFromSequence does not support element type ", dtype_name(first.dtype()));
+      return error(StatusCode::kUnsupported, "ConcatFromSequence does not support element type ",
+                   dtype_name(first.dtype()));
     HI_ASSIGN_OR_RETURN(int64_t axis, output_axis(first.rank()));
     for (size_t i = 1; i < seq->size(); ++i) {
       const Tensor& t = (*seq)[i];
       bool fits = t.dtype() == first.dtype() && t.rank() == first.rank();
       for (int64_t d = 0; fits && d < t.rank(); ++d) fits = t.dim(d) == first.dim(d) || (!new_axis_ && d == axis);
       if (!fits)
-        return error(StatusCode::kInvalidArgument, "element ", i, " is ", t.type_string(), " but element 0 is ", first.type_string(),
+        return error(StatusCode::kInvalidArgument, "element ", i, " is ", t.type_string(), " but element 0 is ",
+                     first.type_string(),
                      new_axis_ ? "; stacking needs equal shapes" : str("; only axis ", axis, " may differ"));
     }
     if (new_axis_) {

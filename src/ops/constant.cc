@@ -12,7 +12,8 @@ class ConstantOp final : public Op {
     for (const char* a : {"value", "value_float", "value_floats", "value_int", "value_ints", "value_string",
                           "value_strings", "sparse_value"})
       given += ctx.has(a) ? 1 : 0;
-    if (given != 1) return ctx.fail(StatusCode::kInvalidModel, "exactly one value attribute must be set, found ", given);
+    if (given != 1)
+      return ctx.fail(StatusCode::kInvalidModel, "exactly one value attribute must be set, found ", given);
     if (ctx.has("sparse_value")) return ctx.fail(StatusCode::kUnsupported, "sparse_value is not supported");
     try {
       if (const Tensor* t = ctx.get_tensor("value")) value_ = *t;

@@ -10,7 +10,8 @@ namespace hi::ops {
 
 const ir::Graph* require_graph(InitContext& ctx, const char* attr) {
   const ir::Graph* g = ctx.get_graph(attr);
-  if (!g && ctx.status().is_ok()) (void)ctx.fail(StatusCode::kInvalidModel, "required graph attribute '", attr, "' is missing");
+  if (!g && ctx.status().is_ok())
+    (void)ctx.fail(StatusCode::kInvalidModel, "required graph attribute '", attr, "' is missing");
   return g;
 }
 
@@ -90,8 +91,9 @@ Status ScanOutput::add(const Value& v, int64_t iteration) {
     return error(StatusCode::kUnsupported, "scan output '", name_, "' has element type ", dtype_name(t.dtype()),
                  ", which cannot be stacked");
   if (!items_.empty() && (t.dtype() != items_.front().dtype() || t.shape() != items_.front().shape()))
-    return error(StatusCode::kInvalidArgument, "scan output '", name_, "' is ", t.type_string(), " at iteration ", iteration,
-                 " but was ", items_.front().type_string(), " at iteration 0; every iteration must produce the same shape");
+    return error(StatusCode::kInvalidArgument, "scan output '", name_, "' is ", t.type_string(), " at iteration ",
+                 iteration, " but was ", items_.front().type_string(),
+                 " at iteration 0; every iteration must produce the same shape");
   reserved_.grow(static_cast<int64_t>(t.nbytes() + sizeof(Tensor) + t.shape().size() * sizeof(int64_t)));
   items_.push_back(t);
   return Status::ok();
@@ -103,8 +105,8 @@ Result<Tensor> ScanOutput::stack(int64_t axis, bool reverse, const ir::ValueType
   // No iteration ran: the body output's static type gives the element type and the other dims
   // (dims it does not know are 0: the result is empty either way).
   if (type.kind != ir::ValueKind::kTensor || type.dtype == DType::kUndefined)
-    return error(StatusCode::kUnsupported, "scan output '", name_, "' has no iterations and its type (", type.to_string(),
-                 ") does not give an element type");
+    return error(StatusCode::kUnsupported, "scan output '", name_, "' has no iterations and its type (",
+                 type.to_string(), ") does not give an element type");
   Shape shape;
   if (type.has_rank())
     for (const auto& d : *type.shape) shape.push_back(d.is_known() ? d.value : 0);

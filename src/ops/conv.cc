@@ -74,7 +74,8 @@ std::vector<C> permute_channels(const std::vector<C>& v, const Shape& shape, boo
   for (int64_t i = 0; i < n; ++i)
     for (int64_t ch = 0; ch < c; ++ch)
       for (int64_t s = 0; s < sp; ++s) {
-        const size_t first = static_cast<size_t>((i * c + ch) * sp + s), last = static_cast<size_t>((i * sp + s) * c + ch);
+        const size_t first = static_cast<size_t>((i * c + ch) * sp + s),
+                     last = static_cast<size_t>((i * sp + s) * c + ch);
         if (to_last) r[last] = v[first];
         else r[first] = v[last];
       }
@@ -90,7 +91,8 @@ class ConvOp final : public Op {
     if (ctx.node().domain == kInternalDomain) {
       const std::string act = ctx.get_string("activation", "");
       if (!cpu::Activation::parse(act, ctx.get_floats("activation_params"), &activation_))
-        return ctx.fail(StatusCode::kInvalidModel, "unknown activation '", act, "' or wrong number of activation_params");
+        return ctx.fail(StatusCode::kInvalidModel, "unknown activation '", act,
+                        "' or wrong number of activation_params");
       const std::string precision = ctx.get_string("precision", "fp32");
       if (precision != "fp32" && precision != "bf16")
         return ctx.fail(StatusCode::kInvalidModel, "precision must be fp32 or bf16, got '", precision, "'");
@@ -113,24 +115,28 @@ class ConvOp final : public Op {
       std::rotate(d.begin() + 1, d.end() - 1, d.end());  // [N, S..., C] -> [N, C, S...]
     }
     if (!in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
-    if (x.dtype != w.dtype) return error(StatusCode::kInvalidModel, "X is ", dtype_name(x.dtype), " but W is ", dtype_name(w.dtype));
+    if (x.dtype != w.dtype)
+      return error(StatusCode::kInvalidModel, "X is ", dtype_name(x.dtype), " but W is ", dtype_name(w.dtype));
     if (!x.has_rank() || !w.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }
     if (x.rank() < 3 || w.rank() != x.rank())
-      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(), " must both be [N, C, spatial...]");
+      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(),
+                   " must both be [N, C, spatial...]");
     const auto& xd = *x.shape;
     const auto& wd = *w.shape;
     if (xd[1].is_known() && wd[1].is_known() && xd[1].value != wd[1].value * group_)
-      return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " with group ", group_,
-                   " expects ", wd[1].value * group_);
+      return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " with group ",
+                   group_, " expects ", wd[1].value * group_);
     if (wd[0].is_known() && wd[0].value % group_ != 0)
-      return error(StatusCode::kInvalidModel, "W's ", wd[0].value, " output channels are not divisible by group ", group_);
+      return error(StatusCode::kInvalidModel, "W's ", wd[0].value, " output channels are not divisible by group ",
+                   group_);
     weights_constant_ = ctx.input_value(1) != nullptr && (!ctx.has_input(2) || ctx.input_value(2) != nullptr);
     if (ctx.has_input(2)) {
       const ir::ValueType& b = ctx.input_type(2);
-      if (b.has_rank() && (b.rank() != 1 || (b.is_static() && wd[0].is_known() && b.concrete_shape()[0] != wd[0].value)))
+      if (b.has_rank() &&
+          (b.rank() != 1 || (b.is_static() && wd[0].is_known() && b.concrete_shape()[0] != wd[0].value)))
         return error(StatusCode::kInvalidModel, "bias ", b.to_string(), " must be [", wd[0].to_string(), "]");
     }
     std::vector<ir::Dim> out = {xd[0], wd[0]};
@@ -166,12 +172,14 @@ class ConvOp final : public Op {
     const Tensor* b = ctx.input(2);
     const Tensor* z = ctx.input(3);
     if (x.rank() < 3 || w.rank() != x.rank())
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...]");
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(),
+                   " must be [N, C, spatial...]");
     // Geometry from the channels-first view of X.
     const Shape xs = input_channels_last_ ? channels_first(x.shape()) : x.shape();
     const int64_t n = xs[0], c = xs[1], m = w.dim(0);
     if (c != w.dim(1) * group_ || m % group_ != 0)
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(),
+                   " with group ", group_);
     if (b && (b->rank() != 1 || b->dim(0) != m))
       return error(StatusCode::kInvalidArgument, "bias ", b->type_string(), " must be [", m, "]");
     const std::vector<int64_t> in(xs.begin() + 2, xs.end());
@@ -180,7 +188,8 @@ class ConvOp final : public Op {
     HI_RETURN_IF_ERROR(wp.resolve_rank(in.size()));
     for (size_t i = 0; i < in.size(); ++i)
       if (wp.kernel[i] != w.dim(static_cast<int64_t>(i) + 2))
-        return error(StatusCode::kInvalidArgument, "kernel_shape ", shape_to_string(wp.kernel), " does not match W ", w.type_string());
+        return error(StatusCode::kInvalidArgument, "kernel_shape ", shape_to_string(wp.kernel), " does not match W ",
+                     w.type_string());
     std::vector<int64_t> pads, out_sp;
     HI_RETURN_IF_ERROR(wp.output_dims(in, &pads, &out_sp));
     Shape out_shape = {n, m};
@@ -227,7 +236,8 @@ class ConvOp final : public Op {
       for (size_t i = 0; i < ys.size(); ++i) {
         C v = ys[i];
         if (pz) v += static_cast<C>(pz[i]);
-        if (activation_.kind != cpu::Activation::Kind::kNone) v = static_cast<C>(activation_.apply(static_cast<float>(v)));
+        if (activation_.kind != cpu::Activation::Kind::kNone)
+          v = static_cast<C>(activation_.apply(static_cast<float>(v)));
         py[i] = static_cast<T>(v);
       }
     });
@@ -247,7 +257,8 @@ class ConvOp final : public Op {
                                                      bool with_sum) const {
     if (!cpu::fast_kernels_available()) return nullptr;
     auto make = [&]() -> std::shared_ptr<const cpu::ConvKernel> {
-      return cpu::make_conv_kernel(g, w.data<float>(), b ? b->data<float>() : nullptr, activation_, with_sum, precision_);
+      return cpu::make_conv_kernel(g, w.data<float>(), b ? b->data<float>() : nullptr, activation_, with_sum,
+                                   precision_);
     };
     if (!weights_constant_) return make();
     std::vector<int64_t> key = {g.batch, with_sum ? 1 : 0, reinterpret_cast<int64_t>(w.raw()),
@@ -269,13 +280,15 @@ class ConvOp final : public Op {
   }
 
   template <typename C>
-  void run_typed(const C* x, const C* w, const C* bias, C* y, int64_t n, int64_t c, int64_t m, const std::vector<int64_t>& in,
-                 const std::vector<int64_t>& out, const WindowParams& wp, const std::vector<int64_t>& pads) const {
+  void run_typed(const C* x, const C* w, const C* bias, C* y, int64_t n, int64_t c, int64_t m,
+                 const std::vector<int64_t>& in, const std::vector<int64_t>& out, const WindowParams& wp,
+                 const std::vector<int64_t>& pads) const {
     const int64_t cg = c / group_, mg = m / group_;
     const int64_t in_size = shape_numel(in), out_size = shape_numel(out), k_size = shape_numel(wp.kernel);
     // A 1x1 convolution with stride 1 and no padding reads the image as its own column matrix.
     bool pointwise = k_size == 1;
-    for (size_t i = 0; i < in.size(); ++i) pointwise = pointwise && wp.strides[i] == 1 && pads[i] == 0 && pads[i + in.size()] == 0;
+    for (size_t i = 0; i < in.size(); ++i)
+      pointwise = pointwise && wp.strides[i] == 1 && pads[i] == 0 && pads[i + in.size()] == 0;
     // The columns: a group's channels times the kernel times the output, counted before they are built.
     const ScratchBytes held(pointwise ? 0 : shape_numel({cg, k_size, out_size, int64_t{sizeof(C)}}));
     std::vector<C> col(pointwise ? 0 : static_cast<size_t>(cg * k_size * out_size));

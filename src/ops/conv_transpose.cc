@@ -39,7 +39,8 @@ class ConvTransposeOp final : public Op {
     auto_pad_ = ctx.get_string("auto_pad", "NOTSET");
     group_ = ctx.get_int("group", 1);
     if (auto_pad_ != "NOTSET" && auto_pad_ != "SAME_UPPER" && auto_pad_ != "SAME_LOWER" && auto_pad_ != "VALID")
-      return ctx.fail(StatusCode::kInvalidModel, "auto_pad '", auto_pad_, "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+      return ctx.fail(StatusCode::kInvalidModel, "auto_pad '", auto_pad_,
+                      "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
     if (group_ <= 0) return ctx.fail(StatusCode::kInvalidModel, "group must be positive, got ", group_);
     return ctx.status();
   }
@@ -48,7 +49,8 @@ class ConvTransposeOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 3));
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType& w = ctx.input_type(1);
-    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     if (w.dtype != DType::kUndefined && x.dtype != DType::kUndefined && x.dtype != w.dtype)
       return error(StatusCode::kInvalidModel, "X is ", dtype_name(x.dtype), " but W is ", dtype_name(w.dtype));
     if (!x.has_rank() || !w.has_rank()) {
@@ -56,11 +58,13 @@ class ConvTransposeOp final : public Op {
       return Status::ok();
     }
     if (x.rank() < 3 || w.rank() != x.rank())
-      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(), " must be [N, C, spatial...] and [C, M/group, kernel...]");
+      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(),
+                   " must be [N, C, spatial...] and [C, M/group, kernel...]");
     const auto& xd = *x.shape;
     const auto& wd = *w.shape;
     if (xd[1].is_known() && wd[0].is_known() && xd[1].value != wd[0].value)
-      return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " expects ", wd[0].value);
+      return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " expects ",
+                   wd[0].value);
     if (xd[1].is_known() && xd[1].value % group_ != 0)
       return error(StatusCode::kInvalidModel, "X's ", xd[1].value, " channels are not divisible by group ", group_);
     ir::Dim m;
@@ -70,8 +74,10 @@ class ConvTransposeOp final : public Op {
     }
     if (ctx.has_input(2)) {
       const ir::ValueType& b = ctx.input_type(2);
-      if (b.has_rank() && (b.rank() != 1 || (m.is_known() && (*b.shape)[0].is_known() && (*b.shape)[0].value != m.value)))
-        return error(StatusCode::kInvalidModel, "B ", b.to_string(), " must be [", m.to_string(), "] (the output channels)");
+      if (b.has_rank() &&
+          (b.rank() != 1 || (m.is_known() && (*b.shape)[0].is_known() && (*b.shape)[0].value != m.value)))
+        return error(StatusCode::kInvalidModel, "B ", b.to_string(), " must be [", m.to_string(),
+                     "] (the output channels)");
     }
     std::vector<ir::Dim> out = {xd[0], m};
     std::vector<int64_t> in_sp, k_sp;
@@ -101,12 +107,15 @@ class ConvTransposeOp final : public Op {
     const Tensor& w = ctx.in(1);
     const Tensor* b = ctx.input(2);
     if (x.rank() < 3 || w.rank() != x.rank())
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...] and [C, M/group, kernel...]");
-    if (w.dtype() != x.dtype()) return error(StatusCode::kInvalidArgument, "X is ", dtype_name(x.dtype()), " but W is ", dtype_name(w.dtype()));
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(),
+                   " must be [N, C, spatial...] and [C, M/group, kernel...]");
+    if (w.dtype() != x.dtype())
+      return error(StatusCode::kInvalidArgument, "X is ", dtype_name(x.dtype()), " but W is ", dtype_name(w.dtype()));
     const int64_t n = x.dim(0), c = x.dim(1), mg = w.dim(1);
     HI_ASSIGN_OR_RETURN(const int64_t m, output_channels(mg, StatusCode::kInvalidArgument));
     if (c != w.dim(0) || c % group_ != 0)
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(),
+                   " with group ", group_);
     if (b && (b->dtype() != x.dtype() || b->rank() != 1 || b->dim(0) != m))
       return error(StatusCode::kInvalidArgument, "B ", b->type_string(), " must be [", m, "] of X's type");
     const std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
@@ -150,7 +159,8 @@ class ConvTransposeOp final : public Op {
   }
 
   template <typename C>
-  void run_typed(const C* x, const C* w, const C* bias, C* y, int64_t n, int64_t c, int64_t mg, const Geometry& g) const {
+  void run_typed(const C* x, const C* w, const C* bias, C* y, int64_t n, int64_t c, int64_t mg,
+                 const Geometry& g) const {
     const size_t r = g.in.size();
     const int64_t cg = c / group_, m = mg * group_;
     const int64_t in_size = shape_numel(g.in), out_size = shape_numel(g.out), k_size = shape_numel(g.kernel);
@@ -180,23 +190,26 @@ class ConvTransposeOp final : public Op {
         const C* xg = x + (img * c + grp * cg) * in_size;
         const C* wg = w + grp * cg * mg * k_size;
         if constexpr (std::is_same_v<C, float>)  // the fast product (oneDNN's where built with it)
-          cpu::sgemm(true, false, mg * k_size, in_size, cg, 1.f, wg, mg * k_size, xg, in_size, 0.f, col.data(), in_size);
+          cpu::sgemm(true, false, mg * k_size, in_size, cg, 1.f, wg, mg * k_size, xg, in_size, 0.f, col.data(),
+                     in_size);
         else
-          gemm_ref<C>(true, false, mg * k_size, in_size, cg, C(1), wg, mg * k_size, xg, in_size, C(0), col.data(), in_size);
+          gemm_ref<C>(true, false, mg * k_size, in_size, cg, C(1), wg, mg * k_size, xg, in_size, C(0), col.data(),
+                      in_size);
         // Each output channel's scatter is its own (output channels shared among the threads).
-        cpu::parallel_for(mg, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, k_size * in_size)), [&](int64_t o0, int64_t o1) {
-          for (int64_t o = o0; o < o1; ++o) {
-            C* yo = y + (img * m + grp * mg + o) * out_size;
-            for (int64_t k = 0; k < k_size; ++k) {
-              const C* row = col.data() + (o * k_size + k) * in_size;
-              const int64_t* t = target.data() + k * in_size;
-              for (int64_t i = 0; i < in_size; ++i)
-                if (t[i] >= 0) yo[t[i]] += row[i];
-            }
-            if (bias)
-              for (int64_t s = 0; s < out_size; ++s) yo[s] += bias[grp * mg + o];
-          }
-        });
+        cpu::parallel_for(mg, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, k_size * in_size)),
+                          [&](int64_t o0, int64_t o1) {
+                            for (int64_t o = o0; o < o1; ++o) {
+                              C* yo = y + (img * m + grp * mg + o) * out_size;
+                              for (int64_t k = 0; k < k_size; ++k) {
+                                const C* row = col.data() + (o * k_size + k) * in_size;
+                                const int64_t* t = target.data() + k * in_size;
+                                for (int64_t i = 0; i < in_size; ++i)
+                                  if (t[i] >= 0) yo[t[i]] += row[i];
+                              }
+                              if (bias)
+                                for (int64_t s = 0; s < out_size; ++s) yo[s] += bias[grp * mg + o];
+                            }
+                          });
       }
     }
   }
@@ -204,7 +217,8 @@ class ConvTransposeOp final : public Op {
   // M = W's dim 1 times group, when that fits in int64.
   Result<int64_t> output_channels(int64_t mg, StatusCode code) const {
     const auto m = checked_mul(mg, group_);
-    if (!m) return error(code, "W's dim 1 (", mg, ") times group ", group_, " is more output channels than int64 can count");
+    if (!m)
+      return error(code, "W's dim 1 (", mg, ") times group ", group_, " is more output channels than int64 can count");
     return *m;
   }
   // What the output's spatial size came from, for errors.
@@ -225,26 +239,30 @@ class ConvTransposeOp final : public Op {
     std::vector<int64_t> opad = output_padding_.empty() ? std::vector<int64_t>(r, 0) : output_padding_;
     std::vector<int64_t> oshape = output_shape_;
     if (oshape.size() == r + 2) oshape.erase(oshape.begin(), oshape.begin() + 2);  // [N, C, spatial...] form
-    if (g.kernel.size() != r || g.strides.size() != r || g.dilations.size() != r || pads.size() != 2 * r || opad.size() != r ||
-        (!oshape.empty() && oshape.size() != r))
-      return error(code, "kernel_shape/strides/dilations/pads/output_padding/output_shape have ", g.kernel.size(), "/", g.strides.size(),
-                   "/", g.dilations.size(), "/", pads.size(), "/", opad.size(), "/", output_shape_.size(), " values for ", r,
-                   " spatial dims");
+    if (g.kernel.size() != r || g.strides.size() != r || g.dilations.size() != r || pads.size() != 2 * r ||
+        opad.size() != r || (!oshape.empty() && oshape.size() != r))
+      return error(code, "kernel_shape/strides/dilations/pads/output_padding/output_shape have ", g.kernel.size(), "/",
+                   g.strides.size(), "/", g.dilations.size(), "/", pads.size(), "/", opad.size(), "/",
+                   output_shape_.size(), " values for ", r, " spatial dims");
     if (g.kernel != wk)
-      return error(code, "kernel_shape ", shape_to_string(g.kernel), " does not match W's kernel dims ", shape_to_string(wk));
+      return error(code, "kernel_shape ", shape_to_string(g.kernel), " does not match W's kernel dims ",
+                   shape_to_string(wk));
     g.out.assign(r, 0);
     g.begin.assign(r, 0);
     for (size_t d = 0; d < r; ++d) {
       if (g.kernel[d] <= 0 || g.strides[d] <= 0 || g.dilations[d] <= 0)
         return error(code, "kernel, stride and dilation must be positive (dim ", d, ")");
       if (opad[d] < 0 || opad[d] >= std::max(g.strides[d], g.dilations[d]))
-        return error(code, "output_padding ", shape_to_string(opad), " must be in [0, max(stride, dilation)) (dim ", d, ")");
+        return error(code, "output_padding ", shape_to_string(opad), " must be in [0, max(stride, dilation)) (dim ", d,
+                     ")");
       if (pads[d] < 0 || pads[d + r] < 0) return error(code, "pads ", shape_to_string(pads), " must be non-negative");
       // Hostile attributes must not overflow the size arithmetic (checked in double first).
-      const double natural_d = static_cast<double>(g.strides[d]) * static_cast<double>(in[d] - 1) + static_cast<double>(opad[d]) +
+      const double natural_d = static_cast<double>(g.strides[d]) * static_cast<double>(in[d] - 1) +
+                               static_cast<double>(opad[d]) +
                                static_cast<double>(g.kernel[d] - 1) * static_cast<double>(g.dilations[d]) + 1;
       if (natural_d > 4e18 || static_cast<double>(pads[d]) + static_cast<double>(pads[d + r]) > 4e18)
-        return error(code, "spatial dim ", d, ": strides/dilations/kernel/pads are too large (output size ", natural_d, ")");
+        return error(code, "spatial dim ", d, ": strides/dilations/kernel/pads are too large (output size ", natural_d,
+                     ")");
       const int64_t natural = g.strides[d] * (in[d] - 1) + opad[d] + (g.kernel[d] - 1) * g.dilations[d] + 1;
       const bool same = auto_pad_ == "SAME_UPPER" || auto_pad_ == "SAME_LOWER";
       if (!oshape.empty() || same) {
@@ -259,8 +277,8 @@ class ConvTransposeOp final : public Op {
         g.out[d] = natural - pads[d] - pads[d + r];
       }
       if (g.out[d] < 0)
-        return error(code, "output size ", g.out[d], " of spatial dim ", d, " is negative (input ", in[d], ", kernel ", g.kernel[d],
-                     ", pads ", shape_to_string(pads), ")");
+        return error(code, "output size ", g.out[d], " of spatial dim ", d, " is negative (input ", in[d], ", kernel ",
+                     g.kernel[d], ", pads ", shape_to_string(pads), ")");
     }
     return g;
   }

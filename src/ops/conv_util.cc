@@ -13,26 +13,29 @@ void WindowParams::parse(InitContext& ctx, bool read_kernel) {
   auto_pad = ctx.get_string("auto_pad", "NOTSET");
   ceil_mode = ctx.get_int("ceil_mode", 0) != 0;
   if (auto_pad != "NOTSET" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER" && auto_pad != "VALID")
-    (void)ctx.fail(StatusCode::kInvalidModel, "auto_pad '", auto_pad, "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+    (void)ctx.fail(StatusCode::kInvalidModel, "auto_pad '", auto_pad,
+                   "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
 }
 
 Status WindowParams::resolve_rank(size_t spatial) {
   if (strides.empty()) strides.assign(spatial, 1);
   if (dilations.empty()) dilations.assign(spatial, 1);
   if (pads.empty()) pads.assign(2 * spatial, 0);
-  if (kernel.size() != spatial || strides.size() != spatial || dilations.size() != spatial || pads.size() != 2 * spatial)
-    return error(StatusCode::kInvalidModel, "kernel_shape/strides/dilations/pads have ", kernel.size(), "/", strides.size(),
-                 "/", dilations.size(), "/", pads.size(), " values for ", spatial, " spatial dims");
+  if (kernel.size() != spatial || strides.size() != spatial || dilations.size() != spatial ||
+      pads.size() != 2 * spatial)
+    return error(StatusCode::kInvalidModel, "kernel_shape/strides/dilations/pads have ", kernel.size(), "/",
+                 strides.size(), "/", dilations.size(), "/", pads.size(), " values for ", spatial, " spatial dims");
   for (size_t i = 0; i < spatial; ++i) {
     if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0)
-      return error(StatusCode::kInvalidModel, "kernel, stride and dilation must be positive (dim ", i, "): kernel_shape ",
-                   shape_to_string(kernel), ", strides ", shape_to_string(strides), ", dilations ", shape_to_string(dilations));
+      return error(StatusCode::kInvalidModel, "kernel, stride and dilation must be positive (dim ", i,
+                   "): kernel_shape ", shape_to_string(kernel), ", strides ", shape_to_string(strides), ", dilations ",
+                   shape_to_string(dilations));
     if (pads[i] < 0 || pads[i + spatial] < 0)
       return error(StatusCode::kInvalidModel, "pads must be non-negative, got ", shape_to_string(pads));
     // The dilated window dilation * (kernel - 1) + 1 must be a number (output_dims uses it).
     if (kernel[i] - 1 > (std::numeric_limits<int64_t>::max() - 1) / dilations[i])
-      return error(StatusCode::kInvalidModel, "kernel_shape[", i, "] = ", kernel[i], " with dilations[", i, "] = ", dilations[i],
-                   " spans a window larger than int64 can count");
+      return error(StatusCode::kInvalidModel, "kernel_shape[", i, "] = ", kernel[i], " with dilations[", i,
+                   "] = ", dilations[i], " spans a window larger than int64 can count");
   }
   return Status::ok();
 }
@@ -55,8 +58,9 @@ Status WindowParams::output_dims(const std::vector<int64_t>& in, std::vector<int
       const int64_t total = std::max<int64_t>(0, reach - in[i] + eff);
       int64_t padded = 0;
       if (__builtin_add_overflow(in[i], total, &padded))
-        return error(StatusCode::kInvalidArgument, "spatial dim ", i, " of size ", in[i], " padded for the window of kernel_shape[", i,
-                     "] = ", kernel[i], " (dilation ", dilations[i], ", auto_pad ", auto_pad, ") is larger than int64 can count");
+        return error(StatusCode::kInvalidArgument, "spatial dim ", i, " of size ", in[i],
+                     " padded for the window of kernel_shape[", i, "] = ", kernel[i], " (dilation ", dilations[i],
+                     ", auto_pad ", auto_pad, ") is larger than int64 can count");
       const int64_t small = total / 2, big = total - small;
       (*out_pads)[i] = auto_pad == "SAME_UPPER" ? small : big;
       (*out_pads)[i + r] = auto_pad == "SAME_UPPER" ? big : small;

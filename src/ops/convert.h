@@ -12,7 +12,8 @@
 namespace hi::ops {
 
 template <typename T>
-inline constexpr bool kIsFloatLike = std::is_floating_point_v<T> || std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+inline constexpr bool kIsFloatLike =
+    std::is_floating_point_v<T> || std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
 // A double converted to integer type D: truncated toward zero, saturated, NaN -> 0.
 template <typename D>

@@ -106,8 +106,8 @@ inline Result<std::vector<int64_t>> normalize_axes(const std::vector<int64_t>& a
   std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(rank, 0)), false);
   for (int64_t a : axes) {
     if (a < -rank || a >= rank)
-      return error(StatusCode::kInvalidModel, what, " ", shape_to_string(axes), ": axis ", a, " is out of range for rank ",
-                   rank, " (expected [", -rank, ", ", rank - 1, "])");
+      return error(StatusCode::kInvalidModel, what, " ", shape_to_string(axes), ": axis ", a,
+                   " is out of range for rank ", rank, " (expected [", -rank, ", ", rank - 1, "])");
     const int64_t n = a < 0 ? a + rank : a;
     if (seen[static_cast<size_t>(n)])
       return error(StatusCode::kInvalidModel, what, " ", shape_to_string(axes), " names axis ", n, " more than once");

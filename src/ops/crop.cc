@@ -17,13 +17,15 @@ class CropOp final : public Op {
     scale_ = ctx.get_ints("scale");
     HI_RETURN_IF_ERROR(ctx.status());
     if (border_.size() != 4)
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": border must be [left, top, right, bottom], got ",
-                      border_.size(), " values");
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                      ": border must be [left, top, right, bottom], got ", border_.size(), " values");
     for (int64_t b : border_)
-      if (b < 0) return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": border values must be >= 0, got ", b);
+      if (b < 0)
+        return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": border values must be >= 0, got ",
+                        b);
     if (!scale_.empty() && (scale_.size() != 2 || scale_[0] < 0 || scale_[1] < 0))
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": scale must be [height, width] >= 0, got ",
-                      scale_.size(), " values");
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                      ": scale must be [height, width] >= 0, got ", scale_.size(), " values");
     return Status::ok();
   }
 
@@ -35,7 +37,9 @@ class CropOp final : public Op {
       ctx.set_output_type(0, x);
       return Status::ok();
     }
-    if (x.rank() != 4) return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": input must be [N, C, H, W], got ", x.to_string());
+    if (x.rank() != 4)
+      return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": input must be [N, C, H, W], got ",
+                   x.to_string());
     std::vector<ir::Dim> y = *x.shape;
     for (int d = 0; d < 2; ++d) {
       const ir::Dim in = (*x.shape)[static_cast<size_t>(2 + d)];
@@ -53,7 +57,8 @@ class CropOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     if (x.rank() != 4)
-      return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": input must be [N, C, H, W], got ", x.type_string());
+      return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": input must be [N, C, H, W], got ",
+                   x.type_string());
     HI_ASSIGN_OR_RETURN(const int64_t h, window(0, x.dim(2), StatusCode::kInvalidArgument));
     HI_ASSIGN_OR_RETURN(const int64_t w, window(1, x.dim(3), StatusCode::kInvalidArgument));
     const int64_t planes = x.dim(0) * x.dim(1), in_h = x.dim(2), in_w = x.dim(3);
@@ -74,10 +79,11 @@ class CropOp final : public Op {
   // The output size along spatial dim d (0: height, 1: width) for an input of size `in`.
   Result<int64_t> window(int d, int64_t in, StatusCode code) const {
     const int64_t start = border_[static_cast<size_t>(1 - d)];  // top for height, left for width
-    const int64_t size = scale_.empty() ? in - start - border_[static_cast<size_t>(3 - d)] : scale_[static_cast<size_t>(d)];
+    const int64_t size =
+        scale_.empty() ? in - start - border_[static_cast<size_t>(3 - d)] : scale_[static_cast<size_t>(d)];
     if (size < 0 || start + size > in)
-      return error(code, "Crop (opset ", opset_, "): the ", d == 0 ? "height" : "width", " window [", start, ", ", start + size,
-                   ") does not fit the input's ", in);
+      return error(code, "Crop (opset ", opset_, "): the ", d == 0 ? "height" : "width", " window [", start, ", ",
+                   start + size, ") does not fit the input's ", in);
     return size;
   }
 

@@ -6,9 +6,13 @@ namespace {
 
 struct ProdStep {
   template <typename A>
-  static A identity() { return A(1); }
+  static A identity() {
+    return A(1);
+  }
   template <typename A>
-  static A combine(A acc, A x) { return wrap_mul(acc, x); }
+  static A combine(A acc, A x) {
+    return wrap_mul(acc, x);
+  }
 };
 
 }  // namespace

@@ -6,9 +6,13 @@ namespace {
 
 struct SumStep {
   template <typename A>
-  static A identity() { return A(0); }
+  static A identity() {
+    return A(0);
+  }
   template <typename A>
-  static A combine(A acc, A x) { return wrap_add(acc, x); }
+  static A combine(A acc, A x) {
+    return wrap_add(acc, x);
+  }
 };
 
 }  // namespace

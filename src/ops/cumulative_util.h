@@ -34,10 +34,12 @@ class CumulativeOp final : public Op {
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2, 1));
     const ir::ValueType& x = ctx.input_type(0);
-    if (x.dtype != DType::kUndefined && !in_set(kCumulativeTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
+    if (x.dtype != DType::kUndefined && !in_set(kCumulativeTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype);
     HI_RETURN_IF_ERROR(
         check_scalar_type(ctx.node(), ctx.input_type(1), bit(DType::kInt32) | bit(DType::kInt64), "axis"));
-    if (x.has_rank() && x.rank() == 0) return error(StatusCode::kInvalidModel, "input must have rank >= 1, got ", x.to_string());
+    if (x.has_rank() && x.rank() == 0)
+      return error(StatusCode::kInvalidModel, "input must have rank >= 1, got ", x.to_string());
     if (const Tensor* a = ctx.input_value(1); a && x.has_rank()) {
       HI_ASSIGN_OR_RETURN(const int64_t axis, scalar_int(*a, "axis"));
       HI_RETURN_IF_ERROR(normalize_axis(axis, x.rank()).status());

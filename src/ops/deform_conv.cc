@@ -25,33 +25,37 @@ class DeformConvOp final : public Op {
     group_ = ctx.get_int("group", 1);
     offset_group_ = ctx.get_int("offset_group", 1);
     if (group_ <= 0) return ctx.fail(StatusCode::kInvalidModel, "group must be positive, got ", group_);
-    if (offset_group_ <= 0) return ctx.fail(StatusCode::kInvalidModel, "offset_group must be positive, got ", offset_group_);
+    if (offset_group_ <= 0)
+      return ctx.fail(StatusCode::kInvalidModel, "offset_group must be positive, got ", offset_group_);
     return ctx.status();
   }
 
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, 3, 5));
     const ir::ValueType& x = ctx.input_type(0);
-    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     for (size_t i = 1; i < 5; ++i)
       if (ctx.has_input(i) && ctx.input_type(i).dtype != DType::kUndefined && x.dtype != DType::kUndefined &&
           ctx.input_type(i).dtype != x.dtype)
-        return error(StatusCode::kInvalidModel, "input ", i, " is ", ctx.input_type(i).to_string(), " but X is ", dtype_name(x.dtype));
+        return error(StatusCode::kInvalidModel, "input ", i, " is ", ctx.input_type(i).to_string(), " but X is ",
+                     dtype_name(x.dtype));
     const ir::ValueType& w = ctx.input_type(1);
     if (!x.has_rank() || !w.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }
     if (x.rank() < 3 || w.rank() != x.rank())
-      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(), " must be [N, C, spatial...] and [M, C/group, kernel...]");
+      return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and W ", w.to_string(),
+                   " must be [N, C, spatial...] and [M, C/group, kernel...]");
     const auto& xd = *x.shape;
     const auto& wd = *w.shape;
     HI_RETURN_IF_ERROR(check_spatial_rank(x.rank() - 2, StatusCode::kInvalidModel));
     if (xd[1].is_known() && wd[1].is_known()) {
       const auto want = checked_mul(wd[1].value, group_);
       if (!want || xd[1].value != *want)
-        return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(), " with group ", group_,
-                     " expects ", want ? std::to_string(*want) : "more than int64 can count");
+        return error(StatusCode::kInvalidModel, "X has ", xd[1].value, " channels but W ", w.to_string(),
+                     " with group ", group_, " expects ", want ? std::to_string(*want) : "more than int64 can count");
     }
     std::vector<ir::Dim> out = {xd[0], wd[0]};
     std::vector<int64_t> in_sp, k_sp;
@@ -81,17 +85,21 @@ class DeformConvOp final : public Op {
     const Tensor* b = ctx.input(3);
     const Tensor* mask = ctx.input(4);
     if (x.rank() < 3 || w.rank() != x.rank())
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(), " must be [N, C, spatial...] and [M, C/group, kernel...]");
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " and W ", w.type_string(),
+                   " must be [N, C, spatial...] and [M, C/group, kernel...]");
     for (const Tensor* t : {&w, &offset, b, mask})
       if (t && t->dtype() != x.dtype())
         return error(StatusCode::kInvalidArgument, t->type_string(), " does not have X's type ", dtype_name(x.dtype()));
     HI_RETURN_IF_ERROR(check_spatial_rank(x.rank() - 2, StatusCode::kInvalidArgument));
     const int64_t n = x.dim(0), c = x.dim(1), m = w.dim(0);
     if (checked_mul(w.dim(1), group_) != c || m % group_ != 0)
-      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(), " with group ", group_);
+      return error(StatusCode::kInvalidArgument, "X ", x.type_string(), " does not fit W ", w.type_string(),
+                   " with group ", group_);
     if (c % offset_group_ != 0)
-      return error(StatusCode::kInvalidArgument, "X's ", c, " channels are not divisible by offset_group ", offset_group_);
-    if (b && (b->rank() != 1 || b->dim(0) != m)) return error(StatusCode::kInvalidArgument, "B ", b->type_string(), " must be [", m, "]");
+      return error(StatusCode::kInvalidArgument, "X's ", c, " channels are not divisible by offset_group ",
+                   offset_group_);
+    if (b && (b->rank() != 1 || b->dim(0) != m))
+      return error(StatusCode::kInvalidArgument, "B ", b->type_string(), " must be [", m, "]");
     const std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
     const std::vector<int64_t> kw(w.shape().begin() + 2, w.shape().end());
     HI_ASSIGN_OR_RETURN(WindowParams wp, window(in.size(), kw, StatusCode::kInvalidArgument));
@@ -108,8 +116,8 @@ class DeformConvOp final : public Op {
     want_offset.insert(want_offset.end(), out.begin(), out.end());
     want_mask.insert(want_mask.end(), out.begin(), out.end());
     if (offset.shape() != want_offset)
-      return error(StatusCode::kInvalidArgument, "offset ", offset.type_string(), " must be ", shape_to_string(want_offset),
-                   " ([N, offset_group * prod(kernel) * ", r, ", output spatial...])");
+      return error(StatusCode::kInvalidArgument, "offset ", offset.type_string(), " must be ",
+                   shape_to_string(want_offset), " ([N, offset_group * prod(kernel) * ", r, ", output spatial...])");
     if (mask && mask->shape() != want_mask)
       return error(StatusCode::kInvalidArgument, "mask ", mask->type_string(), " must be ", shape_to_string(want_mask),
                    " ([N, offset_group * prod(kernel), output spatial...])");
@@ -128,8 +136,8 @@ class DeformConvOp final : public Op {
       };
       // Compute-type copies of every input and of the output, counted before they are made.
       const auto numel = [](const Tensor* t) { return t ? t->numel() : 0; };
-      const ScratchBytes held(shape_numel({numel(&x) + numel(&w) + numel(&offset) + numel(b) + numel(mask) + y.numel(),
-                                           int64_t{sizeof(C)}}));
+      const ScratchBytes held(shape_numel(
+          {numel(&x) + numel(&w) + numel(&offset) + numel(b) + numel(mask) + y.numel(), int64_t{sizeof(C)}}));
       const auto xs = conv(&x), ws = conv(&w), os = conv(&offset), bs = conv(b), ms = conv(mask);
       std::vector<C> ys(static_cast<size_t>(y.numel()), C(0));
       run_typed<C>(xs, ws, os, bs, ms, ys, n, c, m, in, out, wp, pads);
@@ -159,7 +167,8 @@ class DeformConvOp final : public Op {
     Status s = wp.resolve_rank(spatial);
     if (!s.is_ok()) return Status(code, s.message());
     if (wp.kernel != wk)
-      return error(code, "kernel_shape ", shape_to_string(wp.kernel), " does not match W's kernel dims ", shape_to_string(wk));
+      return error(code, "kernel_shape ", shape_to_string(wp.kernel), " does not match W's kernel dims ",
+                   shape_to_string(wk));
     return wp;
   }
 
@@ -191,9 +200,10 @@ class DeformConvOp final : public Op {
   }
 
   template <typename C>
-  void run_typed(const std::vector<C>& x, const std::vector<C>& w, const std::vector<C>& offset, const std::vector<C>& bias,
-                 const std::vector<C>& mask, std::vector<C>& y, int64_t n, int64_t c, int64_t m, const std::vector<int64_t>& in,
-                 const std::vector<int64_t>& out, const WindowParams& wp, const std::vector<int64_t>& pads) const {
+  void run_typed(const std::vector<C>& x, const std::vector<C>& w, const std::vector<C>& offset,
+                 const std::vector<C>& bias, const std::vector<C>& mask, std::vector<C>& y, int64_t n, int64_t c,
+                 int64_t m, const std::vector<int64_t>& in, const std::vector<int64_t>& out, const WindowParams& wp,
+                 const std::vector<int64_t>& pads) const {
     const size_t r = in.size();
     const int64_t cg = c / group_, mg = m / group_, c_per_og = c / offset_group_;
     const int64_t in_size = shape_numel(in), out_size = shape_numel(out), k_size = shape_numel(wp.kernel);
@@ -211,7 +221,8 @@ class DeformConvOp final : public Op {
         for_each_index(wp.kernel, [&](int64_t k, const std::vector<int64_t>& kidx) {
           for_each_index(out, [&](int64_t o, const std::vector<int64_t>& oidx) {
             for (size_t d = 0; d < r; ++d) {
-              const int64_t off_channel = ((img * offset_group_ + og) * k_size + k) * static_cast<int64_t>(r) + static_cast<int64_t>(d);
+              const int64_t off_channel =
+                  ((img * offset_group_ + og) * k_size + k) * static_cast<int64_t>(r) + static_cast<int64_t>(d);
               p[d] = static_cast<C>(oidx[d] * wp.strides[d] - pads[d] + kidx[d] * wp.dilations[d]) +
                      offset[static_cast<size_t>(off_channel * out_size + o)];
             }

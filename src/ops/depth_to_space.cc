@@ -20,7 +20,8 @@ class DepthToSpaceOp final : public Op {
     if (ctx.status().is_ok() && bs_ <= 0)
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' must be positive, got ", bs_);
     if (ctx.status().is_ok() && !checked_mul(bs_, bs_))
-      return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' = ", bs_, ": blocksize^2 is larger than int64 can count");
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' = ", bs_,
+                      ": blocksize^2 is larger than int64 can count");
     return ctx.status();
   }
 
@@ -45,7 +46,8 @@ class DepthToSpaceOp final : public Op {
           out[d] = ir::Dim{};
           continue;
         }
-        HI_ASSIGN_OR_RETURN(const int64_t size, d == 1 ? in.value / (bs_ * bs_) : spread(in.value, d, StatusCode::kInvalidModel));
+        HI_ASSIGN_OR_RETURN(const int64_t size,
+                            d == 1 ? in.value / (bs_ * bs_) : spread(in.value, d, StatusCode::kInvalidModel));
         out[d] = ir::Dim::known(size);
       }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
@@ -54,11 +56,12 @@ class DepthToSpaceOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    if (x.rank() != 4) return error(StatusCode::kInvalidArgument, "input must be 4-D [N, C, H, W], got ", x.type_string());
+    if (x.rank() != 4)
+      return error(StatusCode::kInvalidArgument, "input must be 4-D [N, C, H, W], got ", x.type_string());
     const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3), bs = bs_;
     if (c % (bs * bs) != 0)
-      return error(StatusCode::kInvalidArgument, "channels (", c, ") must be a multiple of blocksize^2 (", bs * bs, "), input ",
-                   x.type_string());
+      return error(StatusCode::kInvalidArgument, "channels (", c, ") must be a multiple of blocksize^2 (", bs * bs,
+                   "), input ", x.type_string());
     HI_ASSIGN_OR_RETURN(const int64_t oh, spread(h, 2, StatusCode::kInvalidArgument));
     HI_ASSIGN_OR_RETURN(const int64_t ow, spread(w, 3, StatusCode::kInvalidArgument));
     const int64_t oc = c / (bs * bs);
@@ -84,7 +87,9 @@ class DepthToSpaceOp final : public Op {
   // Spatial dim d of `size` times blocksize, when that fits in int64.
   Result<int64_t> spread(int64_t size, size_t d, StatusCode code) const {
     const auto r = checked_mul(size, bs_);
-    if (!r) return error(code, "attribute 'blocksize' = ", bs_, " makes dim ", d, " of ", size, " larger than int64 can count");
+    if (!r)
+      return error(code, "attribute 'blocksize' = ", bs_, " makes dim ", d, " of ", size,
+                   " larger than int64 can count");
     return *r;
   }
   int64_t bs_ = 1;

@@ -20,7 +20,8 @@ class DequantizeLinearOp final : public Op {
     axis_ = ctx.get_int("axis", 1);
     block_size_ = ctx.get_int("block_size", 0);
     output_dtype_ = static_cast<DType>(ctx.get_int("output_dtype", 0));
-    if (block_size_ < 0) return ctx.fail(StatusCode::kInvalidModel, "DequantizeLinear: block_size must be >= 0, got ", block_size_);
+    if (block_size_ < 0)
+      return ctx.fail(StatusCode::kInvalidModel, "DequantizeLinear: block_size must be >= 0, got ", block_size_);
     if (output_dtype_ != DType::kUndefined && !in_set(kOutputTypes, output_dtype_))
       return ctx.fail(StatusCode::kUnsupported, "DequantizeLinear (opset ", opset_, ") does not support output_dtype ",
                       dtype_name(output_dtype_), " (float32, float16 or bfloat16)");
@@ -50,8 +51,9 @@ class DequantizeLinearOp final : public Op {
     const Tensor& scale = ctx.in(1);
     const Tensor* zp = ctx.input(2);
     HI_ASSIGN_OR_RETURN(DType out, output_type(x.dtype(), scale.dtype(), zp ? zp->dtype() : DType::kUndefined));
-    HI_ASSIGN_OR_RETURN(quant::QuantLayout layout, quant::make_layout("DequantizeLinear", opset_, x.shape(), scale.shape(),
-                                                                      zp ? &zp->shape() : nullptr, axis_, block_size_, "x_scale"));
+    HI_ASSIGN_OR_RETURN(quant::QuantLayout layout,
+                        quant::make_layout("DequantizeLinear", opset_, x.shape(), scale.shape(),
+                                           zp ? &zp->shape() : nullptr, axis_, block_size_, "x_scale"));
     if (out == DType::kFloat32 && scale.dtype() == DType::kFloat32) {
       Tensor& y = ctx.output(0, out, x.shape());
       if (quant::run_8bit_fast(layout, x, scale, zp, x.dtype(), [&](int64_t at, int64_t n, float s, int32_t z) {
@@ -67,7 +69,8 @@ class DequantizeLinearOp final : public Op {
       const S* px = x.data<S>();
       const S* z = zp ? zp->data<S>() : nullptr;
       for (int64_t i = 0; i < x.numel(); ++i)
-        dx[static_cast<size_t>(i)] = static_cast<float>(C::to_real(px[i]) - (z ? C::to_real(z[layout.scale_index(i)]) : 0.0));
+        dx[static_cast<size_t>(i)] =
+            static_cast<float>(C::to_real(px[i]) - (z ? C::to_real(z[layout.scale_index(i)]) : 0.0));
     });
     if (!ok) return quant::quant_type_error("DequantizeLinear", opset_, "x", x.dtype(), QuantUse::kDequantizeInput);
     const std::vector<double> ss = quant::real_values(scale);
@@ -88,16 +91,18 @@ class DequantizeLinearOp final : public Op {
     if (x != DType::kUndefined && !quant::quant_type_allowed(QuantUse::kDequantizeInput, x, opset_, nullptr))
       return quant::quant_type_error("DequantizeLinear", opset_, "x", x, QuantUse::kDequantizeInput);
     if (zp != DType::kUndefined && x != DType::kUndefined && zp != x)
-      return error(StatusCode::kInvalidModel, "DequantizeLinear: x_zero_point is ", dtype_name(zp), " but x is ", dtype_name(x),
-                   "; they must have the same type");
+      return error(StatusCode::kInvalidModel, "DequantizeLinear: x_zero_point is ", dtype_name(zp), " but x is ",
+                   dtype_name(x), "; they must have the same type");
     bool scale_ok;
     if (opset_ < 19) scale_ok = scale == DType::kFloat32;
     else scale_ok = in_set(kOutputTypes, scale) || (opset_ >= 24 && scale == DType::kFloat8E8M0);
     if (scale != DType::kUndefined && !scale_ok)
-      return error(StatusCode::kUnsupported, "DequantizeLinear (opset ", opset_, ") does not support x_scale of type ", dtype_name(scale));
+      return error(StatusCode::kUnsupported, "DequantizeLinear (opset ", opset_, ") does not support x_scale of type ",
+                   dtype_name(scale));
     if (output_dtype_ != DType::kUndefined) return output_dtype_;
     if (scale == DType::kFloat8E8M0)
-      return error(StatusCode::kInvalidModel, "DequantizeLinear: a float8e8m0 x_scale needs the output_dtype attribute");
+      return error(StatusCode::kInvalidModel,
+                   "DequantizeLinear: a float8e8m0 x_scale needs the output_dtype attribute");
     return scale;
   }
 

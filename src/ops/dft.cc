@@ -31,7 +31,8 @@ class DftOp final : public Op {
     inverse_ = inverse == 1;
     onesided_ = onesided == 1;
     if (opset_ >= 20 && ctx.has("axis"))
-      return ctx.fail(StatusCode::kInvalidModel, "DFT (opset ", opset_, ") takes the axis as input 2, not as an attribute");
+      return ctx.fail(StatusCode::kInvalidModel, "DFT (opset ", opset_,
+                      ") takes the axis as input 2, not as an attribute");
     axis_attr_ = ctx.get_int("axis", 1);
     return ctx.status();
   }
@@ -42,7 +43,8 @@ class DftOp final : public Op {
     if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
       return error(StatusCode::kUnsupported, "DFT (opset ", opset_, ") does not support input type ",
                    dtype_name(x.dtype));
-    if (ctx.has_input(1)) HI_RETURN_IF_ERROR(check_scalar_type(ctx.node(), ctx.input_type(1), kIndexTypes, "dft_length"));
+    if (ctx.has_input(1))
+      HI_RETURN_IF_ERROR(check_scalar_type(ctx.node(), ctx.input_type(1), kIndexTypes, "dft_length"));
     if (ctx.has_input(2)) HI_RETURN_IF_ERROR(check_scalar_type(ctx.node(), ctx.input_type(2), kIndexTypes, "axis"));
     if (!x.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
@@ -97,7 +99,8 @@ class DftOp final : public Op {
       return error(StatusCode::kUnsupported, "DFT (opset ", opset_, ") does not support input type ",
                    dtype_name(x.dtype()));
     const int64_t r = x.rank();
-    HI_RETURN_IF_ERROR(check_rank_and_last(r, r > 0 ? x.dim(r - 1) : -1, StatusCode::kInvalidArgument, x.type_string()));
+    HI_RETURN_IF_ERROR(
+        check_rank_and_last(r, r > 0 ? x.dim(r - 1) : -1, StatusCode::kInvalidArgument, x.type_string()));
     int64_t axis_value = opset_ < 20 ? axis_attr_ : -2;
     if (opset_ >= 20 && ctx.input(2)) {
       HI_ASSIGN_OR_RETURN(axis_value, scalar_int(*ctx.input(2), "axis"));
@@ -147,7 +150,8 @@ class DftOp final : public Op {
           for (int64_t k = 0; k < n_out; ++k) {
             T* dst = py + ((o * n_out + k) * inner + i) * c_out;
             dst[0] = static_cast<T>(static_cast<compute_t<T>>(v[static_cast<size_t>(k)].real() * scale));
-            if (c_out == 2) dst[1] = static_cast<T>(static_cast<compute_t<T>>(v[static_cast<size_t>(k)].imag() * scale));
+            if (c_out == 2)
+              dst[1] = static_cast<T>(static_cast<compute_t<T>>(v[static_cast<size_t>(k)].imag() * scale));
           }
         }
     });
@@ -163,8 +167,7 @@ class DftOp final : public Op {
   int64_t output_length(int64_t n) const { return onesided_ && !inverse_ ? n / 2 + 1 : n; }
 
   Status check_rank_and_last(int64_t rank, int64_t last, StatusCode code, const std::string& what) const {
-    if (rank < 2)
-      return error(code, "DFT input ", what, " must have rank >= 2 (signal dims and a last dim of 1 or 2)");
+    if (rank < 2) return error(code, "DFT input ", what, " must have rank >= 2 (signal dims and a last dim of 1 or 2)");
     if (last >= 0 && last != 1 && last != 2)
       return error(code, "DFT input ", what, " must end in a dim of 1 (real) or 2 (complex), got ", last);
     return Status::ok();

@@ -61,10 +61,8 @@ void dft_naive(std::vector<Complex>& data, bool inverse) {
 void dft_in_place(std::vector<Complex>& data, bool inverse) {
   const size_t n = data.size();
   if (n <= 1) return;
-  if ((n & (n - 1)) == 0)
-    fft_radix2(data, inverse);
-  else
-    dft_naive(data, inverse);
+  if ((n & (n - 1)) == 0) fft_radix2(data, inverse);
+  else dft_naive(data, inverse);
 }
 
 }  // namespace hi::ops

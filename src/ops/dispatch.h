@@ -9,9 +9,11 @@ namespace hi::ops {
 
 // Type sets, as bit masks over DType codes.
 constexpr uint64_t bit(DType t) { return uint64_t{1} << static_cast<int>(t); }
-constexpr uint64_t kFloatTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kFloat16) | bit(DType::kBFloat16);
+constexpr uint64_t kFloatTypes =
+    bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kFloat16) | bit(DType::kBFloat16);
 constexpr uint64_t kSignedIntTypes = bit(DType::kInt8) | bit(DType::kInt16) | bit(DType::kInt32) | bit(DType::kInt64);
-constexpr uint64_t kUnsignedIntTypes = bit(DType::kUInt8) | bit(DType::kUInt16) | bit(DType::kUInt32) | bit(DType::kUInt64);
+constexpr uint64_t kUnsignedIntTypes =
+    bit(DType::kUInt8) | bit(DType::kUInt16) | bit(DType::kUInt32) | bit(DType::kUInt64);
 constexpr uint64_t kIntTypes = kSignedIntTypes | kUnsignedIntTypes;
 constexpr uint64_t kNumericTypes = kFloatTypes | kIntTypes;
 constexpr uint64_t kSignedNumericTypes = kFloatTypes | kSignedIntTypes;
@@ -26,8 +28,8 @@ template <uint64_t Set, typename F>
 bool dispatch(DType dtype, F&& f) {
   if (!in_set(Set, dtype)) return false;
   switch (dtype) {
-#define HI_DISPATCH_CASE(code, T)                                      \
-  case DType::code:                                                    \
+#define HI_DISPATCH_CASE(code, T)                                            \
+  case DType::code:                                                          \
     if constexpr ((Set & bit(DType::code)) != 0) f.template operator()<T>(); \
     return true;
     HI_DISPATCH_CASE(kFloat32, float)
@@ -49,9 +51,19 @@ bool dispatch(DType dtype, F&& f) {
 }
 
 // The type arithmetic happens in: float for the 16-bit floats, the type itself otherwise.
-template <typename T> struct ComputeType { using type = T; };
-template <> struct ComputeType<Float16> { using type = float; };
-template <> struct ComputeType<BFloat16> { using type = float; };
-template <typename T> using compute_t = typename ComputeType<T>::type;
+template <typename T>
+struct ComputeType {
+  using type = T;
+};
+template <>
+struct ComputeType<Float16> {
+  using type = float;
+};
+template <>
+struct ComputeType<BFloat16> {
+  using type = float;
+};
+template <typename T>
+using compute_t = typename ComputeType<T>::type;
 
 }  // namespace hi::ops

@@ -23,7 +23,8 @@ class DivOp final : public Op {
     const Tensor& b = ctx.in(1);
     if (dtype_is_integer(b.dtype()))
       for (int64_t i = 0; i < b.numel(); ++i)
-        if (b.as_int64(i) == 0) return error(StatusCode::kInvalidArgument, "integer division by zero (divisor element ", i, ")");
+        if (b.as_int64(i) == 0)
+          return error(StatusCode::kInvalidArgument, "integer division by zero (divisor element ", i, ")");
     std::atomic<bool> overflow{false};
     HI_RETURN_IF_ERROR(run_binary<kNumericTypes>(
         ctx,

@@ -21,7 +21,8 @@ class DynamicQuantizeLinearOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1, 3));
     const ir::ValueType& x = ctx.input_type(0);
     if (x.dtype != DType::kUndefined && x.dtype != DType::kFloat32)
-      return error(StatusCode::kUnsupported, "DynamicQuantizeLinear (opset 11) takes float32 x, not ", dtype_name(x.dtype));
+      return error(StatusCode::kUnsupported, "DynamicQuantizeLinear (opset 11) takes float32 x, not ",
+                   dtype_name(x.dtype));
     ir::ValueType y = x;
     y.dtype = DType::kUInt8;
     ctx.set_output_type(0, y);

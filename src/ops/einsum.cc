@@ -20,8 +20,8 @@ namespace {
 
 // One side of the equation for one operand: its labels in order, and where "..." sits.
 struct Term {
-  std::string labels;     // letters only
-  int ellipsis_at = -1;   // number of labels before "...", or -1 without one
+  std::string labels;    // letters only
+  int ellipsis_at = -1;  // number of labels before "...", or -1 without one
 };
 
 struct Equation {
@@ -65,8 +65,8 @@ Result<Equation> parse_equation(const std::string& text, size_t num_inputs) {
     start = comma + 1;
   }
   if (e.inputs.size() != num_inputs)
-    return error(StatusCode::kInvalidModel, "equation '", text, "' has ", e.inputs.size(), " input terms but the node has ",
-                 num_inputs, " inputs");
+    return error(StatusCode::kInvalidModel, "equation '", text, "' has ", e.inputs.size(),
+                 " input terms but the node has ", num_inputs, " inputs");
   bool any_ellipsis = false;
   std::map<char, int> uses;
   for (const Term& t : e.inputs) {
@@ -76,7 +76,8 @@ Result<Equation> parse_equation(const std::string& text, size_t num_inputs) {
   if (arrow != std::string::npos) {
     e.explicit_output = true;
     const std::string rhs = eq.substr(arrow + 2);
-    if (rhs.find("->") != std::string::npos) return error(StatusCode::kInvalidModel, "equation '", text, "' has two '->'");
+    if (rhs.find("->") != std::string::npos)
+      return error(StatusCode::kInvalidModel, "equation '", text, "' has two '->'");
     HI_ASSIGN_OR_RETURN(e.output, parse_term(rhs, text));
     for (size_t i = 0; i < e.output.labels.size(); ++i) {
       const char c = e.output.labels[i];
@@ -113,8 +114,7 @@ Result<Layout> make_layout(const Equation& e, const std::vector<int64_t>& ranks,
     const auto labels = static_cast<int64_t>(t.labels.size());
     if (t.ellipsis_at < 0 ? ranks[i] != labels : ranks[i] < labels)
       return error(StatusCode::kInvalidModel, "equation '", text, "': term '", t.labels,
-                   t.ellipsis_at >= 0 ? "' (with ...)" : "'",
-                   " does not fit input ", i, " of rank ", ranks[i]);
+                   t.ellipsis_at >= 0 ? "' (with ...)" : "'", " does not fit input ", i, " of rank ", ranks[i]);
     if (t.ellipsis_at >= 0) l.ellipsis_rank = std::max(l.ellipsis_rank, ranks[i] - labels);
   }
   if (e.explicit_output && e.output.ellipsis_at < 0 && l.ellipsis_rank > 0)
@@ -130,7 +130,8 @@ Result<Layout> make_layout(const Equation& e, const std::vector<int64_t>& ranks,
     const int64_t ell = ranks[i] - static_cast<int64_t>(t.labels.size());  // dims under "..."
     for (size_t k = 0; k <= t.labels.size(); ++k) {
       if (static_cast<int>(k) == t.ellipsis_at)
-        for (int64_t d = 0; d < ell; ++d) vars.push_back(static_cast<size_t>(l.ellipsis_rank - ell + d));  // right-aligned
+        for (int64_t d = 0; d < ell; ++d)
+          vars.push_back(static_cast<size_t>(l.ellipsis_rank - ell + d));  // right-aligned
       if (k < t.labels.size()) vars.push_back(l.var_of_label[t.labels[k]]);
     }
     l.dim_vars.push_back(std::move(vars));
@@ -165,7 +166,8 @@ class EinsumOp final : public Op {
       if (t.dtype != DType::kUndefined) {
         if (!in_set(kNumericTypes, t.dtype)) return unsupported_dtype(ctx.node(), t.dtype);
         if (dtype != DType::kUndefined && t.dtype != dtype)
-          return error(StatusCode::kInvalidModel, "input ", i, " is ", t.to_string(), " but input 0 is ", dtype_name(dtype));
+          return error(StatusCode::kInvalidModel, "input ", i, " is ", t.to_string(), " but input 0 is ",
+                       dtype_name(dtype));
         dtype = t.dtype;
       }
       if (!t.has_rank()) {
@@ -214,8 +216,8 @@ class EinsumOp final : public Op {
         const int64_t dim = ctx.in(i).dim(static_cast<int64_t>(d));
         int64_t& s = size[l.dim_vars[i][d]];
         if (dim != s && dim != 1 && s != 1)
-          return error(StatusCode::kInvalidArgument, "equation '", equation_, "': input ", i, " ", ctx.in(i).type_string(),
-                       " dim ", d, " is ", dim, " but its label has size ", s, " elsewhere");
+          return error(StatusCode::kInvalidArgument, "equation '", equation_, "': input ", i, " ",
+                       ctx.in(i).type_string(), " dim ", d, " is ", dim, " but its label has size ", s, " elsewhere");
         if (s == 1) s = dim;
       }
     // coef[i][v]: how far input i's offset moves when variable v steps by one (0 where the

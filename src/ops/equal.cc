@@ -7,7 +7,9 @@ namespace {
 
 struct EqualFn {
   template <typename T>
-  bool operator()(T a, T b) const { return a == b; }
+  bool operator()(T a, T b) const {
+    return a == b;
+  }
 };
 
 class EqualOp final : public Op {
@@ -20,14 +22,16 @@ class EqualOp final : public Op {
     const Tensor& a = ctx.in(0);
     const Tensor& b = ctx.in(1);
     if (a.dtype() != b.dtype())
-      return error(StatusCode::kInvalidArgument, "inputs have different types: ", a.type_string(), " and ", b.type_string());
+      return error(StatusCode::kInvalidArgument, "inputs have different types: ", a.type_string(), " and ",
+                   b.type_string());
     if (a.dtype() != DType::kString) return run_compare<kAllTypes>(ctx, EqualFn{});
     HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
     Tensor& out = ctx.output(0, DType::kBool, shape);
     const std::string* pa = a.strings();
     const std::string* pb = b.strings();
     bool* po = out.data<bool>();
-    for_each_broadcast(shape, a.shape(), b.shape(), [&](int64_t o, int64_t ia, int64_t ib) { po[o] = pa[ia] == pb[ib]; });
+    for_each_broadcast(shape, a.shape(), b.shape(),
+                       [&](int64_t o, int64_t ia, int64_t ib) { po[o] = pa[ia] == pb[ib]; });
     return Status::ok();
   }
 };

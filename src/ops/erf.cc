@@ -6,7 +6,9 @@ namespace {
 
 struct ErfFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(std::erf(x)); }
+  T operator()(T x) const {
+    return static_cast<T>(std::erf(x));
+  }
 };
 
 }  // namespace

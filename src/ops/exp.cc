@@ -6,7 +6,9 @@ namespace {
 
 struct ExpFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(std::exp(x)); }
+  T operator()(T x) const {
+    return static_cast<T>(std::exp(x));
+  }
 };
 
 }  // namespace

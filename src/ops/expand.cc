@@ -24,8 +24,8 @@ class ExpandOp final : public Op {
       }
       auto r = broadcast_dims(*x.shape, known_dims(shape));
       if (!r.is_ok())
-        return error(StatusCode::kInvalidModel, "cannot expand ", x.to_string(), " to shape ", shape_to_string(shape), ": ",
-                     r.status().message());
+        return error(StatusCode::kInvalidModel, "cannot expand ", x.to_string(), " to shape ", shape_to_string(shape),
+                     ": ", r.status().message());
       HI_RETURN_IF_ERROR(check_output_dims(r.value(), "input 'shape' " + shape_to_string(shape)));
       ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(r).value()));
       return Status::ok();
@@ -54,10 +54,11 @@ class ExpandOp final : public Op {
       if (d < 0) return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(shape), " has a negative dim");
     auto r = broadcast_shapes(x.shape(), shape);
     if (!r.is_ok())
-      return error(StatusCode::kInvalidArgument, "cannot expand ", x.type_string(), " to shape ", shape_to_string(shape), ": ",
-                   r.status().message());
+      return error(StatusCode::kInvalidArgument, "cannot expand ", x.type_string(), " to shape ",
+                   shape_to_string(shape), ": ", r.status().message());
     const Shape out_shape = std::move(r).value();
-    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'shape' " + shape_to_string(shape), StatusCode::kInvalidArgument));
+    HI_RETURN_IF_ERROR(
+        check_output_shape(out_shape, "input 'shape' " + shape_to_string(shape), StatusCode::kInvalidArgument));
     // Input strides aligned to the output's dims; 0 where the input is broadcast.
     std::vector<int64_t> strides(out_shape.size(), 0);
     const auto in_strides = strides_of(x.shape());

@@ -25,7 +25,8 @@ class EyeLikeOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1, 1));
     const ir::ValueType& x = ctx.input_type(0);
     if (x.dtype != DType::kUndefined && !in_set(kAllTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype);
-    if (x.has_rank() && x.rank() != 2) return error(StatusCode::kInvalidModel, "input must be 2-D, got ", x.to_string());
+    if (x.has_rank() && x.rank() != 2)
+      return error(StatusCode::kInvalidModel, "input must be 2-D, got ", x.to_string());
     ir::ValueType out = x;
     out.dtype = dtype_ == DType::kUndefined ? x.dtype : dtype_;
     ctx.set_output_type(0, std::move(out));

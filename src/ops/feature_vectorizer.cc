@@ -11,7 +11,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kVectorizerTypes = bit(DType::kInt32) | bit(DType::kInt64) | bit(DType::kFloat32) | bit(DType::kFloat64);
+constexpr uint64_t kVectorizerTypes =
+    bit(DType::kInt32) | bit(DType::kInt64) | bit(DType::kFloat32) | bit(DType::kFloat64);
 
 class FeatureVectorizerOp final : public Op {
  public:
@@ -20,7 +21,9 @@ class FeatureVectorizerOp final : public Op {
     dims_ = ctx.get_ints("inputdimensions");
     HI_RETURN_IF_ERROR(ctx.status());
     for (int64_t d : dims_)
-      if (d < 0) return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": inputdimensions must be >= 0, got ", d);
+      if (d < 0)
+        return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": inputdimensions must be >= 0, got ",
+                        d);
     if (dims_.size() != ctx.node().inputs.size())
       return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": inputdimensions has ", dims_.size(),
                       " values for ", ctx.node().inputs.size(), " inputs");
@@ -30,13 +33,15 @@ class FeatureVectorizerOp final : public Op {
 
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, ctx.num_inputs(), ctx.num_inputs(), 1));
-    if (ctx.num_inputs() == 0) return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": needs at least one input");
+    if (ctx.num_inputs() == 0)
+      return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": needs at least one input");
     ir::Dim n;
     for (size_t i = 0; i < ctx.num_inputs(); ++i) {
       HI_RETURN_IF_ERROR(check_input_type(ctx.node(), opset_, ctx, i, kVectorizerTypes, "X"));
       const ir::ValueType& t = ctx.input_type(i);
       if (t.has_rank() && t.rank() == 0)
-        return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": input ", i, " is a scalar, expected [N, C] or [C]");
+        return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": input ", i,
+                     " is a scalar, expected [N, C] or [C]");
       if (t.has_rank() && !n.is_known()) n = t.rank() == 1 ? ir::Dim::known(1) : (*t.shape)[0];
     }
     ctx.set_output_type(0, ir::ValueType::tensor(DType::kFloat32, {n, ir::Dim::known(total_)}));
@@ -49,11 +54,12 @@ class FeatureVectorizerOp final : public Op {
       const Tensor& x = ctx.in(i);
       if (!in_set(kVectorizerTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
       if (x.rank() == 0)
-        return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": input ", i, " is a scalar, expected [N, C] or [C]");
+        return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": input ", i,
+                     " is a scalar, expected [N, C] or [C]");
       const int64_t rows = x.rank() == 1 ? 1 : x.dim(0);
       if (n >= 0 && rows != n)
-        return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": input ", i, " ", x.type_string(), " has ", rows,
-                     " rows, input 0 has ", n);
+        return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": input ", i, " ", x.type_string(),
+                     " has ", rows, " rows, input 0 has ", n);
       n = rows;
     }
     Tensor& y = ctx.output(0, DType::kFloat32, {n, total_});

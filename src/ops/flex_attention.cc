@@ -23,12 +23,12 @@ class FlexAttentionOp final : public Op {
     if (ctx.has("softmax_precision")) softmax_type_ = static_cast<DType>(ctx.get_int("softmax_precision", 1));
     HI_RETURN_IF_ERROR(ctx.status());
     if (softmax_type_ != DType::kUndefined && !in_set(kFloatTypes, softmax_type_))
-      return ctx.fail(StatusCode::kUnsupported, "FlexAttention (ai.onnx.preview version ", opset_, "): softmax_precision ",
-                      static_cast<int>(softmax_type_), " (", dtype_name(softmax_type_),
+      return ctx.fail(StatusCode::kUnsupported, "FlexAttention (ai.onnx.preview version ", opset_,
+                      "): softmax_precision ", static_cast<int>(softmax_type_), " (", dtype_name(softmax_type_),
                       ") is not supported; expected 1 (float32), 10 (float16), 11 (float64) or 16 (bfloat16)");
     if (has_scale_ && !(scale_ >= 0))
-      return ctx.fail(StatusCode::kInvalidModel, "attribute scale must be >= 0 (Q and K are each scaled by its square root), got ",
-                      scale_);
+      return ctx.fail(StatusCode::kInvalidModel,
+                      "attribute scale must be >= 0 (Q and K are each scaled by its square root), got ", scale_);
     return Status::ok();
   }
 
@@ -38,9 +38,11 @@ class FlexAttentionOp final : public Op {
     HI_RETURN_IF_ERROR(check_types(q.dtype, ctx.input_type(1).dtype, ctx.input_type(2).dtype));
     for (size_t i = 0; i < 3; ++i)
       if (ctx.input_type(i).has_rank() && ctx.input_type(i).rank() != 4)
-        return error(StatusCode::kInvalidModel, "Q, K and V must be 4-D, got ", kNames[i], " ", ctx.input_type(i).to_string());
+        return error(StatusCode::kInvalidModel, "Q, K and V must be 4-D, got ", kNames[i], " ",
+                     ctx.input_type(i).to_string());
     if (q.is_static() && ctx.input_type(1).is_static() && ctx.input_type(2).is_static())
-      HI_RETURN_IF_ERROR(check_shapes(q.concrete_shape(), ctx.input_type(1).concrete_shape(), ctx.input_type(2).concrete_shape()));
+      HI_RETURN_IF_ERROR(
+          check_shapes(q.concrete_shape(), ctx.input_type(1).concrete_shape(), ctx.input_type(2).concrete_shape()));
     const ir::ValueType& v = ctx.input_type(2);
     if (q.has_rank()) {
       const ir::Dim v_head = v.has_rank() ? (*v.shape)[3] : ir::Dim{};
@@ -74,8 +76,9 @@ class FlexAttentionOp final : public Op {
     const int64_t group = q_heads / kv_heads;
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t h = 0; h < q_heads; ++h)
-        attn::matmul_qkt(qs.data() + (b * q_heads + h) * len * head, ks.data() + (b * kv_heads + h / group) * kv_len * head,
-                         len, kv_len, head, scores.data() + (b * q_heads + h) * len * kv_len);
+        attn::matmul_qkt(qs.data() + (b * q_heads + h) * len * head,
+                         ks.data() + (b * kv_heads + h / group) * kv_len * head, len, kv_len, head,
+                         scores.data() + (b * q_heads + h) * len * kv_len);
     for (double& x : scores) x = attn::round_to(c, attn::round_to(t, x));
 
     if (has_score_mod_) HI_RETURN_IF_ERROR(apply_mod(ctx, "score_mod", c, score_shape, scores));
@@ -89,8 +92,9 @@ class FlexAttentionOp final : public Op {
     attn::round_all(c, vc);
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t h = 0; h < q_heads; ++h)
-        attn::matmul_pv(scores.data() + (b * q_heads + h) * len * kv_len, vc.data() + (b * kv_heads + h / group) * kv_len * v_head,
-                        len, kv_len, v_head, y.data() + (b * q_heads + h) * len * v_head);
+        attn::matmul_pv(scores.data() + (b * q_heads + h) * len * kv_len,
+                        vc.data() + (b * kv_heads + h / group) * kv_len * v_head, len, kv_len, v_head,
+                        y.data() + (b * q_heads + h) * len * v_head);
     attn::store(y, ctx.output(0, t, {batch, q_heads, len, v_head}));
     return Status::ok();
   }
@@ -105,7 +109,8 @@ class FlexAttentionOp final : public Op {
     std::vector<Value> outs;
     HI_RETURN_IF_ERROR(ctx.run_subgraph(attr, {Value::of(std::move(in))}, &outs));
     if (outs.size() != 1 || !outs[0].is_tensor())
-      return error(StatusCode::kInvalidArgument, attr, " must produce exactly one tensor, got ", outs.size(), " outputs");
+      return error(StatusCode::kInvalidArgument, attr, " must produce exactly one tensor, got ", outs.size(),
+                   " outputs");
     const Tensor& out = outs[0].tensor;
     if (out.shape() != shape || !in_set(kFloatTypes, out.dtype()))
       return error(StatusCode::kInvalidArgument, attr, " must return a float tensor of shape ", shape_to_string(shape),
@@ -131,14 +136,17 @@ class FlexAttentionOp final : public Op {
   static Status check_shapes(const Shape& q, const Shape& k, const Shape& v) {
     const StatusCode bad = StatusCode::kInvalidArgument;
     if (q.size() != 4 || k.size() != 4 || v.size() != 4)
-      return error(bad, "Q, K and V must be 4-D, got ", shape_to_string(q), ", ", shape_to_string(k), ", ", shape_to_string(v));
+      return error(bad, "Q, K and V must be 4-D, got ", shape_to_string(q), ", ", shape_to_string(k), ", ",
+                   shape_to_string(v));
     if (k[0] != q[0] || k[3] != q[3])
-      return error(bad, "K must be [", q[0], ", kv_num_heads, kv_sequence_length, ", q[3], "] (Q's batch and head size), got ",
-                   shape_to_string(k));
+      return error(bad, "K must be [", q[0], ", kv_num_heads, kv_sequence_length, ", q[3],
+                   "] (Q's batch and head size), got ", shape_to_string(k));
     if (v[0] != q[0] || v[1] != k[1] || v[2] != k[2])
-      return error(bad, "V must be [", q[0], ", ", k[1], ", ", k[2], ", v_head_size] to match K, got ", shape_to_string(v));
+      return error(bad, "V must be [", q[0], ", ", k[1], ", ", k[2], ", v_head_size] to match K, got ",
+                   shape_to_string(v));
     if (k[1] <= 0 || q[1] % k[1] != 0)
-      return error(bad, "the number of query heads ", q[1], " must be a multiple of the number of key/value heads ", k[1]);
+      return error(bad, "the number of query heads ", q[1], " must be a multiple of the number of key/value heads ",
+                   k[1]);
     return Status::ok();
   }
 

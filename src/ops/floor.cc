@@ -7,7 +7,9 @@ namespace {
 
 struct FloorFn {
   template <typename T>
-  T operator()(T x) const { return std::floor(x); }
+  T operator()(T x) const {
+    return std::floor(x);
+  }
 };
 
 }  // namespace

@@ -30,7 +30,8 @@ class FusedAttentionOp final : public Op {
       const ir::ValueType& t = ctx.input_type(i);
       if (t.dtype != DType::kFloat32) return unsupported_dtype(ctx.node(), t.dtype);
       if (t.has_rank() && t.rank() != 4)
-        return error(StatusCode::kInvalidModel, "input ", i, " ", t.to_string(), " must be [batch, seq, heads, head_size]");
+        return error(StatusCode::kInvalidModel, "input ", i, " ", t.to_string(),
+                     " must be [batch, seq, heads, head_size]");
     }
     const ir::ValueType& q = ctx.input_type(0);
     if (!q.has_rank()) {
@@ -49,20 +50,20 @@ class FusedAttentionOp final : public Op {
     const Tensor& v = ctx.in(2);
     const Tensor* mask = ctx.input(3);
     if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4)
-      return error(StatusCode::kInvalidArgument, "Q ", q.type_string(), ", K ", k.type_string(), " and V ", v.type_string(),
-                   " must be [batch, seq, heads, head_size]");
+      return error(StatusCode::kInvalidArgument, "Q ", q.type_string(), ", K ", k.type_string(), " and V ",
+                   v.type_string(), " must be [batch, seq, heads, head_size]");
     const int64_t b = q.dim(0), sq = q.dim(1), h = q.dim(2), d = q.dim(3), skv = k.dim(1), dv = v.dim(3);
     if (k.dim(0) != b || v.dim(0) != b || k.dim(2) != h || v.dim(2) != h || k.dim(3) != d || v.dim(1) != skv)
-      return error(StatusCode::kInvalidArgument, "Q ", q.type_string(), ", K ", k.type_string(), " and V ", v.type_string(),
-                   " do not agree on batch, heads, head size and key length");
+      return error(StatusCode::kInvalidArgument, "Q ", q.type_string(), ", K ", k.type_string(), " and V ",
+                   v.type_string(), " do not agree on batch, heads, head size and key length");
     // The mask's strides over [B, H, S_q, S_kv] (0 where it broadcasts).
     int64_t ms[4] = {0, 0, 0, 0};
     if (mask) {
       const Shape scores = {b, h, sq, skv};
       auto r = broadcast_shapes(mask->shape(), scores);
       if (!r.is_ok() || r.value() != scores || mask->dtype() != DType::kFloat32)
-        return error(StatusCode::kInvalidArgument, "mask ", mask->type_string(), " does not broadcast to the scores float32",
-                     shape_to_string(scores));
+        return error(StatusCode::kInvalidArgument, "mask ", mask->type_string(),
+                     " does not broadcast to the scores float32", shape_to_string(scores));
       const Shape& m = mask->shape();
       int64_t stride = 1;
       for (int64_t i = static_cast<int64_t>(m.size()) - 1, dim = 3; i >= 0; --i, --dim) {

@@ -36,7 +36,8 @@ class FusedMatMulOp final : public Op {
     const ir::ValueType& b = ctx.input_type(1);
     if (a.dtype != DType::kFloat32 || b.dtype != DType::kFloat32) return unsupported_dtype(ctx.node(), a.dtype);
     if (!ctx.has_input(2)) return error(StatusCode::kInvalidModel, "FusedMatMul needs a bias input");
-    if (!b.has_rank() || b.rank() != 2) return error(StatusCode::kInvalidModel, "B must be a matrix, got ", b.to_string());
+    if (!b.has_rank() || b.rank() != 2)
+      return error(StatusCode::kInvalidModel, "B must be a matrix, got ", b.to_string());
     if (!a.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(a.dtype));
       return Status::ok();
@@ -50,7 +51,8 @@ class FusedMatMulOp final : public Op {
     out.push_back(bd[1]);
     // A residual may broadcast the product (numpy rules, dim by dim; an unknown product dim takes
     // Z's known one other than 1).
-    if (ctx.has_input(3) && ctx.input_type(3).has_rank() && ctx.input_type(3).rank() == static_cast<int64_t>(out.size()))
+    if (ctx.has_input(3) && ctx.input_type(3).has_rank() &&
+        ctx.input_type(3).rank() == static_cast<int64_t>(out.size()))
       for (size_t i = 0; i < out.size(); ++i) {
         const ir::Dim& zd = (*ctx.input_type(3).shape)[i];
         if (!zd.is_known()) continue;
@@ -110,8 +112,9 @@ class FusedMatMulOp final : public Op {
     const Tensor& z = *ctx.input(3);
     auto shape = broadcast_shapes(product_shape, z.shape());
     if (!shape.is_ok())
-      return error(StatusCode::kInvalidArgument, "residual Z ", z.type_string(), " does not broadcast with the product ",
-                   shape_to_string(product_shape), ": ", shape.status().message());
+      return error(StatusCode::kInvalidArgument, "residual Z ", z.type_string(),
+                   " does not broadcast with the product ", shape_to_string(product_shape), ": ",
+                   shape.status().message());
     Tensor product = Tensor::empty(DType::kFloat32, product_shape);
     float* pp = product.data<float>();
     if (k == 0) std::fill(pp, pp + product.numel(), 0.f);
@@ -137,8 +140,10 @@ class FusedMatMulOp final : public Op {
     if (kernels_.size() >= 16) kernels_.clear();  // many shapes: bound the cache
     auto it = kernels_.find(key);
     if (it == kernels_.end())
-      it = kernels_.emplace(key, cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_,
-                                                         with_sum, precision_)).first;
+      it = kernels_
+               .emplace(key, cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_,
+                                                     with_sum, precision_))
+               .first;
     return it->second;
   }
 

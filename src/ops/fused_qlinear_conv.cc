@@ -43,7 +43,8 @@ ir::ValueType permute_type(const ir::ValueType& t, bool to_channels_first) {
   if (!t.has_rank() || t.rank() != 4) return t;
   ir::ValueType out = t;
   const auto& d = *t.shape;
-  out.shape = to_channels_first ? std::vector<ir::Dim>{d[0], d[3], d[1], d[2]} : std::vector<ir::Dim>{d[0], d[2], d[3], d[1]};
+  out.shape =
+      to_channels_first ? std::vector<ir::Dim>{d[0], d[3], d[1], d[2]} : std::vector<ir::Dim>{d[0], d[2], d[3], d[1]};
   return out;
 }
 
@@ -78,10 +79,11 @@ class FusedQLinearConvOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    if (x.rank() != 4) return error(StatusCode::kInvalidArgument, kOp, " takes a 4-D channels-last x, got ", x.type_string());
+    if (x.rank() != 4)
+      return error(StatusCode::kInvalidArgument, kOp, " takes a 4-D channels-last x, got ", x.type_string());
     if (auto kernel = fast_kernel(ctx)) {
-      HI_ASSIGN_OR_RETURN(qconv::ConvGeometry g, qconv::conv_geometry(kOp, permute_type_shape(x.shape()), ctx.in(3).shape(),
-                                                                      group_, window_));
+      HI_ASSIGN_OR_RETURN(qconv::ConvGeometry g,
+                          qconv::conv_geometry(kOp, permute_type_shape(x.shape()), ctx.in(3).shape(), group_, window_));
       Tensor& y = ctx.output(0, ctx.in(7).dtype(), {g.n, g.out[0], g.out[1], g.m});
       return kernel->run(x.raw(), y.raw());
     }

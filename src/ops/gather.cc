@@ -47,7 +47,8 @@ class GatherOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& data = ctx.in(0);
     const Tensor& indices = ctx.in(1);
-    if (data.rank() == 0) return error(StatusCode::kInvalidArgument, "data must have rank >= 1, got ", data.type_string());
+    if (data.rank() == 0)
+      return error(StatusCode::kInvalidArgument, "data must have rank >= 1, got ", data.type_string());
     if (indices.dtype() != DType::kInt64 && indices.dtype() != DType::kInt32)
       return error(StatusCode::kInvalidArgument, "indices must be int32 or int64, got ", indices.type_string());
     HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, data.rank()));
@@ -82,7 +83,10 @@ class GatherOp final : public Op {
             }
           };
           if constexpr (std::is_same_v<U, std::string>) copy_rows(0, outer * n);
-          else cpu::parallel_for(outer * n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, inner * sizeof(U))), copy_rows);
+          else
+            cpu::parallel_for(outer * n,
+                              std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, inner * sizeof(U))),
+                              copy_rows);
         }))
       return check_movable(ctx.node(), data.dtype());
     return Status::ok();

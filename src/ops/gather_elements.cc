@@ -25,18 +25,20 @@ class GatherElementsOp final : public Op {
     }
     if (data.has_rank() && idx.has_rank()) {
       if (data.rank() != idx.rank())
-        return error(StatusCode::kInvalidModel, "indices ", idx.to_string(), " must have the rank of data ", data.to_string());
+        return error(StatusCode::kInvalidModel, "indices ", idx.to_string(), " must have the rank of data ",
+                     data.to_string());
       HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, data.rank()));
       for (int64_t d = 0; d < data.rank(); ++d) {
         const ir::Dim& dd = (*data.shape)[static_cast<size_t>(d)];
         const ir::Dim& id = (*idx.shape)[static_cast<size_t>(d)];
         if (d != axis && dd.is_known() && id.is_known() && id.value > dd.value)
-          return error(StatusCode::kInvalidModel, "indices ", idx.to_string(), " is larger than data ", data.to_string(),
-                       " in dim ", d);
+          return error(StatusCode::kInvalidModel, "indices ", idx.to_string(), " is larger than data ",
+                       data.to_string(), " in dim ", d);
       }
       const ir::Dim& axis_dim = (*data.shape)[static_cast<size_t>(axis)];
       if (const Tensor* v = ctx.input_value(1); v && axis_dim.is_known())
-        for (int64_t k = 0; k < v->numel(); ++k) HI_RETURN_IF_ERROR(resolve_index(*v, k, axis_dim.value, "indices", axis).status());
+        for (int64_t k = 0; k < v->numel(); ++k)
+          HI_RETURN_IF_ERROR(resolve_index(*v, k, axis_dim.value, "indices", axis).status());
     }
     ctx.set_output_type(0, idx.has_rank() ? ir::ValueType::tensor(data.dtype, *idx.shape)
                                           : ir::ValueType::tensor_unknown_shape(data.dtype));
@@ -47,14 +49,16 @@ class GatherElementsOp final : public Op {
     const Tensor& data = ctx.in(0);
     const Tensor& indices = ctx.in(1);
     HI_RETURN_IF_ERROR(check_index_tensor(indices, "indices"));
-    if (data.rank() == 0) return error(StatusCode::kInvalidArgument, "data must have rank >= 1, got ", data.type_string());
+    if (data.rank() == 0)
+      return error(StatusCode::kInvalidArgument, "data must have rank >= 1, got ", data.type_string());
     if (indices.rank() != data.rank())
-      return error(StatusCode::kInvalidArgument, "indices ", indices.type_string(), " must have the rank of data ", data.type_string());
+      return error(StatusCode::kInvalidArgument, "indices ", indices.type_string(), " must have the rank of data ",
+                   data.type_string());
     HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, data.rank()));
     for (int64_t d = 0; d < data.rank(); ++d)
       if (d != axis && indices.dim(d) > data.dim(d))
-        return error(StatusCode::kInvalidArgument, "indices ", indices.type_string(), " is larger than data ", data.type_string(),
-                     " in dim ", d);
+        return error(StatusCode::kInvalidArgument, "indices ", indices.type_string(), " is larger than data ",
+                     data.type_string(), " in dim ", d);
     // Resolve every index first, so the copy below never reads out of bounds.
     std::vector<int64_t> resolved(static_cast<size_t>(indices.numel()));
     for (int64_t k = 0; k < indices.numel(); ++k) {
@@ -68,7 +72,8 @@ class GatherElementsOp final : public Op {
           U* dst = storage<U>(out);
           for_each_index(indices.shape(), [&](int64_t lin, const std::vector<int64_t>& idx) {
             int64_t off = 0;
-            for (size_t d = 0; d < idx.size(); ++d) off += (d == ua ? resolved[static_cast<size_t>(lin)] : idx[d]) * strides[d];
+            for (size_t d = 0; d < idx.size(); ++d)
+              off += (d == ua ? resolved[static_cast<size_t>(lin)] : idx[d]) * strides[d];
             dst[lin] = src[off];
           });
         }))

@@ -27,15 +27,18 @@ class GatherNDOp final : public Op {
       return Status::ok();
     }
     const int64_t r = data.rank(), q = idx.rank(), b = batch_dims_;
-    if (r < 1 || q < 1) return error(StatusCode::kInvalidModel, "data ", data.to_string(), " and indices ", idx.to_string(), " must have rank >= 1");
+    if (r < 1 || q < 1)
+      return error(StatusCode::kInvalidModel, "data ", data.to_string(), " and indices ", idx.to_string(),
+                   " must have rank >= 1");
     if (b >= std::min(r, q))
-      return error(StatusCode::kInvalidModel, "batch_dims ", b, " must be smaller than the ranks of data ", data.to_string(),
-                   " and indices ", idx.to_string());
+      return error(StatusCode::kInvalidModel, "batch_dims ", b, " must be smaller than the ranks of data ",
+                   data.to_string(), " and indices ", idx.to_string());
     const auto& dd = *data.shape;
     const auto& id = *idx.shape;
     for (size_t i = 0; i < static_cast<size_t>(b); ++i)
       if (!dims_may_match(dd[i], id[i]))
-        return error(StatusCode::kInvalidModel, "batch dim ", i, " differs: data ", data.to_string(), ", indices ", idx.to_string());
+        return error(StatusCode::kInvalidModel, "batch dim ", i, " differs: data ", data.to_string(), ", indices ",
+                     idx.to_string());
     const ir::Dim& last = id.back();
     if (!last.is_known()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(data.dtype));
@@ -66,7 +69,8 @@ class GatherNDOp final : public Op {
                      indices.type_string());
     const int64_t k = indices.dim(q - 1);
     if (k < 1 || k > r - b)
-      return error(StatusCode::kInvalidArgument, "the last dim of indices ", indices.type_string(), " must be in [1, ", r - b, "]");
+      return error(StatusCode::kInvalidArgument, "the last dim of indices ", indices.type_string(), " must be in [1, ",
+                   r - b, "]");
     HI_RETURN_IF_ERROR(check_values(indices, known_dims(data.shape())));
     Shape out_shape(indices.shape().begin(), indices.shape().end() - 1);
     out_shape.insert(out_shape.end(), data.shape().begin() + b + k, data.shape().end());

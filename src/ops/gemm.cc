@@ -21,7 +21,8 @@ class GemmOp final : public Op {
     const ir::ValueType& a = ctx.input_type(0);
     const ir::ValueType& b = ctx.input_type(1);
     if (!in_set(kFloatTypes, a.dtype)) return unsupported_dtype(ctx.node(), a.dtype);
-    if (a.dtype != b.dtype) return error(StatusCode::kInvalidModel, "A is ", dtype_name(a.dtype), " but B is ", dtype_name(b.dtype));
+    if (a.dtype != b.dtype)
+      return error(StatusCode::kInvalidModel, "A is ", dtype_name(a.dtype), " but B is ", dtype_name(b.dtype));
     if (!a.has_rank() || !b.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor(a.dtype, {ir::Dim{}, ir::Dim{}}));
       return Status::ok();
@@ -31,14 +32,16 @@ class GemmOp final : public Op {
     const ir::Dim m = (*a.shape)[trans_a_ ? 1 : 0], ka = (*a.shape)[trans_a_ ? 0 : 1];
     const ir::Dim kb = (*b.shape)[trans_b_ ? 1 : 0], n = (*b.shape)[trans_b_ ? 0 : 1];
     if (ka.is_known() && kb.is_known() && ka.value != kb.value)
-      return error(StatusCode::kInvalidModel, "inner dims differ: A ", a.to_string(), (trans_a_ ? " (transposed)" : ""), ", B ",
-                   b.to_string(), (trans_b_ ? " (transposed)" : ""));
+      return error(StatusCode::kInvalidModel, "inner dims differ: A ", a.to_string(), (trans_a_ ? " (transposed)" : ""),
+                   ", B ", b.to_string(), (trans_b_ ? " (transposed)" : ""));
     if (ctx.has_input(2) && ctx.input_type(2).dtype != DType::kUndefined && ctx.input_type(2).dtype != a.dtype)
-      return error(StatusCode::kInvalidModel, "A is ", dtype_name(a.dtype), " but C is ", ctx.input_type(2).to_string());
+      return error(StatusCode::kInvalidModel, "A is ", dtype_name(a.dtype), " but C is ",
+                   ctx.input_type(2).to_string());
     if (ctx.has_input(2) && ctx.input_type(2).has_rank()) {
       const auto r = broadcast_dims(*ctx.input_type(2).shape, {m, n});
       if (!r.is_ok() || r.value().size() != 2)
-        return error(StatusCode::kInvalidModel, "C ", ctx.input_type(2).to_string(), " does not broadcast to [", m.to_string(), ", ", n.to_string(), "]");
+        return error(StatusCode::kInvalidModel, "C ", ctx.input_type(2).to_string(), " does not broadcast to [",
+                     m.to_string(), ", ", n.to_string(), "]");
     }
     ctx.set_output_type(0, ir::ValueType::tensor(a.dtype, {m, n}));
     return Status::ok();
@@ -52,7 +55,8 @@ class GemmOp final : public Op {
       return error(StatusCode::kInvalidArgument, "A ", a.type_string(), " and B ", b.type_string(), " must be 2-D");
     const int64_t m = a.dim(trans_a_ ? 1 : 0), k = a.dim(trans_a_ ? 0 : 1);
     const int64_t kb = b.dim(trans_b_ ? 1 : 0), n = b.dim(trans_b_ ? 0 : 1);
-    if (k != kb) return error(StatusCode::kInvalidArgument, "inner dims differ: A ", a.type_string(), ", B ", b.type_string());
+    if (k != kb)
+      return error(StatusCode::kInvalidArgument, "inner dims differ: A ", a.type_string(), ", B ", b.type_string());
     if (c && c->dtype() != a.dtype())
       return error(StatusCode::kInvalidArgument, "A is ", dtype_name(a.dtype()), " but C is ", c->type_string());
     if (c) {
@@ -75,7 +79,8 @@ class GemmOp final : public Op {
     }
     bool ok = dispatch<kFloatTypes>(a.dtype(), [&]<typename T>() {
       using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
-      std::vector<C> fa(static_cast<size_t>(a.numel())), fb(static_cast<size_t>(b.numel())), fy(static_cast<size_t>(m * n), C(0));
+      std::vector<C> fa(static_cast<size_t>(a.numel())), fb(static_cast<size_t>(b.numel())),
+          fy(static_cast<size_t>(m * n), C(0));
       for (size_t i = 0; i < fa.size(); ++i) fa[i] = static_cast<C>(a.data<T>()[i]);
       for (size_t i = 0; i < fb.size(); ++i) fb[i] = static_cast<C>(b.data<T>()[i]);
       if (c && beta_ != 0.f) {

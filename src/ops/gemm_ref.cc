@@ -7,12 +7,13 @@
 namespace hi::ops {
 
 template <typename T>
-void gemm_ref(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-              const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+void gemm_ref(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+              int64_t ldb, T beta, T* c, int64_t ldc) {
   for (int64_t i = 0; i < m; ++i) {
     T* ci = c + i * ldc;
     if (beta == T(0)) std::fill(ci, ci + n, T(0));
-    else if (beta != T(1)) for (int64_t j = 0; j < n; ++j) ci[j] *= beta;
+    else if (beta != T(1))
+      for (int64_t j = 0; j < n; ++j) ci[j] *= beta;
   }
   // B transposed is copied once so the inner loop always walks B and C with unit stride.
   std::vector<T> bt;

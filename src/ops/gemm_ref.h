@@ -9,8 +9,8 @@ namespace hi::ops {
 // beta == 0 ignores C's prior contents (NaNs included). Plain loops ordered for unit-stride
 // inner access; the fast CPU backend replaces this, and is checked against it.
 template <typename T>
-void gemm_ref(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-              const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
+void gemm_ref(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+              int64_t ldb, T beta, T* c, int64_t ldc);
 
 extern template void gemm_ref<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*,
                                      int64_t, float, float*, int64_t);

@@ -22,7 +22,8 @@ class GlobalAveragePoolOp final : public Op {
   }
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    if (x.rank() < 3) return error(StatusCode::kInvalidArgument, "input ", x.type_string(), " must be [N, C, spatial...]");
+    if (x.rank() < 3)
+      return error(StatusCode::kInvalidArgument, "input ", x.type_string(), " must be [N, C, spatial...]");
     Shape out = {x.dim(0), x.dim(1)};
     out.resize(static_cast<size_t>(x.rank()), 1);
     Tensor& y = ctx.output(0, x.dtype(), out);

@@ -7,7 +7,9 @@ namespace {
 
 struct GreaterOrEqualFn {
   template <typename T>
-  bool operator()(T a, T b) const { return a >= b; }
+  bool operator()(T a, T b) const {
+    return a >= b;
+  }
 };
 
 }  // namespace

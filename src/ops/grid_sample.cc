@@ -30,8 +30,8 @@ class GridSampleOp final : public Op {
     else if (mode == "nearest") mode_ = Mode::kNearest;
     else if (mode == (old ? "bicubic" : "cubic")) mode_ = Mode::kCubic;
     else
-      return ctx.fail(StatusCode::kInvalidModel, "mode '", mode, "' is not one of ", old ? "bilinear, nearest, bicubic" : "linear, nearest, cubic",
-                      " (opset ", opset_, ")");
+      return ctx.fail(StatusCode::kInvalidModel, "mode '", mode, "' is not one of ",
+                      old ? "bilinear, nearest, bicubic" : "linear, nearest, cubic", " (opset ", opset_, ")");
     const std::string pad = ctx.get_string("padding_mode", "zeros");
     if (pad == "zeros") padding_ = Padding::kZeros;
     else if (pad == "border") padding_ = Padding::kBorder;
@@ -45,8 +45,10 @@ class GridSampleOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType& grid = ctx.input_type(1);
-    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
-    if (grid.dtype != DType::kUndefined && !in_set(kFloatTypes, grid.dtype)) return unsupported_dtype(ctx.node(), grid.dtype, "grid");
+    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (grid.dtype != DType::kUndefined && !in_set(kFloatTypes, grid.dtype))
+      return unsupported_dtype(ctx.node(), grid.dtype, "grid");
     if (!x.has_rank() && !grid.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
@@ -57,12 +59,14 @@ class GridSampleOp final : public Op {
       if (grid.rank() != x.rank())
         return error(StatusCode::kInvalidModel, "grid ", grid.to_string(), " must have the rank of X ", x.to_string());
       if (!dims_may_match((*x.shape)[0], (*grid.shape)[0]))
-        return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and grid ", grid.to_string(), " differ in batch size");
+        return error(StatusCode::kInvalidModel, "X ", x.to_string(), " and grid ", grid.to_string(),
+                     " differ in batch size");
     }
     if (grid.has_rank()) {
       const ir::Dim& last = grid.shape->back();
       if (last.is_known() && last.value != rank - 2)
-        return error(StatusCode::kInvalidModel, "grid ", grid.to_string(), " must end in ", rank - 2, " (one coordinate per spatial dim)");
+        return error(StatusCode::kInvalidModel, "grid ", grid.to_string(), " must end in ", rank - 2,
+                     " (one coordinate per spatial dim)");
     }
     std::vector<ir::Dim> out(static_cast<size_t>(rank));
     if (x.has_rank()) out[0] = (*x.shape)[0], out[1] = (*x.shape)[1];
@@ -80,8 +84,8 @@ class GridSampleOp final : public Op {
     HI_RETURN_IF_ERROR(check_rank(x.rank(), StatusCode::kInvalidArgument));
     const int64_t r = x.rank() - 2;
     if (grid.rank() != x.rank() || grid.dim(0) != x.dim(0) || grid.dim(grid.rank() - 1) != r)
-      return error(StatusCode::kInvalidArgument, "grid ", grid.type_string(), " must be [", x.dim(0), ", out spatial..., ", r, "] for X ",
-                   x.type_string());
+      return error(StatusCode::kInvalidArgument, "grid ", grid.type_string(), " must be [", x.dim(0),
+                   ", out spatial..., ", r, "] for X ", x.type_string());
     if (!in_set(kFloatTypes, grid.dtype())) return unsupported_dtype(ctx.node(), grid.dtype(), "grid");
     const int64_t n = x.dim(0), c = x.dim(1);
     const Shape in(x.shape().begin() + 2, x.shape().end());
@@ -92,7 +96,8 @@ class GridSampleOp final : public Op {
     if (y.numel() == 0) return Status::ok();
     const int64_t in_size = shape_numel(in), points = shape_numel(out_sp);
     if (in_size == 0)  // nothing to sample: every padding mode reads zeros
-      return dispatch<kNumericTypes>(x.dtype(), [&]<typename T>() { std::fill(y.data<T>(), y.data<T>() + y.numel(), T{}); })
+      return dispatch<kNumericTypes>(x.dtype(),
+                                     [&]<typename T>() { std::fill(y.data<T>(), y.data<T>() + y.numel(), T{}); })
                  ? Status::ok()
                  : unsupported_dtype(ctx.node(), x.dtype(), "X");
     std::vector<double> coords(static_cast<size_t>(r));
@@ -125,8 +130,8 @@ class GridSampleOp final : public Op {
 
   Status check_rank(int64_t rank, StatusCode code) const {
     if (opset_ < 20 && rank != 4)
-      return error(code, "GridSample-", opset_, " takes 4-D X [N, C, H, W] and grid [N, H_out, W_out, 2]; got rank ", rank,
-                   " (N-d needs opset 20)");
+      return error(code, "GridSample-", opset_, " takes 4-D X [N, C, H, W] and grid [N, H_out, W_out, 2]; got rank ",
+                   rank, " (N-d needs opset 20)");
     if (rank < 3) return error(code, "X must be [N, C, spatial...] (rank >= 3), got rank ", rank);
     return Status::ok();
   }
@@ -155,8 +160,10 @@ class GridSampleOp final : public Op {
       case Padding::kZeros: return -1;
       case Padding::kBorder: return std::clamp<int64_t>(i, 0, len - 1);
       case Padding::kReflection: {
-        const double lo = align_corners_ ? 0.0 : -0.5, hi = align_corners_ ? static_cast<double>(len - 1) : static_cast<double>(len) - 0.5;
-        const auto j = static_cast<int64_t>(reflect(static_cast<double>(i), lo, hi));  // truncates, as the reference does
+        const double lo = align_corners_ ? 0.0 : -0.5,
+                     hi = align_corners_ ? static_cast<double>(len - 1) : static_cast<double>(len) - 0.5;
+        const auto j =
+            static_cast<int64_t>(reflect(static_cast<double>(i), lo, hi));  // truncates, as the reference does
         return std::clamp<int64_t>(j, 0, len - 1);
       }
     }

@@ -18,7 +18,8 @@ class GroupNormalizationOp final : public Op {
     per_channel_ = ctx.opset() >= 21;
     const auto stash = static_cast<DType>(ctx.get_int("stash_type", 1));
     if (!in_set(kFloatTypes, stash))
-      return ctx.fail(StatusCode::kInvalidModel, "attribute 'stash_type' must name a float type, got ", dtype_name(stash));
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'stash_type' must name a float type, got ",
+                      dtype_name(stash));
     if (ctx.status().is_ok() && groups_ <= 0)
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'num_groups' must be positive, got ", groups_);
     return ctx.status();
@@ -33,21 +34,24 @@ class GroupNormalizationOp final : public Op {
       const char* what = i == 1 ? "scale" : "bias";
       if (t.dtype != DType::kUndefined && x.dtype != DType::kUndefined && t.dtype != x.dtype)
         return error(StatusCode::kInvalidModel, what, " is ", dtype_name(t.dtype), " but X is ", dtype_name(x.dtype));
-      if (t.has_rank() && t.rank() != 1) return error(StatusCode::kInvalidModel, what, " must be 1-D, got ", t.to_string());
+      if (t.has_rank() && t.rank() != 1)
+        return error(StatusCode::kInvalidModel, what, " must be 1-D, got ", t.to_string());
       if (x.has_rank() && x.rank() >= 2 && t.has_rank()) {
         const ir::Dim& c = (*x.shape)[1];
         const ir::Dim& len = (*t.shape)[0];
         const ir::Dim want = per_channel_ ? c : ir::Dim::known(groups_);
         if (want.is_known() && len.is_known() && len.value != want.value)
           return error(StatusCode::kInvalidModel, what, " ", t.to_string(), " must have ", want.value,
-                       per_channel_ ? " entries (one per channel)" : " entries (one per group)", ", X is ", x.to_string());
+                       per_channel_ ? " entries (one per channel)" : " entries (one per group)", ", X is ",
+                       x.to_string());
       }
     }
     if (x.has_rank()) {
       if (x.rank() < 2) return error(StatusCode::kInvalidModel, "X must be [N, C, ...], got ", x.to_string());
       const ir::Dim& c = (*x.shape)[1];
       if (c.is_known() && c.value % groups_ != 0)
-        return error(StatusCode::kInvalidModel, "channels (", c.value, ") must be a multiple of num_groups (", groups_, ")");
+        return error(StatusCode::kInvalidModel, "channels (", c.value, ") must be a multiple of num_groups (", groups_,
+                     ")");
     }
     ctx.set_output_type(0, x);
     return Status::ok();
@@ -67,8 +71,8 @@ class GroupNormalizationOp final : public Op {
       if (t->dtype() != x.dtype() || t->rank() != 1 || t->numel() != want)
         return error(StatusCode::kInvalidArgument, t == &scale ? "scale " : "bias ", t->type_string(), " must be ",
                      dtype_name(x.dtype()), "[", want, "] for X ", x.type_string());
-    const int64_t cpg = c / groups_;                                     // channels per group
-    const int64_t spatial = dims_product_of(x.shape(), 2);               // elements per channel
+    const int64_t cpg = c / groups_;                        // channels per group
+    const int64_t spatial = dims_product_of(x.shape(), 2);  // elements per channel
     const int64_t group_size = cpg * spatial;
     Tensor& y = ctx.output(0, x.dtype(), x.shape());
     dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {

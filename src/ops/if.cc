@@ -40,8 +40,8 @@ class IfOp final : public Op {
     for (size_t i = 0; i < ctx.num_outputs(); ++i) {
       auto merged = merge_types(then_g.outputs[i].type, else_g.outputs[i].type);
       if (!merged.is_ok())
-        return error(StatusCode::kInvalidModel, "output ", i, ": then_branch gives ", then_g.outputs[i].type.to_string(),
-                     " but else_branch gives ", else_g.outputs[i].type.to_string());
+        return error(StatusCode::kInvalidModel, "output ", i, ": then_branch gives ",
+                     then_g.outputs[i].type.to_string(), " but else_branch gives ", else_g.outputs[i].type.to_string());
       ctx.set_output_type(i, std::move(merged).value());
     }
     return Status::ok();

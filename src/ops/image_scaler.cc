@@ -23,7 +23,9 @@ class ImageScalerOp final : public Op {
     HI_RETURN_IF_ERROR(check_input_type(ctx.node(), opset_, ctx, 0, kFloatTypes, "input"));
     const ir::ValueType& x = ctx.input_type(0);
     if (x.has_rank()) {
-      if (x.rank() < 2) return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": input must be [N, C, ...], got ", x.to_string());
+      if (x.rank() < 2)
+        return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": input must be [N, C, ...], got ",
+                     x.to_string());
       const ir::Dim c = (*x.shape)[1];
       if (c.is_known()) HI_RETURN_IF_ERROR(check_bias(c.value, StatusCode::kInvalidModel));
     }
@@ -34,7 +36,9 @@ class ImageScalerOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     if (!in_set(kFloatTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "input", x.dtype());
-    if (x.rank() < 2) return error(StatusCode::kInvalidArgument, "ImageScaler (opset ", opset_, "): input must be [N, C, ...], got ", x.type_string());
+    if (x.rank() < 2)
+      return error(StatusCode::kInvalidArgument, "ImageScaler (opset ", opset_, "): input must be [N, C, ...], got ",
+                   x.type_string());
     const int64_t channels = x.dim(1);
     HI_RETURN_IF_ERROR(check_bias(channels, StatusCode::kInvalidArgument));
     const int64_t inner = channels == 0 ? 0 : x.numel() / x.dim(0) / channels;
@@ -55,7 +59,8 @@ class ImageScalerOp final : public Op {
  private:
   Status check_bias(int64_t channels, StatusCode code) const {
     if (bias_.empty() || static_cast<int64_t>(bias_.size()) == channels) return Status::ok();
-    return error(code, "ImageScaler (opset ", opset_, "): bias has ", bias_.size(), " values, the input has ", channels, " channels");
+    return error(code, "ImageScaler (opset ", opset_, "): bias has ", bias_.size(), " values, the input has ", channels,
+                 " channels");
   }
 
   int64_t opset_ = 0;

@@ -12,7 +12,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kImputerTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
+constexpr uint64_t kImputerTypes =
+    bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
 
 class ImputerOp final : public Op {
  public:
@@ -69,9 +70,11 @@ class ImputerOp final : public Op {
   Status check_kind(DType t, StatusCode code) const {
     const bool is_float = dtype_is_float(t);
     if (is_float && float_values_.empty())
-      return error(code, "Imputer (ai.onnx.ml opset ", opset_, "): X is ", dtype_name(t), " but only imputed_value_int64s is set");
+      return error(code, "Imputer (ai.onnx.ml opset ", opset_, "): X is ", dtype_name(t),
+                   " but only imputed_value_int64s is set");
     if (!is_float && int_values_.empty())
-      return error(code, "Imputer (ai.onnx.ml opset ", opset_, "): X is ", dtype_name(t), " but only imputed_value_floats is set");
+      return error(code, "Imputer (ai.onnx.ml opset ", opset_, "): X is ", dtype_name(t),
+                   " but only imputed_value_floats is set");
     return Status::ok();
   }
   Status check_length(int64_t features, StatusCode code) const {

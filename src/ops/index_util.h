@@ -53,7 +53,9 @@ void for_each_index(const Shape& shape, Fn&& fn) {
 
 // Dims of a static or symbolic shape are equal when both are known and equal; an unknown dim
 // matches anything (it is checked again at run time).
-inline bool dims_may_match(const ir::Dim& a, const ir::Dim& b) { return !a.is_known() || !b.is_known() || a.value == b.value; }
+inline bool dims_may_match(const ir::Dim& a, const ir::Dim& b) {
+  return !a.is_known() || !b.is_known() || a.value == b.value;
+}
 
 // The reduction of ScatterElements and ScatterND.
 enum class ScatterReduction { kNone, kAdd, kMul, kMax, kMin };
@@ -68,8 +70,7 @@ inline ScatterReduction parse_scatter_reduction(InitContext& ctx) {
   if (r == "add" || r == "mul" || r == "max" || r == "min")
     (void)ctx.fail(StatusCode::kInvalidModel, "reduction '", r, "' needs opset ", (r == "add" || r == "mul") ? 16 : 18,
                    ", the model imports opset ", opset);
-  else
-    (void)ctx.fail(StatusCode::kInvalidModel, "reduction '", r, "' is not one of none, add, mul, max, min");
+  else (void)ctx.fail(StatusCode::kInvalidModel, "reduction '", r, "' is not one of none, add, mul, max, min");
   return ScatterReduction::kNone;
 }
 
@@ -78,7 +79,8 @@ inline Status check_scatter_dtype(const ir::Node& node, DType t, ScatterReductio
   if (t == DType::kUndefined) return Status::ok();
   if (r == ScatterReduction::kNone) return check_movable(node, t, "data");
   if (!in_set(kNumericTypes, t))
-    return error(StatusCode::kUnsupported, node.op_type, " with a reduction does not support data type ", dtype_name(t));
+    return error(StatusCode::kUnsupported, node.op_type, " with a reduction does not support data type ",
+                 dtype_name(t));
   return Status::ok();
 }
 
@@ -92,8 +94,10 @@ T scatter_combine(ScatterReduction r, T into, T v) {
     case ScatterReduction::kNone: return v;
     case ScatterReduction::kAdd: return static_cast<T>(wrap_add(a, b));
     case ScatterReduction::kMul: return static_cast<T>(wrap_mul(a, b));
-    case ScatterReduction::kMax: return is_nan(a) || is_nan(b) ? static_cast<T>(is_nan(a) ? a : b) : static_cast<T>(a < b ? b : a);
-    case ScatterReduction::kMin: return is_nan(a) || is_nan(b) ? static_cast<T>(is_nan(a) ? a : b) : static_cast<T>(b < a ? b : a);
+    case ScatterReduction::kMax:
+      return is_nan(a) || is_nan(b) ? static_cast<T>(is_nan(a) ? a : b) : static_cast<T>(a < b ? b : a);
+    case ScatterReduction::kMin:
+      return is_nan(a) || is_nan(b) ? static_cast<T>(is_nan(a) ? a : b) : static_cast<T>(b < a ? b : a);
   }
   return v;
 }

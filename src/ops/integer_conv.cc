@@ -14,14 +14,15 @@ Status resolve_window(const char* op, const WindowParams& window, const Shape& w
   if (out->kernel.empty()) out->kernel = kernel;
   HI_RETURN_IF_ERROR(out->resolve_rank(kernel.size()));
   if (out->kernel != kernel)
-    return error(StatusCode::kInvalidArgument, op, ": kernel_shape ", shape_to_string(out->kernel), " does not match W ",
-                 shape_to_string(w));
+    return error(StatusCode::kInvalidArgument, op, ": kernel_shape ", shape_to_string(out->kernel),
+                 " does not match W ", shape_to_string(w));
   return Status::ok();
 }
 
 }  // namespace
 
-Result<ConvGeometry> conv_geometry(const char* op, const Shape& x, const Shape& w, int64_t group, const WindowParams& window) {
+Result<ConvGeometry> conv_geometry(const char* op, const Shape& x, const Shape& w, int64_t group,
+                                   const WindowParams& window) {
   if (x.size() < 3 || w.size() != x.size())
     return error(StatusCode::kInvalidArgument, op, ": X ", shape_to_string(x), " and W ", shape_to_string(w),
                  " must be [N, C, spatial...] and [M, C/group, kernel...] of the same rank >= 3");
@@ -31,10 +32,11 @@ Result<ConvGeometry> conv_geometry(const char* op, const Shape& x, const Shape& 
   g.m = w[0];
   g.group = group;
   if (g.c != w[1] * group)
-    return error(StatusCode::kInvalidArgument, op, ": X has ", g.c, " channels but W ", shape_to_string(w), " with group ", group,
-                 " expects ", w[1] * group);
+    return error(StatusCode::kInvalidArgument, op, ": X has ", g.c, " channels but W ", shape_to_string(w),
+                 " with group ", group, " expects ", w[1] * group);
   if (g.m % group != 0)
-    return error(StatusCode::kInvalidArgument, op, ": W's ", g.m, " output channels are not divisible by group ", group);
+    return error(StatusCode::kInvalidArgument, op, ": W's ", g.m, " output channels are not divisible by group ",
+                 group);
   HI_RETURN_IF_ERROR(resolve_window(op, window, w, &g.window));
   g.in.assign(x.begin() + 2, x.end());
   HI_RETURN_IF_ERROR(g.window.output_dims(g.in, &g.pads, &g.out));
@@ -60,7 +62,8 @@ Result<ir::ValueType> conv_type(const char* op, const ir::ValueType& x, const ir
 
 Result<std::vector<int32_t>> shift_input(const char* op, const Tensor& x, const Tensor* zp, const char* what) {
   if (zp && zp->numel() != 1)
-    return error(StatusCode::kInvalidArgument, op, ": ", what, " ", zp->type_string(), " must have one element (per-tensor)");
+    return error(StatusCode::kInvalidArgument, op, ": ", what, " ", zp->type_string(),
+                 " must have one element (per-tensor)");
   const std::vector<double> v = quant::real_values(x);
   const double z = zp ? quant::real_values(*zp)[0] : 0.0;
   std::vector<int32_t> out(v.size());
@@ -71,8 +74,8 @@ Result<std::vector<int32_t>> shift_input(const char* op, const Tensor& x, const 
 Result<std::vector<int32_t>> shift_weights(const char* op, const Tensor& w, const Tensor* zp, const char* what) {
   const int64_t m = w.rank() > 0 ? w.dim(0) : 1;
   if (zp && zp->numel() != 1 && !(zp->rank() == 1 && zp->dim(0) == m))
-    return error(StatusCode::kInvalidArgument, op, ": ", what, " ", zp->type_string(), " must have one element or one per output channel (",
-                 m, ", W is ", w.type_string(), ")");
+    return error(StatusCode::kInvalidArgument, op, ": ", what, " ", zp->type_string(),
+                 " must have one element or one per output channel (", m, ", W is ", w.type_string(), ")");
   const std::vector<double> v = quant::real_values(w);
   const std::vector<double> z = zp ? quant::real_values(*zp) : std::vector<double>{0.0};
   const int64_t per_channel = m > 0 ? w.numel() / m : 0;

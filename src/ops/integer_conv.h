@@ -21,7 +21,8 @@ struct ConvGeometry {
 };
 
 // Checks X [N, C, spatial...] against W [M, C/group, kernel...] and works out the output.
-Result<ConvGeometry> conv_geometry(const char* op, const Shape& x, const Shape& w, int64_t group, const WindowParams& window);
+Result<ConvGeometry> conv_geometry(const char* op, const Shape& x, const Shape& w, int64_t group,
+                                   const WindowParams& window);
 // The output type for static inference (symbolic dims allowed); `out` is its dtype.
 Result<ir::ValueType> conv_type(const char* op, const ir::ValueType& x, const ir::ValueType& w, int64_t group,
                                 const WindowParams& window, DType out);

@@ -30,7 +30,8 @@ Result<ir::ValueType> matmul_type(const char* op, const ir::ValueType& a, const 
 // one element (per tensor), a 1-D vector of M (A) or N (B) values, or a tensor of the operand's
 // rank shaped [batch..., M, 1] (A) or [batch..., 1, N] (B) whose batch dims broadcast to the
 // operand's. Indexed [batch_index * lines + line].
-Result<std::vector<double>> line_params(const char* op, const char* name, const Tensor& p, const MatMulDims& d, bool per_row);
+Result<std::vector<double>> line_params(const char* op, const char* name, const Tensor& p, const MatMulDims& d,
+                                        bool per_row);
 
 // Operand element `i` (row-major over the promoted shape) -> its index into line_params.
 inline int64_t line_of(int64_t i, const MatMulDims& d, bool per_row) {
@@ -40,10 +41,12 @@ inline int64_t line_of(int64_t i, const MatMulDims& d, bool per_row) {
 
 // The operand's values (A: per_row) minus their zero points (nullptr: none), as V.
 template <typename V>
-std::vector<V> shifted_values(const std::vector<double>& values, const std::vector<double>* zp, const MatMulDims& d, bool per_row) {
+std::vector<V> shifted_values(const std::vector<double>& values, const std::vector<double>* zp, const MatMulDims& d,
+                              bool per_row) {
   std::vector<V> out(values.size());
   for (size_t i = 0; i < values.size(); ++i)
-    out[i] = static_cast<V>(values[i] - (zp ? (*zp)[static_cast<size_t>(line_of(static_cast<int64_t>(i), d, per_row))] : 0.0));
+    out[i] = static_cast<V>(values[i] -
+                            (zp ? (*zp)[static_cast<size_t>(line_of(static_cast<int64_t>(i), d, per_row))] : 0.0));
   return out;
 }
 

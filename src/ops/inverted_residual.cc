@@ -27,7 +27,8 @@ class InvertedResidualOp final : public Op {
       const std::string name = ctx.get_string(key, "");
       if (!cpu::Activation::parse(name, ctx.get_floats(key + "_params"), &acts_[s]) ||
           !cpu::inverted_residual_activation_supported(acts_[s]))
-        return ctx.fail(StatusCode::kInvalidModel, key, " '", name, "' is not none, Relu or Clip, or has the wrong number of params");
+        return ctx.fail(StatusCode::kInvalidModel, key, " '", name,
+                        "' is not none, Relu or Clip, or has the wrong number of params");
     }
     HI_RETURN_IF_ERROR(ctx.status());
     return window_.resolve_rank(2);
@@ -86,8 +87,8 @@ class InvertedResidualOp final : public Op {
       HI_RETURN_IF_ERROR(expect("expand W", we, {g.hidden, g.in_channels, 1, 1}));
       if (be) HI_RETURN_IF_ERROR(expect("expand B", be, {g.hidden}));
     } else if (g.hidden != g.in_channels) {
-      return error(StatusCode::kInvalidArgument, "X has ", g.in_channels, " channels but the depthwise W ", wd.type_string(),
-                   " has ", g.hidden, " (no expansion)");
+      return error(StatusCode::kInvalidArgument, "X has ", g.in_channels, " channels but the depthwise W ",
+                   wd.type_string(), " has ", g.hidden, " (no expansion)");
     }
     if (bd) HI_RETURN_IF_ERROR(expect("depthwise B", bd, {g.hidden}));
     HI_RETURN_IF_ERROR(expect("project W", &wp, {g.out_channels, g.hidden, 1, 1}));
@@ -112,8 +113,9 @@ class InvertedResidualOp final : public Op {
     std::shared_ptr<const cpu::InvertedResidualKernel> kernel;
     {
       // One kernel (packed weights) per input shape and weight set.
-      const std::vector<int64_t> key = {g.batch, g.height, g.width, reinterpret_cast<int64_t>(wd.raw()),
-                                        reinterpret_cast<int64_t>(wp.raw()), g.residual};
+      const std::vector<int64_t> key = {
+          g.batch,   g.height, g.width, reinterpret_cast<int64_t>(wd.raw()), reinterpret_cast<int64_t>(wp.raw()),
+          g.residual};
       std::lock_guard<std::mutex> lock(mutex_);
       if (kernels_.size() >= 16) kernels_.clear();
       auto& slot = kernels_[key];

@@ -77,9 +77,8 @@ Tensor spec_default(DType t) {
   if (t == DType::kString) return string_list({"_Unused"});
   Tensor d = Tensor::empty(t, {1});
   const bool integer = dtype_is_integer(t);
-  dispatch<kNumericTypes>(t, [&]<typename T>() {
-    d.data<T>()[0] = integer ? static_cast<T>(-1) : static_cast<T>(-0.0);
-  });
+  dispatch<kNumericTypes>(t,
+                          [&]<typename T>() { d.data<T>()[0] = integer ? static_cast<T>(-1) : static_cast<T>(-0.0); });
   return d;
 }
 
@@ -93,7 +92,8 @@ class LabelEncoderOp final : public Op {
     HI_RETURN_IF_ERROR(read_list(ctx, "keys", &keys));
     HI_RETURN_IF_ERROR(read_list(ctx, "values", &values));
     if (keys.numel() != values.numel())
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": keys has ", keys.numel(), " entries, values has ", values.numel());
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": keys has ", keys.numel(), " entries, values has ",
+                      values.numel());
     Table t;
     t.keys = keys;
     t.values = values;
@@ -108,8 +108,9 @@ class LabelEncoderOp final : public Op {
     const ir::ValueType& x = ctx.input_type(0);
     if (x.dtype == DType::kUndefined) {
       // The output type is known when there is one table.
-      ctx.set_output_type(0, ir::ValueType{ir::ValueKind::kTensor, tables_.size() == 1 ? tables_[0].values.dtype() : DType::kUndefined,
-                                           x.shape, nullptr});
+      ctx.set_output_type(
+          0, ir::ValueType{ir::ValueKind::kTensor, tables_.size() == 1 ? tables_[0].values.dtype() : DType::kUndefined,
+                           x.shape, nullptr});
       return Status::ok();
     }
     HI_ASSIGN_OR_RETURN(const Table* t, table_for(x.dtype, StatusCode::kInvalidModel));
@@ -176,16 +177,17 @@ class LabelEncoderOp final : public Op {
     if (ctx.has(what + "_tensor")) {
       const Tensor* t = ctx.get_tensor(what + "_tensor");
       if (t) {
-        if (!in_set(kTableTypes, t->dtype())) return ctx.fail(StatusCode::kUnsupported, label_, ": ", what, "_tensor of type ",
-                                                               dtype_name(t->dtype()), " is not supported");
+        if (!in_set(kTableTypes, t->dtype()))
+          return ctx.fail(StatusCode::kUnsupported, label_, ": ", what, "_tensor of type ", dtype_name(t->dtype()),
+                          " is not supported");
         *out = t->reshaped({t->numel()});
       }
       ++found;
     }
     HI_RETURN_IF_ERROR(ctx.status());
     if (found != 1)
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": exactly one of ", what, "_strings, ", what, "_int64s, ", what,
-                      "_floats, ", what, "_tensor must be set, found ", found);
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": exactly one of ", what, "_strings, ", what, "_int64s, ",
+                      what, "_floats, ", what, "_tensor must be set, found ", found);
     return Status::ok();
   }
 
@@ -199,7 +201,8 @@ class LabelEncoderOp final : public Op {
       *def = *t;
       return Status::ok();
     }
-    if (values_type == DType::kString && ctx.has("default_string")) *def = string_list({ctx.get_string("default_string", "")});
+    if (values_type == DType::kString && ctx.has("default_string"))
+      *def = string_list({ctx.get_string("default_string", "")});
     else if (values_type == DType::kInt64 && ctx.has("default_int64"))
       *def = Tensor::from_vector<int64_t>({ctx.get_int("default_int64", -1)}, {1});
     else if (values_type == DType::kFloat32 && ctx.has("default_float"))

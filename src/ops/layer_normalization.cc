@@ -74,8 +74,8 @@ class LayerNormalizationOp final : public Op {
                               (ctx.num_outputs() > 2 && !ctx.node().outputs[2].empty());
     if (x.dtype() == DType::kFloat32 && scale.numel() == n && (!bias || bias->numel() == n) && !stats_wanted) {
       // Row-contiguous float32 in float: the fast path (the reference below accumulates in double).
-      cpu::layer_norm_rows(x.data<float>(), scale.data<float>(), bias ? bias->data<float>() : nullptr, y.data<float>(), rows,
-                           n, epsilon_);
+      cpu::layer_norm_rows(x.data<float>(), scale.data<float>(), bias ? bias->data<float>() : nullptr, y.data<float>(),
+                           rows, n, epsilon_);
       return Status::ok();
     }
     Shape stat_shape(x.shape().begin(), x.shape().begin() + static_cast<int64_t>(a));

@@ -37,11 +37,11 @@ class LinearAttentionOp final : public Op {
     rule_ = ctx.get_string("update_rule", "gated_delta");
     HI_RETURN_IF_ERROR(ctx.status());
     if (rule_ != "linear" && rule_ != "gated" && rule_ != "delta" && rule_ != "gated_delta")
-      return ctx.fail(StatusCode::kInvalidModel, "attribute update_rule must be 'linear', 'gated', 'delta' or 'gated_delta', got '",
-                      rule_, "'");
+      return ctx.fail(StatusCode::kInvalidModel,
+                      "attribute update_rule must be 'linear', 'gated', 'delta' or 'gated_delta', got '", rule_, "'");
     if (q_heads_ <= 0 || kv_heads_ <= 0 || q_heads_ % kv_heads_ != 0)
-      return ctx.fail(StatusCode::kInvalidModel, "q_num_heads ", q_heads_, " must be a positive multiple of kv_num_heads ",
-                      kv_heads_);
+      return ctx.fail(StatusCode::kInvalidModel, "q_num_heads ", q_heads_,
+                      " must be a positive multiple of kv_num_heads ", kv_heads_);
     gated_ = rule_ == "gated" || rule_ == "gated_delta";
     delta_ = rule_ == "delta" || rule_ == "gated_delta";
     return Status::ok();
@@ -81,7 +81,8 @@ class LinearAttentionOp final : public Op {
     }
     ctx.set_output_type(0, ir::ValueType::tensor(type_of(kQuery), {dim(q, 0), dim(q, 1), out_last}));
     if (ctx.num_outputs() > 1)
-      ctx.set_output_type(1, ir::ValueType::tensor(state_type, {dim(q, 0), ir::Dim::known(kv_heads_), div(dim(k, 2), kv_heads_), dv}));
+      ctx.set_output_type(
+          1, ir::ValueType::tensor(state_type, {dim(q, 0), ir::Dim::known(kv_heads_), div(dim(k, 2), kv_heads_), dv}));
     return Status::ok();
   }
 
@@ -100,7 +101,8 @@ class LinearAttentionOp final : public Op {
     const std::vector<double> v = attn::to_bhsd(ctx.in(kValue), {s.batch, s.kv_heads, s.steps, s.dv, true});
     const Tensor* decay = ctx.input(kDecay);
     const Tensor* beta = ctx.input(kBeta);
-    std::vector<double> state = past ? attn::to_doubles(*past) : std::vector<double>(static_cast<size_t>(s.batch * s.kv_heads * s.dk * s.dv));
+    std::vector<double> state =
+        past ? attn::to_doubles(*past) : std::vector<double>(static_cast<size_t>(s.batch * s.kv_heads * s.dk * s.dv));
     const double scale = scale_ != 0 ? static_cast<double>(scale_) : 1.0 / std::sqrt(static_cast<double>(s.dk));
     const HeadLayout out_layout{s.batch, s.q_heads, s.steps, s.dv, true};
     std::vector<double> out(static_cast<size_t>(out_layout.numel()));
@@ -148,9 +150,11 @@ class LinearAttentionOp final : public Op {
  private:
   Status check_present(bool decay, bool beta) const {
     if (gated_ != decay)
-      return error(StatusCode::kInvalidModel, "update_rule '", rule_, "' ", gated_ ? "needs" : "does not take", " the decay input");
+      return error(StatusCode::kInvalidModel, "update_rule '", rule_, "' ", gated_ ? "needs" : "does not take",
+                   " the decay input");
     if (delta_ != beta)
-      return error(StatusCode::kInvalidModel, "update_rule '", rule_, "' ", delta_ ? "needs" : "does not take", " the beta input");
+      return error(StatusCode::kInvalidModel, "update_rule '", rule_, "' ", delta_ ? "needs" : "does not take",
+                   " the beta input");
     return Status::ok();
   }
 
@@ -158,8 +162,8 @@ class LinearAttentionOp final : public Op {
     static const char* const kNames[] = {"query", "key", "value", "past_state", "decay", "beta"};
     if (t == DType::kUndefined) return Status::ok();
     if (!in_set(kLinearTypes, t))
-      return error(StatusCode::kUnsupported, "LinearAttention (opset ", opset_, ") does not support ", kNames[i], " of type ",
-                   dtype_name(t), "; expected float32, float16 or bfloat16");
+      return error(StatusCode::kUnsupported, "LinearAttention (opset ", opset_, ") does not support ", kNames[i],
+                   " of type ", dtype_name(t), "; expected float32, float16 or bfloat16");
     // past_state has its own type S; the others share the query's type T.
     if (i != kPastState && query != DType::kUndefined && t != query)
       return error(StatusCode::kInvalidModel, kNames[i], " is ", dtype_name(t), " but query is ", dtype_name(query),
@@ -175,26 +179,31 @@ class LinearAttentionOp final : public Op {
     const Shape& k = in[kKey];
     const Shape& v = in[kValue];
     if (q.size() != 3 || k.size() != 3 || v.size() != 3)
-      return error(bad, "query, key and value must be 3-D [batch, steps, heads * size], got ", text(q), ", ", text(k), ", ", text(v));
+      return error(bad, "query, key and value must be 3-D [batch, steps, heads * size], got ", text(q), ", ", text(k),
+                   ", ", text(v));
     Sizes s{q[0], q[1], q_heads_, kv_heads_, 0, 0};
-    if (q[2] % q_heads_ != 0) return error(bad, "query's last dim ", q[2], " is not a multiple of q_num_heads ", q_heads_);
+    if (q[2] % q_heads_ != 0)
+      return error(bad, "query's last dim ", q[2], " is not a multiple of q_num_heads ", q_heads_);
     s.dk = q[2] / q_heads_;
     if (k != Shape{s.batch, s.steps, kv_heads_ * s.dk})
-      return error(bad, "key must be [", s.batch, ", ", s.steps, ", kv_num_heads * d_k = ", kv_heads_ * s.dk, "], got ", text(k));
+      return error(bad, "key must be [", s.batch, ", ", s.steps, ", kv_num_heads * d_k = ", kv_heads_ * s.dk, "], got ",
+                   text(k));
     if (v[0] != s.batch || v[1] != s.steps || v[2] % kv_heads_ != 0)
-      return error(bad, "value must be [", s.batch, ", ", s.steps, ", kv_num_heads * d_v] with kv_num_heads ", kv_heads_,
-                   ", got ", text(v));
+      return error(bad, "value must be [", s.batch, ", ", s.steps, ", kv_num_heads * d_v] with kv_num_heads ",
+                   kv_heads_, ", got ", text(v));
     s.dv = v[2] / kv_heads_;
     // The output's last dim and the state's size: products of model dims that must fit in int64.
     if (!checked_mul(q_heads_, s.dv) || shape_numel({s.batch, kv_heads_, s.dk, s.dv}) < 0)
       return error(bad, "q_num_heads ", q_heads_, " times d_v ", s.dv, ", or the state [", s.batch, ", ", kv_heads_,
                    ", ", s.dk, ", ", s.dv, "], overflows int64");
     if (has_past && in[kPastState] != Shape{s.batch, kv_heads_, s.dk, s.dv})
-      return error(bad, "past_state must be [", s.batch, ", ", kv_heads_, ", ", s.dk, ", ", s.dv, "], got ", text(in[kPastState]));
+      return error(bad, "past_state must be [", s.batch, ", ", kv_heads_, ", ", s.dk, ", ", s.dv, "], got ",
+                   text(in[kPastState]));
     if (gated_) {
       const Shape& d = in[kDecay];
       if (d.size() != 3 || d[0] != s.batch || d[1] != s.steps || (d[2] != kv_heads_ && d[2] != kv_heads_ * s.dk))
-        return error(bad, "decay must be [", s.batch, ", ", s.steps, ", ", kv_heads_, " or ", kv_heads_ * s.dk, "], got ", text(d));
+        return error(bad, "decay must be [", s.batch, ", ", s.steps, ", ", kv_heads_, " or ", kv_heads_ * s.dk,
+                     "], got ", text(d));
       s.decay_per_key = d[2] != kv_heads_;
     }
     if (delta_) {

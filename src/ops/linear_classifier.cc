@@ -29,7 +29,8 @@ class LinearClassifierOp final : public Op {
     HI_RETURN_IF_ERROR(ctx.status());
     if (coefficients_.empty()) return ctx.fail(StatusCode::kInvalidModel, label_, ": coefficients is empty or missing");
     if (int_labels_.empty() == string_labels_.empty())
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": exactly one of classlabels_ints and classlabels_strings must be set");
+      return ctx.fail(StatusCode::kInvalidModel, label_,
+                      ": exactly one of classlabels_ints and classlabels_strings must be set");
     strings_ = !string_labels_.empty();
     num_labels_ = static_cast<int64_t>(strings_ ? string_labels_.size() : int_labels_.size());
     return Status::ok();
@@ -41,7 +42,8 @@ class LinearClassifierOp final : public Op {
     const ir::ValueType& x = ctx.input_type(0);
     ir::Dim n, columns;
     if (x.has_rank()) {
-      if (x.rank() != 1 && x.rank() != 2) return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
+      if (x.rank() != 1 && x.rank() != 2)
+        return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
       n = x.rank() == 1 ? ir::Dim::known(1) : (*x.shape)[0];
       if (x.shape->back().is_known()) {
         HI_ASSIGN_OR_RETURN(const int64_t classes, class_count(x.shape->back().value, StatusCode::kInvalidModel));
@@ -56,7 +58,8 @@ class LinearClassifierOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     if (!in_set(kLinearTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
-    if (x.rank() != 1 && x.rank() != 2) return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
+    if (x.rank() != 1 && x.rank() != 2)
+      return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
     const RowView v = rows_of(x.shape());
     HI_ASSIGN_OR_RETURN(const int64_t classes, class_count(v.features, StatusCode::kInvalidArgument));
     const int64_t columns = binary(classes) ? 2 : classes;
@@ -95,7 +98,8 @@ class LinearClassifierOp final : public Op {
  private:
   Result<int64_t> class_count(int64_t features, StatusCode code) const {
     const auto n = static_cast<int64_t>(coefficients_.size());
-    const int64_t classes = !intercepts_.empty() ? static_cast<int64_t>(intercepts_.size()) : (features > 0 ? n / features : 0);
+    const int64_t classes =
+        !intercepts_.empty() ? static_cast<int64_t>(intercepts_.size()) : (features > 0 ? n / features : 0);
     if (classes < 1 || classes * features != n)
       return error(code, label_, ": ", n, " coefficients do not fit ", features, " features and ",
                    intercepts_.empty() ? "some number of" : std::to_string(classes), " classes");

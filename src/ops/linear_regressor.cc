@@ -21,10 +21,11 @@ class LinearRegressorOp final : public Op {
     HI_RETURN_IF_ERROR(ctx.status());
     if (targets_ < 1) return ctx.fail(StatusCode::kInvalidModel, label_, ": targets must be >= 1, got ", targets_);
     if (coefficients_.size() % static_cast<size_t>(targets_) != 0)
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": ", coefficients_.size(), " coefficients do not split into ", targets_,
-                      " targets");
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": ", coefficients_.size(), " coefficients do not split into ",
+                      targets_, " targets");
     if (!intercepts_.empty() && static_cast<int64_t>(intercepts_.size()) != targets_)
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": ", intercepts_.size(), " intercepts for ", targets_, " targets");
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": ", intercepts_.size(), " intercepts for ", targets_,
+                      " targets");
     return Status::ok();
   }
 
@@ -34,7 +35,8 @@ class LinearRegressorOp final : public Op {
     const ir::ValueType& x = ctx.input_type(0);
     ir::Dim n;
     if (x.has_rank()) {
-      if (x.rank() != 1 && x.rank() != 2) return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
+      if (x.rank() != 1 && x.rank() != 2)
+        return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
       const ir::Dim f = x.shape->back();
       if (f.is_known() && f.value * targets_ != static_cast<int64_t>(coefficients_.size()))
         return error(StatusCode::kInvalidModel, label_, ": X has ", f.value, " features, the ", coefficients_.size(),
@@ -48,11 +50,12 @@ class LinearRegressorOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     if (!in_set(kLinearTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
-    if (x.rank() != 1 && x.rank() != 2) return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
+    if (x.rank() != 1 && x.rank() != 2)
+      return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
     const RowView v = rows_of(x.shape());
     if (v.features * targets_ != static_cast<int64_t>(coefficients_.size()))
-      return error(StatusCode::kInvalidArgument, label_, ": X ", x.type_string(), " has ", v.features, " features, the coefficients fit ",
-                   static_cast<int64_t>(coefficients_.size()) / targets_);
+      return error(StatusCode::kInvalidArgument, label_, ": X ", x.type_string(), " has ", v.features,
+                   " features, the coefficients fit ", static_cast<int64_t>(coefficients_.size()) / targets_);
     Tensor& y = ctx.output(0, DType::kFloat32, {v.rows, targets_});
     for (int64_t r = 0; r < v.rows; ++r) {
       float* out = y.data<float>() + r * targets_;

@@ -6,7 +6,9 @@ namespace {
 
 struct LogFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(std::log(x)); }
+  T operator()(T x) const {
+    return static_cast<T>(std::log(x));
+  }
 };
 
 }  // namespace

@@ -22,19 +22,21 @@ class LoopOp final : public Op {
     if (!body_) return ctx.status();
     const ir::Node& n = ctx.node();
     if (n.inputs.size() < 2)
-      return ctx.fail(StatusCode::kInvalidModel, "Loop takes at least 2 inputs (M, cond; either may be empty), the node has ",
-                      n.inputs.size());
+      return ctx.fail(StatusCode::kInvalidModel,
+                      "Loop takes at least 2 inputs (M, cond; either may be empty), the node has ", n.inputs.size());
     num_carried_ = n.inputs.size() - 2;
     if (body_->inputs.size() != 2 + num_carried_)
-      return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->inputs.size(), " inputs, expected ", 2 + num_carried_,
-                      " (iteration number, condition, and the node's ", num_carried_, " loop-carried values)");
+      return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->inputs.size(), " inputs, expected ",
+                      2 + num_carried_, " (iteration number, condition, and the node's ", num_carried_,
+                      " loop-carried values)");
     if (body_->outputs.size() < 1 + num_carried_)
       return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->outputs.size(), " outputs, expected at least ",
                       1 + num_carried_, " (condition and ", num_carried_, " loop-carried values)");
     num_scan_ = body_->outputs.size() - 1 - num_carried_;
     if (n.outputs.size() != num_carried_ + num_scan_)
-      return ctx.fail(StatusCode::kInvalidModel, "the node has ", n.outputs.size(), " outputs, expected ", num_carried_ + num_scan_,
-                      " (", num_carried_, " loop-carried values and ", num_scan_, " scan outputs of the body)");
+      return ctx.fail(StatusCode::kInvalidModel, "the node has ", n.outputs.size(), " outputs, expected ",
+                      num_carried_ + num_scan_, " (", num_carried_, " loop-carried values and ", num_scan_,
+                      " scan outputs of the body)");
     return ctx.status();
   }
 
@@ -46,7 +48,8 @@ class LoopOp final : public Op {
     }
     if (ctx.has_input(1)) HI_RETURN_IF_ERROR(check_condition_type(ctx.input_type(1), "cond"));
     const ir::Graph& body = subgraph_signature(ctx, "body");
-    HI_RETURN_IF_ERROR(check_condition_type(body.outputs[0].type, "the body's condition output '" + body.outputs[0].name + "'"));
+    HI_RETURN_IF_ERROR(
+        check_condition_type(body.outputs[0].type, "the body's condition output '" + body.outputs[0].name + "'"));
     for (size_t j = 0; j < num_carried_; ++j) {
       const ir::ValueType& from_body = body.outputs[1 + j].type;
       if (!ctx.has_input(2 + j)) {  // an empty optional to start with
@@ -55,14 +58,15 @@ class LoopOp final : public Op {
       }
       auto merged = merge_types(ctx.input_type(2 + j), from_body);
       if (!merged.is_ok())
-        return error(StatusCode::kInvalidModel, "loop-carried value ", j, " starts as ", ctx.input_type(2 + j).to_string(),
-                     " but the body gives ", from_body.to_string());
+        return error(StatusCode::kInvalidModel, "loop-carried value ", j, " starts as ",
+                     ctx.input_type(2 + j).to_string(), " but the body gives ", from_body.to_string());
       ctx.set_output_type(j, std::move(merged).value());
     }
     for (size_t k = 0; k < num_scan_; ++k) {
       const ir::ValueInfo& out = body.outputs[1 + num_carried_ + k];
       if (out.type.kind != ir::ValueKind::kTensor && out.type.kind != ir::ValueKind::kUnknown)
-        return error(StatusCode::kInvalidModel, "scan output '", out.name, "' must be a tensor, the body gives ", out.type.to_string());
+        return error(StatusCode::kInvalidModel, "scan output '", out.name, "' must be a tensor, the body gives ",
+                     out.type.to_string());
       ir::ValueType t = ir::ValueType::tensor_unknown_shape(out.type.dtype);
       if (out.type.has_rank()) {
         t.shape = *out.type.shape;

@@ -29,8 +29,8 @@ struct LossAttributes {
     else if (r == "sum") reduction = LossReduction::kSum;
     else if (r == "mean") reduction = LossReduction::kMean;
     else
-      return ctx.fail(StatusCode::kInvalidModel, "attribute 'reduction' must be \"none\", \"sum\" or \"mean\", got \"", r,
-                      "\"");
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'reduction' must be \"none\", \"sum\" or \"mean\", got \"",
+                      r, "\"");
     if (ctx.has("ignore_index")) ignore_index = ctx.get_int("ignore_index", 0);
     return ctx.status();
   }
@@ -40,14 +40,16 @@ struct LossAttributes {
 inline Status infer_loss(InferContext& ctx, const LossAttributes& attrs) {
   const ir::ValueType& x = ctx.input_type(0);
   const ir::ValueType& target = ctx.input_type(1);
-  if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "input");
+  if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
+    return unsupported_dtype(ctx.node(), x.dtype, "input");
   if (target.dtype != DType::kUndefined && target.dtype != DType::kInt32 && target.dtype != DType::kInt64)
     return error(StatusCode::kInvalidModel, "target must be int32 or int64, got ", target.to_string());
   if (ctx.has_input(2)) {
     const ir::ValueType& w = ctx.input_type(2);
     if (w.dtype != DType::kUndefined && x.dtype != DType::kUndefined && w.dtype != x.dtype)
       return error(StatusCode::kInvalidModel, "weight is ", w.to_string(), " but input is ", x.to_string());
-    if (w.has_rank() && w.rank() != 1) return error(StatusCode::kInvalidModel, "weight must be 1-D [C], got ", w.to_string());
+    if (w.has_rank() && w.rank() != 1)
+      return error(StatusCode::kInvalidModel, "weight must be 1-D [C], got ", w.to_string());
     if (w.has_rank() && x.has_rank() && x.rank() >= 2) {
       const ir::Dim& c = (*x.shape)[1];
       const ir::Dim& wc = (*w.shape)[0];
@@ -56,7 +58,8 @@ inline Status infer_loss(InferContext& ctx, const LossAttributes& attrs) {
                      x.to_string());
     }
   }
-  if (x.has_rank() && x.rank() < 2) return error(StatusCode::kInvalidModel, "input must be [N, C, ...], got ", x.to_string());
+  if (x.has_rank() && x.rank() < 2)
+    return error(StatusCode::kInvalidModel, "input must be [N, C, ...], got ", x.to_string());
   if (x.has_rank() && target.has_rank()) {
     bool ok = target.rank() == x.rank() - 1;
     for (int64_t d = 0; ok && d < target.rank(); ++d) {
@@ -92,8 +95,8 @@ inline Result<int64_t> check_loss_shapes(const Tensor& x, const Tensor& target, 
                  " without its class dim (dim 1)");
   const int64_t c = x.dim(1);
   if (weight && (weight->dtype() != x.dtype() || weight->rank() != 1 || weight->dim(0) != c))
-    return error(StatusCode::kInvalidArgument, "weight ", weight->type_string(), " must be ", dtype_name(x.dtype()), "[", c,
-                 "] for input ", x.type_string());
+    return error(StatusCode::kInvalidArgument, "weight ", weight->type_string(), " must be ", dtype_name(x.dtype()),
+                 "[", c, "] for input ", x.type_string());
   return c;
 }
 
@@ -114,15 +117,16 @@ inline Status reduce_loss(RunContext& ctx, const LossAttributes& attrs, const st
       continue;
     }
     if (t < 0 || t >= c)
-      return error(StatusCode::kInvalidArgument, "target value ", t, " (element ", s, " of target ", target.type_string(),
-                   ") is outside the classes [0, ", c, ")",
+      return error(StatusCode::kInvalidArgument, "target value ", t, " (element ", s, " of target ",
+                   target.type_string(), ") is outside the classes [0, ", c, ")",
                    attrs.ignore_index ? str(" and is not ignore_index ", *attrs.ignore_index) : std::string());
     const int64_t b = s / d_size, d = s % d_size;
     w[su] = weight ? weight->as_double(t) : 1.0;
     loss[su] = -logp[static_cast<size_t>((b * c + t) * d_size + d)] * w[su];
   }
   auto store = [&](Tensor& out, int64_t i, double v) {
-    dispatch<kFloatTypes>(dtype, [&]<typename T>() { out.data<T>()[i] = static_cast<T>(static_cast<compute_t<T>>(v)); });
+    dispatch<kFloatTypes>(dtype,
+                          [&]<typename T>() { out.data<T>()[i] = static_cast<T>(static_cast<compute_t<T>>(v)); });
   };
   if (attrs.reduction == LossReduction::kNone) {
     Tensor& out = ctx.output(0, dtype, target.shape());

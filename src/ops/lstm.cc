@@ -15,8 +15,8 @@ struct LstmCell {
   bool input_forget = false;
 
   template <typename C>
-  void step(const rnn::DirectionWeights<C>& w, int64_t batch, const C* xw, const C* h_prev, const C* c_prev,
-            C* h_next, C* c_next) const {
+  void step(const rnn::DirectionWeights<C>& w, int64_t batch, const C* xw, const C* h_prev, const C* c_prev, C* h_next,
+            C* c_next) const {
     const int64_t H = w.hidden, G = 4 * H;
     std::vector<C> g(static_cast<size_t>(batch * G));
     gemm_ref<C>(false, true, batch, G, H, C(1), h_prev, H, w.r, H, C(0), g.data(), G);

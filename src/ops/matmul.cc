@@ -8,8 +8,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kTypes = kFloatTypes | bit(DType::kInt32) | bit(DType::kInt64) | bit(DType::kUInt32) |
-                            bit(DType::kUInt64);
+constexpr uint64_t kTypes =
+    kFloatTypes | bit(DType::kInt32) | bit(DType::kInt64) | bit(DType::kUInt32) | bit(DType::kUInt64);
 
 class MatMulOp final : public Op {
  public:
@@ -22,14 +22,17 @@ class MatMulOp final : public Op {
     if (a_known && !in_set(kTypes, a.dtype)) return unsupported_dtype(ctx.node(), a.dtype);
     if (b_known && !in_set(kTypes, b.dtype)) return unsupported_dtype(ctx.node(), b.dtype);
     if (a_known && b_known && a.dtype != b.dtype)
-      return error(StatusCode::kInvalidModel, "inputs have different types: ", dtype_name(a.dtype), " and ", dtype_name(b.dtype));
+      return error(StatusCode::kInvalidModel, "inputs have different types: ", dtype_name(a.dtype), " and ",
+                   dtype_name(b.dtype));
     const DType dtype = a_known ? a.dtype : b.dtype;
     if (!a.has_rank() || !b.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(dtype));
       return Status::ok();
     }
     auto da = *a.shape, db = *b.shape;
-    if (da.empty() || db.empty()) return error(StatusCode::kInvalidModel, "MatMul inputs must have rank >= 1, got ", a.to_string(), " and ", b.to_string());
+    if (da.empty() || db.empty())
+      return error(StatusCode::kInvalidModel, "MatMul inputs must have rank >= 1, got ", a.to_string(), " and ",
+                   b.to_string());
     const bool va = da.size() == 1, vb = db.size() == 1;
     if (va) da.insert(da.begin(), ir::Dim::known(1));
     if (vb) db.push_back(ir::Dim::known(1));
@@ -49,7 +52,8 @@ class MatMulOp final : public Op {
     const Tensor& b = ctx.in(1);
     // Inference may have seen an undefined dtype, so the kernel checks the pair itself.
     if (a.dtype() != b.dtype())
-      return error(StatusCode::kInvalidArgument, "MatMul inputs have different types: ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
+      return error(StatusCode::kInvalidArgument, "MatMul inputs have different types: ", dtype_name(a.dtype()), " and ",
+                   dtype_name(b.dtype()));
     Shape sa = a.shape(), sb = b.shape();
     if (sa.empty() || sb.empty()) return error(StatusCode::kInvalidArgument, "MatMul inputs must have rank >= 1");
     const bool va = sa.size() == 1, vb = sb.size() == 1;
@@ -102,7 +106,8 @@ class MatMulOp final : public Op {
     }
     for (int64_t i = 0; i < nb; ++i) {
       check_run_stop();
-      cpu::sgemm(false, false, m, n, k, 1.f, a + ia.offset(i) * m * k, k, b + ib.offset(i) * k * n, n, 0.f, c + i * m * n, n);
+      cpu::sgemm(false, false, m, n, k, 1.f, a + ia.offset(i) * m * k, k, b + ib.offset(i) * k * n, n, 0.f,
+                 c + i * m * n, n);
     }
   }
 

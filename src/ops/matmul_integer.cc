@@ -53,11 +53,14 @@ class MatMulIntegerOp final : public Op {
   static Status check_types(DType a, DType b, DType a_zp, DType b_zp) {
     for (auto [t, name] : {std::pair{a, "A"}, std::pair{b, "B"}})
       if (t != DType::kUndefined && !is_8bit(t))
-        return error(StatusCode::kUnsupported, "MatMulInteger (opset 10) takes int8 or uint8 ", name, ", not ", dtype_name(t));
+        return error(StatusCode::kUnsupported, "MatMulInteger (opset 10) takes int8 or uint8 ", name, ", not ",
+                     dtype_name(t));
     if (a_zp != DType::kUndefined && a != DType::kUndefined && a_zp != a)
-      return error(StatusCode::kInvalidModel, "MatMulInteger: a_zero_point is ", dtype_name(a_zp), " but A is ", dtype_name(a));
+      return error(StatusCode::kInvalidModel, "MatMulInteger: a_zero_point is ", dtype_name(a_zp), " but A is ",
+                   dtype_name(a));
     if (b_zp != DType::kUndefined && b != DType::kUndefined && b_zp != b)
-      return error(StatusCode::kInvalidModel, "MatMulInteger: b_zero_point is ", dtype_name(b_zp), " but B is ", dtype_name(b));
+      return error(StatusCode::kInvalidModel, "MatMulInteger: b_zero_point is ", dtype_name(b_zp), " but B is ",
+                   dtype_name(b));
     return Status::ok();
   }
 };

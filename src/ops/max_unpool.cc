@@ -16,7 +16,8 @@ constexpr int64_t kMaxAttr = int64_t{1} << 31;
 class MaxUnpoolOp final : public Op {
  public:
   Status init(InitContext& ctx) override {
-    if (!ctx.has("kernel_shape")) return ctx.fail(StatusCode::kInvalidModel, "required attribute 'kernel_shape' is missing");
+    if (!ctx.has("kernel_shape"))
+      return ctx.fail(StatusCode::kInvalidModel, "required attribute 'kernel_shape' is missing");
     kernel_ = ctx.get_ints("kernel_shape");
     strides_ = ctx.get_ints("strides");
     pads_ = ctx.get_ints("pads");
@@ -27,14 +28,16 @@ class MaxUnpoolOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 3));
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType& i = ctx.input_type(1);
-    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     if (i.dtype != DType::kUndefined && i.dtype != DType::kInt64)
       return error(StatusCode::kInvalidModel, "I must be int64, got ", i.to_string());
     if (ctx.has_input(2)) HI_RETURN_IF_ERROR(check_int_list_type(ctx.input_type(2), "output_shape"));
     if (x.has_rank() && i.has_rank()) {
       bool same = x.rank() == i.rank();
       for (size_t d = 0; same && d < x.shape->size(); ++d) same = dims_may_match((*x.shape)[d], (*i.shape)[d]);
-      if (!same) return error(StatusCode::kInvalidModel, "I ", i.to_string(), " must have the shape of X ", x.to_string());
+      if (!same)
+        return error(StatusCode::kInvalidModel, "I ", i.to_string(), " must have the shape of X ", x.to_string());
     }
     if (!x.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
@@ -68,25 +71,29 @@ class MaxUnpoolOp final : public Op {
     const Tensor& ind = ctx.in(1);
     if (x.rank() < 3) return error(StatusCode::kInvalidArgument, "X must be [N, C, spatial...], got ", x.type_string());
     if (ind.dtype() != DType::kInt64 || ind.shape() != x.shape())
-      return error(StatusCode::kInvalidArgument, "I ", ind.type_string(), " must be int64 with the shape of X ", x.type_string());
+      return error(StatusCode::kInvalidArgument, "I ", ind.type_string(), " must be int64 with the shape of X ",
+                   x.type_string());
     HI_RETURN_IF_ERROR(check_params(static_cast<size_t>(x.rank() - 2), StatusCode::kInvalidArgument));
     Shape inner = x.shape();
     for (size_t d = 2; d < inner.size(); ++d) inner[d] = default_size(d - 2, inner[d]);
     Shape out_shape = inner;
     if (const Tensor* os = ctx.input(2)) {
       if (!dtype_is_integer(os->dtype()) || os->rank() != 1)
-        return error(StatusCode::kInvalidArgument, "output_shape must be a 1-D integer tensor, got ", os->type_string());
+        return error(StatusCode::kInvalidArgument, "output_shape must be a 1-D integer tensor, got ",
+                     os->type_string());
       out_shape = os->to_int64_vector();
       HI_RETURN_IF_ERROR(check_output_shape(out_shape, inner, StatusCode::kInvalidArgument));
     }
     for (int64_t v : inner)
-      if (v < 0) return error(StatusCode::kInvalidArgument, "the unpooled shape ", shape_to_string(inner), " is negative");
+      if (v < 0)
+        return error(StatusCode::kInvalidArgument, "the unpooled shape ", shape_to_string(inner), " is negative");
     const int64_t inner_numel = shape_numel(inner);
     for (int64_t k = 0; k < ind.numel(); ++k) {
       const int64_t v = ind.data<int64_t>()[k];
       if (v < 0 || v >= inner_numel)
-        return error(StatusCode::kInvalidArgument, "I value ", v, " (element ", k, ") is out of range for the unpooled tensor ",
-                     shape_to_string(inner), ": expected [0, ", inner_numel - 1, "]");
+        return error(StatusCode::kInvalidArgument, "I value ", v, " (element ", k,
+                     ") is out of range for the unpooled tensor ", shape_to_string(inner), ": expected [0, ",
+                     inner_numel - 1, "]");
     }
     Tensor& y = ctx.output(0, x.dtype(), out_shape);
     const std::vector<int64_t> out_strides = strides_of(out_shape);
@@ -114,13 +121,15 @@ class MaxUnpoolOp final : public Op {
     const std::vector<int64_t> strides = strides_.empty() ? std::vector<int64_t>(spatial, 1) : strides_;
     const std::vector<int64_t> pads = pads_.empty() ? std::vector<int64_t>(2 * spatial, 0) : pads_;
     if (kernel_.size() != spatial || strides.size() != spatial || pads.size() != 2 * spatial)
-      return error(code, "kernel_shape/strides/pads have ", kernel_.size(), "/", strides.size(), "/", pads.size(), " values for ",
-                   spatial, " spatial dims");
+      return error(code, "kernel_shape/strides/pads have ", kernel_.size(), "/", strides.size(), "/", pads.size(),
+                   " values for ", spatial, " spatial dims");
     for (size_t d = 0; d < spatial; ++d) {
-      if (kernel_[d] <= 0 || strides[d] <= 0) return error(code, "kernel_shape and strides must be positive (dim ", d, ")");
+      if (kernel_[d] <= 0 || strides[d] <= 0)
+        return error(code, "kernel_shape and strides must be positive (dim ", d, ")");
       if (kernel_[d] > kMaxAttr || strides[d] > kMaxAttr || pads[d] > kMaxAttr || pads[d + spatial] > kMaxAttr)
         return error(code, "kernel_shape/strides/pads of dim ", d, " exceed ", kMaxAttr);
-      if (pads[d] < 0 || pads[d + spatial] < 0) return error(code, "pads ", shape_to_string(pads), " must be non-negative");
+      if (pads[d] < 0 || pads[d + spatial] < 0)
+        return error(code, "pads ", shape_to_string(pads), " must be non-negative");
     }
     return Status::ok();
   }
@@ -140,15 +149,17 @@ class MaxUnpoolOp final : public Op {
   }
   // output_shape has the rank of X, X's N and C, and spatial dims no smaller than the unpooled
   // ones (-1: unknown, not checked).
-  static Status check_output_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& unpooled, StatusCode code) {
+  static Status check_output_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& unpooled,
+                                   StatusCode code) {
     if (shape.size() != unpooled.size())
-      return error(code, "output_shape ", shape_to_string(shape), " must have ", unpooled.size(), " dims (the rank of X)");
+      return error(code, "output_shape ", shape_to_string(shape), " must have ", unpooled.size(),
+                   " dims (the rank of X)");
     for (size_t d = 0; d < shape.size(); ++d) {
       if (shape[d] < 0) return error(code, "output_shape ", shape_to_string(shape), " has a negative dim");
       if (unpooled[d] < 0) continue;
       if ((d < 2 && shape[d] != unpooled[d]) || shape[d] < unpooled[d])
-        return error(code, "output_shape ", shape_to_string(shape), " does not hold the unpooled tensor ", shape_to_string(unpooled),
-                     " (dim ", d, ")");
+        return error(code, "output_shape ", shape_to_string(shape), " does not hold the unpooled tensor ",
+                     shape_to_string(unpooled), " (dim ", d, ")");
     }
     return Status::ok();
   }

@@ -7,12 +7,16 @@ namespace {
 
 struct SumFn {
   template <typename C>
-  C operator()(C a, C b) const { return wrap_add(a, b); }  // integers wrap, as in numpy
+  C operator()(C a, C b) const {
+    return wrap_add(a, b);
+  }  // integers wrap, as in numpy
 };
 
 struct DivideByCountFn {
   template <typename C>
-  C operator()(C acc, int64_t count) const { return acc / static_cast<C>(count); }
+  C operator()(C acc, int64_t count) const {
+    return acc / static_cast<C>(count);
+  }
 };
 
 }  // namespace

@@ -31,10 +31,11 @@ Result<MelParams> read_params(const Tensor& m, const Tensor& d, const Tensor& s,
     return error(StatusCode::kInvalidArgument, "num_mel_bins must be positive, got ", p.mel_bins);
   if (p.dft_length <= 0 || p.dft_length > (int64_t{1} << 40))
     return error(StatusCode::kInvalidArgument, "dft_length must be positive, got ", p.dft_length);
-  if (p.sample_rate <= 0) return error(StatusCode::kInvalidArgument, "sample_rate must be positive, got ", p.sample_rate);
+  if (p.sample_rate <= 0)
+    return error(StatusCode::kInvalidArgument, "sample_rate must be positive, got ", p.sample_rate);
   if (p.lower < 0 || p.upper <= p.lower || std::isinf(p.upper))
-    return error(StatusCode::kInvalidArgument, "expected 0 <= lower_edge_hertz < upper_edge_hertz, got ", p.lower, " and ",
-                 p.upper);
+    return error(StatusCode::kInvalidArgument, "expected 0 <= lower_edge_hertz < upper_edge_hertz, got ", p.lower,
+                 " and ", p.upper);
   return p;
 }
 
@@ -53,8 +54,8 @@ Result<std::vector<int64_t>> edge_bins(const MelParams& p) {
     const double b = std::floor(static_cast<double>(p.dft_length + 1) * hz / static_cast<double>(p.sample_rate));
     if (!(b >= 0 && b < static_cast<double>(spec_bins)))
       return error(StatusCode::kInvalidArgument, "upper_edge_hertz ", p.upper, " lies past the last spectrogram bin (",
-                   spec_bins - 1, ") for dft_length ", p.dft_length, " and sample_rate ", p.sample_rate,
-                   " (edge ", i, " maps to bin ", b, ")");
+                   spec_bins - 1, ") for dft_length ", p.dft_length, " and sample_rate ", p.sample_rate, " (edge ", i,
+                   " maps to bin ", b, ")");
     bins[static_cast<size_t>(i)] = static_cast<int64_t>(b);
   }
   return bins;
@@ -70,10 +71,12 @@ void fill_weights(const std::vector<int64_t>& bins, int64_t mel_bins, Set set) {
     if (center == left) {
       set(center, i, 1.0);
     } else {
-      for (int64_t j = left; j <= center; ++j) set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
+      for (int64_t j = left; j <= center; ++j)
+        set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
     }
     if (right > center)
-      for (int64_t j = center; j < right; ++j) set(j, i, static_cast<double>(right - j) / static_cast<double>(right - center));
+      for (int64_t j = center; j < right; ++j)
+        set(j, i, static_cast<double>(right - j) / static_cast<double>(right - center));
   }
 }
 

@@ -52,7 +52,8 @@ class ModOp final : public Op {
     const Tensor& a = ctx.in(0);
     const Tensor& b = ctx.in(1);
     if (a.dtype() != b.dtype())
-      return error(StatusCode::kInvalidArgument, "A ", a.type_string(), " and B ", b.type_string(), " must share a type");
+      return error(StatusCode::kInvalidArgument, "A ", a.type_string(), " and B ", b.type_string(),
+                   " must share a type");
     if (!fmod_ && dtype_is_float(a.dtype()))
       return error(StatusCode::kInvalidArgument, "Mod of ", dtype_name(a.dtype()), " needs fmod=1");
     if (dtype_is_integer(a.dtype())) {
@@ -60,7 +61,8 @@ class ModOp final : public Op {
       if (shape_numel(shape) > 0)
         for (int64_t i = 0; i < b.numel(); ++i)
           if (b.as_int64(i) == 0)
-            return error(StatusCode::kInvalidArgument, "integer division by zero: B ", b.type_string(), " has 0 at element ", i);
+            return error(StatusCode::kInvalidArgument, "integer division by zero: B ", b.type_string(),
+                         " has 0 at element ", i);
     }
     const bool f = fmod_;
     return run_binary<kModTypes>(ctx, [f]<typename C>(C x, C y) -> C {

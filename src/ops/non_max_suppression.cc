@@ -30,26 +30,31 @@ class NonMaxSuppressionOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 5));
     const ir::ValueType& boxes = ctx.input_type(0);
     const ir::ValueType& scores = ctx.input_type(1);
-    if (boxes.dtype != DType::kUndefined && !in_set(kFloatTypes, boxes.dtype)) return unsupported_dtype(ctx.node(), boxes.dtype, "boxes");
+    if (boxes.dtype != DType::kUndefined && !in_set(kFloatTypes, boxes.dtype))
+      return unsupported_dtype(ctx.node(), boxes.dtype, "boxes");
     if (scores.dtype != DType::kUndefined && boxes.dtype != DType::kUndefined && scores.dtype != boxes.dtype)
-      return error(StatusCode::kInvalidModel, "scores ", scores.to_string(), " must have the type of boxes ", boxes.to_string());
+      return error(StatusCode::kInvalidModel, "scores ", scores.to_string(), " must have the type of boxes ",
+                   boxes.to_string());
     if (boxes.has_rank() && (boxes.rank() != 3 || ((*boxes.shape)[2].is_known() && (*boxes.shape)[2].value != 4)))
       return error(StatusCode::kInvalidModel, "boxes must be [batches, boxes, 4], got ", boxes.to_string());
     if (scores.has_rank() && scores.rank() != 3)
       return error(StatusCode::kInvalidModel, "scores must be [batches, classes, boxes], got ", scores.to_string());
     if (boxes.has_rank() && scores.has_rank() &&
-        (!dims_may_match((*boxes.shape)[0], (*scores.shape)[0]) || !dims_may_match((*boxes.shape)[1], (*scores.shape)[2])))
+        (!dims_may_match((*boxes.shape)[0], (*scores.shape)[0]) ||
+         !dims_may_match((*boxes.shape)[1], (*scores.shape)[2])))
       return error(StatusCode::kInvalidModel, "boxes ", boxes.to_string(), " and scores ", scores.to_string(),
                    " disagree on the batches or the number of boxes");
     if (ctx.has_input(2) && ctx.input_type(2).dtype != DType::kUndefined && ctx.input_type(2).dtype != DType::kInt64)
-      return error(StatusCode::kInvalidModel, "max_output_boxes_per_class must be int64, got ", ctx.input_type(2).to_string());
+      return error(StatusCode::kInvalidModel, "max_output_boxes_per_class must be int64, got ",
+                   ctx.input_type(2).to_string());
     for (size_t i = 3; i < 5; ++i)
       if (ctx.has_input(i) && ctx.input_type(i).dtype != DType::kUndefined && !dtype_is_float(ctx.input_type(i).dtype))
         return error(StatusCode::kInvalidModel, i == 3 ? "iou_threshold" : "score_threshold", " must be float, got ",
                      ctx.input_type(i).to_string());
     for (size_t i = 2; i < 5; ++i)
       if (ctx.has_input(i) && ctx.input_type(i).is_static() && shape_numel(ctx.input_type(i).concrete_shape()) > 1)
-        return error(StatusCode::kInvalidModel, "input ", i, " must hold one value, got ", ctx.input_type(i).to_string());
+        return error(StatusCode::kInvalidModel, "input ", i, " must hold one value, got ",
+                     ctx.input_type(i).to_string());
     ctx.set_output_type(0, ir::ValueType::tensor(DType::kInt64, {ir::Dim{}, ir::Dim::known(3)}));
     return Status::ok();
   }
@@ -59,22 +64,26 @@ class NonMaxSuppressionOp final : public Op {
     const Tensor& scores = ctx.in(1);
     if (boxes.rank() != 3 || boxes.dim(2) != 4)
       return error(StatusCode::kInvalidArgument, "boxes must be [batches, boxes, 4], got ", boxes.type_string());
-    if (scores.rank() != 3 || scores.dim(0) != boxes.dim(0) || scores.dim(2) != boxes.dim(1) || scores.dtype() != boxes.dtype())
-      return error(StatusCode::kInvalidArgument, "scores ", scores.type_string(), " must be [", boxes.dim(0), ", classes, ", boxes.dim(1),
-                   "] of the boxes' type");
+    if (scores.rank() != 3 || scores.dim(0) != boxes.dim(0) || scores.dim(2) != boxes.dim(1) ||
+        scores.dtype() != boxes.dtype())
+      return error(StatusCode::kInvalidArgument, "scores ", scores.type_string(), " must be [", boxes.dim(0),
+                   ", classes, ", boxes.dim(1), "] of the boxes' type");
     int64_t max_out = 0;
     double iou_threshold = 0, score_threshold = 0;
     bool has_score_threshold = false;
     for (size_t i = 2; i < 5; ++i) {
       const Tensor* t = ctx.input(i);
       if (!t || t->numel() == 0) continue;
-      if (t->numel() != 1) return error(StatusCode::kInvalidArgument, "input ", i, " must hold one value, got ", t->type_string());
+      if (t->numel() != 1)
+        return error(StatusCode::kInvalidArgument, "input ", i, " must hold one value, got ", t->type_string());
       if (i == 2) {
         if (t->dtype() != DType::kInt64)
-          return error(StatusCode::kInvalidArgument, "max_output_boxes_per_class must be int64, got ", t->type_string());
+          return error(StatusCode::kInvalidArgument, "max_output_boxes_per_class must be int64, got ",
+                       t->type_string());
         max_out = std::max<int64_t>(0, t->as_int64(0));
       } else if (!dtype_is_float(t->dtype())) {
-        return error(StatusCode::kInvalidArgument, i == 3 ? "iou_threshold" : "score_threshold", " must be float, got ", t->type_string());
+        return error(StatusCode::kInvalidArgument, i == 3 ? "iou_threshold" : "score_threshold", " must be float, got ",
+                     t->type_string());
       } else if (i == 3) {
         iou_threshold = t->as_double(0);
       } else {
@@ -102,7 +111,8 @@ class NonMaxSuppressionOp final : public Op {
             const C v = static_cast<C>(s[i]);
             if (!std::isnan(v) && (!has_score_threshold || v > static_cast<C>(score_threshold))) order.push_back(i);
           }
-          std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t bb) { return static_cast<C>(s[a]) > static_cast<C>(s[bb]); });
+          std::stable_sort(order.begin(), order.end(),
+                           [&](int64_t a, int64_t bb) { return static_cast<C>(s[a]) > static_cast<C>(s[bb]); });
           kept.clear();
           for (int64_t i : order) {
             if (static_cast<int64_t>(kept.size()) >= max_out) break;

@@ -12,7 +12,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kNormalizerTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
+constexpr uint64_t kNormalizerTypes =
+    bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
 enum class Norm { kMax, kL1, kL2 };
 
 class NormalizerOp final : public Op {
@@ -23,7 +24,9 @@ class NormalizerOp final : public Op {
     if (norm == "MAX") norm_ = Norm::kMax;
     else if (norm == "L1") norm_ = Norm::kL1;
     else if (norm == "L2") norm_ = Norm::kL2;
-    else return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": norm must be MAX, L1 or L2, got '", norm, "'");
+    else
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": norm must be MAX, L1 or L2, got '",
+                      norm, "'");
     return ctx.status();
   }
 
@@ -32,7 +35,8 @@ class NormalizerOp final : public Op {
     HI_RETURN_IF_ERROR(check_input_type(ctx.node(), opset_, ctx, 0, kNormalizerTypes, "X"));
     const ir::ValueType& x = ctx.input_type(0);
     if (x.has_rank() && x.rank() != 1 && x.rank() != 2)
-      return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": X must be [N, C] or [C], got ", x.to_string());
+      return error(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": X must be [N, C] or [C], got ",
+                   x.to_string());
     ir::ValueType y = x;
     y.dtype = DType::kFloat32;
     ctx.set_output_type(0, y);
@@ -43,7 +47,8 @@ class NormalizerOp final : public Op {
     const Tensor& x = ctx.in(0);
     if (!in_set(kNormalizerTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
     if (x.rank() != 1 && x.rank() != 2)
-      return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": X must be [N, C] or [C], got ", x.type_string());
+      return error(StatusCode::kInvalidArgument, op_label(ctx.node(), opset_), ": X must be [N, C] or [C], got ",
+                   x.type_string());
     Tensor& y = ctx.output(0, DType::kFloat32, x.shape());
     const RowView v = rows_of(x.shape());
     std::vector<double> row(static_cast<size_t>(v.features));

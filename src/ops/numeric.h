@@ -21,15 +21,13 @@ template <typename A>
 A wrap_add(A a, A b) {
   if constexpr (std::is_integral_v<A> && std::is_signed_v<A>)
     return static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) + static_cast<std::make_unsigned_t<A>>(b));
-  else
-    return a + b;
+  else return a + b;
 }
 template <typename A>
 A wrap_sub(A a, A b) {
   if constexpr (std::is_integral_v<A> && std::is_signed_v<A>)
     return static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) - static_cast<std::make_unsigned_t<A>>(b));
-  else
-    return a - b;
+  else return a - b;
 }
 // Unsigned arithmetic of at least int's width: uint16_t operands would be promoted to (signed)
 // int, where 65535 * 65535 overflows.
@@ -40,42 +38,33 @@ A wrap_mul(A a, A b) {
   if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>)
     return static_cast<A>(static_cast<wrap_unsigned_t<A>>(static_cast<std::make_unsigned_t<A>>(a)) *
                           static_cast<wrap_unsigned_t<A>>(static_cast<std::make_unsigned_t<A>>(b)));
-  else
-    return a * b;
+  else return a * b;
 }
 // |a|, wrapping for the most negative integer.
 template <typename A>
 A wrap_abs(A a) {
   if constexpr (std::is_integral_v<A> && std::is_signed_v<A>)
     return a < 0 ? static_cast<A>(std::make_unsigned_t<A>(0) - static_cast<std::make_unsigned_t<A>>(a)) : a;
-  else if constexpr (std::is_unsigned_v<A>)
-    return a;
-  else
-    return std::abs(a);
+  else if constexpr (std::is_unsigned_v<A>) return a;
+  else return std::abs(a);
 }
 
 template <typename A>
 bool is_nan(A a) {
-  if constexpr (std::is_floating_point_v<A>)
-    return std::isnan(a);
-  else
-    return false;
+  if constexpr (std::is_floating_point_v<A>) return std::isnan(a);
+  else return false;
 }
 
 // The smallest and largest values of storage type T, as type A: -inf and +inf for floating T.
 template <typename T, typename A>
 A lowest_as() {
-  if constexpr (kIsFloat<T>)
-    return -std::numeric_limits<A>::infinity();
-  else
-    return static_cast<A>(std::numeric_limits<T>::lowest());
+  if constexpr (kIsFloat<T>) return -std::numeric_limits<A>::infinity();
+  else return static_cast<A>(std::numeric_limits<T>::lowest());
 }
 template <typename T, typename A>
 A highest_as() {
-  if constexpr (kIsFloat<T>)
-    return std::numeric_limits<A>::infinity();
-  else
-    return static_cast<A>(std::numeric_limits<T>::max());
+  if constexpr (kIsFloat<T>) return std::numeric_limits<A>::infinity();
+  else return static_cast<A>(std::numeric_limits<T>::max());
 }
 
 // Converts a compute value to storage type T: floats round, integers from floating values

@@ -29,7 +29,8 @@ Result<int64_t> read_depth(const Tensor& t) {
 // too large for int64, which match no class.
 std::optional<int64_t> index_at(const Tensor& idx, int64_t i) {
   if (dtype_is_integer(idx.dtype())) {
-    if (idx.dtype() == DType::kUInt64 && idx.data<uint64_t>()[i] > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+    if (idx.dtype() == DType::kUInt64 && idx.data<uint64_t>()[i] > static_cast<uint64_t>(INT64_MAX))
+      return std::nullopt;
     return idx.as_int64(i);
   }
   const double raw = idx.as_double(i);
@@ -54,7 +55,8 @@ class OneHotOp final : public Op {
     HI_RETURN_IF_ERROR(check_scalar_type(ctx.node(), ctx.input_type(1), kIndexTypes, "depth"));
     HI_RETURN_IF_ERROR(check_movable(ctx.node(), values.dtype, "values"));
     if (values.has_rank() && (values.rank() != 1 || ((*values.shape)[0].is_known() && (*values.shape)[0].value != 2)))
-      return error(StatusCode::kInvalidModel, "values must be [off_value, on_value] (shape [2]), got ", values.to_string());
+      return error(StatusCode::kInvalidModel, "values must be [off_value, on_value] (shape [2]), got ",
+                   values.to_string());
     if (!idx.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(values.dtype));
       return Status::ok();
@@ -77,12 +79,14 @@ class OneHotOp final : public Op {
     const Tensor& values = ctx.in(2);
     if (!in_set(kIndexTypes, idx.dtype())) return unsupported_dtype(ctx.node(), idx.dtype(), "indices");
     if (values.rank() != 1 || values.numel() != 2)
-      return error(StatusCode::kInvalidArgument, "values must be [off_value, on_value] (shape [2]), got ", values.type_string());
+      return error(StatusCode::kInvalidArgument, "values must be [off_value, on_value] (shape [2]), got ",
+                   values.type_string());
     HI_ASSIGN_OR_RETURN(const int64_t depth, read_depth(ctx.in(1)));
     HI_ASSIGN_OR_RETURN(const int64_t axis, normalize_axis(axis_, idx.rank() + 1));
     Shape out_shape = idx.shape();
     out_shape.insert(out_shape.begin() + axis, depth);
-    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'depth' = " + std::to_string(depth), StatusCode::kInvalidArgument));
+    HI_RETURN_IF_ERROR(
+        check_output_shape(out_shape, "input 'depth' = " + std::to_string(depth), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, values.dtype(), out_shape);
     // Output index (o, j, i): o over the indices' dims before axis, i over the ones after.
     const int64_t outer = dims_product(idx.shape(), 0, static_cast<size_t>(axis));

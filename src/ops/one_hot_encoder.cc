@@ -13,7 +13,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kNumericInputs = bit(DType::kInt64) | bit(DType::kInt32) | bit(DType::kFloat32) | bit(DType::kFloat64);
+constexpr uint64_t kNumericInputs =
+    bit(DType::kInt64) | bit(DType::kInt32) | bit(DType::kFloat32) | bit(DType::kFloat64);
 
 class OneHotEncoderOp final : public Op {
  public:
@@ -24,7 +25,8 @@ class OneHotEncoderOp final : public Op {
     zeros_ = ctx.get_int("zeros", 1) != 0;
     HI_RETURN_IF_ERROR(ctx.status());
     if (ints.empty() == strings.empty())
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": exactly one of cats_int64s and cats_strings must be set");
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                      ": exactly one of cats_int64s and cats_strings must be set");
     strings_ = !strings.empty();
     categories_ = static_cast<int64_t>(strings_ ? strings.size() : ints.size());
     // The first occurrence of a repeated category names its position.

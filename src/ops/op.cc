@@ -43,7 +43,7 @@ const ir::Attribute* InitContext::find(const std::string& name, ir::Attribute::K
     // An int where a float is expected (or one value where a list is) is a common exporter
     // slip that ONNX Runtime accepts too; anything else is an error.
     (void)fail(StatusCode::kInvalidModel, "attribute '", name, "' is ", ir::attribute_kind_name(a->kind), ", expected ",
-         ir::attribute_kind_name(kind));
+               ir::attribute_kind_name(kind));
     return nullptr;
   }
   return a;

@@ -15,7 +15,8 @@ Status check_arity(const InferContext& ctx, size_t min_inputs, size_t max_inputs
   // An input of unknown kind passes: subgraph inputs may be declared without a type (a Loop
   // body's carried values), and the kernel checks the value it gets.
   for (size_t i = 0; i < ctx.num_inputs(); ++i)
-    if (ctx.has_input(i) && ctx.input_type(i).kind != ir::ValueKind::kTensor && ctx.input_type(i).kind != ir::ValueKind::kUnknown)
+    if (ctx.has_input(i) && ctx.input_type(i).kind != ir::ValueKind::kTensor &&
+        ctx.input_type(i).kind != ir::ValueKind::kUnknown)
       return error(StatusCode::kInvalidModel, n.op_type, " input ", i, " must be a tensor, got ",
                    ctx.input_type(i).to_string());
   if (ctx.num_outputs() == 0) return error(StatusCode::kInvalidModel, n.op_type, " has no outputs");

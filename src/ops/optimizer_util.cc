@@ -10,8 +10,8 @@ std::string role_name(const OptimizerLayout& layout, size_t r, size_t v) {
 }
 
 Status unsupported_type(const OptimizerLayout& layout, int64_t opset, const std::string& what, DType dtype) {
-  return error(StatusCode::kUnsupported, layout.op_name, " (ai.onnx.preview.training opset ", opset, ") does not support ",
-               what, " type ", dtype_name(dtype), "; expected float32 or float64");
+  return error(StatusCode::kUnsupported, layout.op_name, " (ai.onnx.preview.training opset ", opset,
+               ") does not support ", what, " type ", dtype_name(dtype), "; expected float32 or float64");
 }
 
 // Two static dims can only be proven different when both are known.
@@ -32,8 +32,8 @@ Result<size_t> optimizer_variable_count(const OptimizerLayout& layout, const ir:
                  " tensors per optimized variable, so 2 + ", in_roles, "*n inputs (n >= 1); got ", num_inputs);
   const size_t n = (num_inputs - 2) / in_roles;
   if (num_outputs != out_roles * n)
-    return error(StatusCode::kInvalidModel, node.op_type, " has ", n, " optimized variables (",
-                 num_inputs, " inputs), so it needs ", out_roles * n, " outputs; got ", num_outputs);
+    return error(StatusCode::kInvalidModel, node.op_type, " has ", n, " optimized variables (", num_inputs,
+                 " inputs), so it needs ", out_roles * n, " outputs; got ", num_outputs);
   return n;
 }
 
@@ -42,11 +42,14 @@ Status infer_optimizer(InferContext& ctx, const OptimizerLayout& layout, int64_t
   HI_RETURN_IF_ERROR(check_arity(ctx, ctx.num_inputs(), ctx.num_inputs(), ctx.num_outputs()));
   const ir::ValueType& r = ctx.input_type(0);
   const ir::ValueType& t = ctx.input_type(1);
-  if (r.dtype != DType::kUndefined && !in_set(kOptimizerTypes, r.dtype)) return unsupported_type(layout, opset, "R", r.dtype);
+  if (r.dtype != DType::kUndefined && !in_set(kOptimizerTypes, r.dtype))
+    return unsupported_type(layout, opset, "R", r.dtype);
   if (t.dtype != DType::kUndefined && t.dtype != DType::kInt64)
     return error(StatusCode::kInvalidModel, layout.op_name, " input T must be int64, got ", dtype_name(t.dtype));
-  if (r.rank() > 0) return error(StatusCode::kInvalidModel, layout.op_name, " input R must be a scalar, got ", r.to_string());
-  if (t.rank() > 0) return error(StatusCode::kInvalidModel, layout.op_name, " input T must be a scalar, got ", t.to_string());
+  if (r.rank() > 0)
+    return error(StatusCode::kInvalidModel, layout.op_name, " input R must be a scalar, got ", r.to_string());
+  if (t.rank() > 0)
+    return error(StatusCode::kInvalidModel, layout.op_name, " input T must be a scalar, got ", t.to_string());
   for (size_t v = 0; v < n; ++v) {
     const ir::ValueType& x = ctx.input_type(2 + v);
     if (x.dtype != DType::kUndefined && !in_set(kOptimizerTypes, x.dtype))
@@ -70,9 +73,11 @@ Result<OptimizerScalars> read_optimizer_scalars(RunContext& ctx, const Optimizer
   const Tensor& r = ctx.in(0);
   const Tensor& t = ctx.in(1);
   if (!in_set(kOptimizerTypes, r.dtype()) || r.numel() != 1)
-    return error(StatusCode::kInvalidArgument, layout.op_name, " input R must be a float32 or float64 scalar, got ", r.type_string());
+    return error(StatusCode::kInvalidArgument, layout.op_name, " input R must be a float32 or float64 scalar, got ",
+                 r.type_string());
   if (t.dtype() != DType::kInt64 || t.numel() != 1)
-    return error(StatusCode::kInvalidArgument, layout.op_name, " input T must be an int64 scalar, got ", t.type_string());
+    return error(StatusCode::kInvalidArgument, layout.op_name, " input T must be an int64 scalar, got ",
+                 t.type_string());
   return OptimizerScalars{r.as_double(0), t.data<int64_t>()[0]};
 }
 

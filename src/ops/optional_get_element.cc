@@ -17,7 +17,8 @@ class OptionalGetElementOp final : public Op {
       return error(StatusCode::kInvalidModel, "OptionalGetElement takes 1 input, the node has ", ctx.num_inputs());
     const ir::ValueType& t = ctx.input_type(0);
     if (t.kind == ir::ValueKind::kOptional) {
-      ctx.set_output_type(0, t.elem ? *t.elem : ir::ValueType{ir::ValueKind::kUnknown, DType::kUndefined, std::nullopt, nullptr});
+      ctx.set_output_type(
+          0, t.elem ? *t.elem : ir::ValueType{ir::ValueKind::kUnknown, DType::kUndefined, std::nullopt, nullptr});
       return Status::ok();
     }
     if (opset_ < 18 && t.kind != ir::ValueKind::kUnknown)

@@ -14,14 +14,16 @@ class OptionalHasElementOp final : public Op {
 
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() > 1)
-      return error(StatusCode::kInvalidModel, "OptionalHasElement takes at most 1 input, the node has ", ctx.num_inputs());
+      return error(StatusCode::kInvalidModel, "OptionalHasElement takes at most 1 input, the node has ",
+                   ctx.num_inputs());
     if (opset_ < 18) {
       if (!ctx.has_input(0))
-        return error(StatusCode::kInvalidModel, "OptionalHasElement-", opset_, " needs its input (it may be absent from opset 18)");
+        return error(StatusCode::kInvalidModel, "OptionalHasElement-", opset_,
+                     " needs its input (it may be absent from opset 18)");
       const ir::ValueType& t = ctx.input_type(0);
       if (t.kind != ir::ValueKind::kOptional && t.kind != ir::ValueKind::kUnknown)
-        return error(StatusCode::kInvalidModel, "OptionalHasElement-", opset_, " takes an optional, got ", t.to_string(),
-                     " (tensors and sequences need opset 18)");
+        return error(StatusCode::kInvalidModel, "OptionalHasElement-", opset_, " takes an optional, got ",
+                     t.to_string(), " (tensors and sequences need opset 18)");
     }
     ctx.set_output_type(0, ir::ValueType::tensor(DType::kBool, {}));
     return Status::ok();

@@ -18,11 +18,13 @@ enum class PadMode { kConstant, kReflect, kEdge, kWrap };
 Result<int64_t> padded_size(int64_t n, int64_t begin, int64_t end, PadMode mode, int64_t axis) {
   constexpr int64_t kLimit = int64_t{1} << 62;
   if (begin <= -kLimit || end <= -kLimit || begin >= kLimit || end >= kLimit)
-    return error(StatusCode::kInvalidArgument, "pads ", begin, ", ", end, " of axis ", axis, " are out of range (|pad| < 2^62)");
+    return error(StatusCode::kInvalidArgument, "pads ", begin, ", ", end, " of axis ", axis,
+                 " are out of range (|pad| < 2^62)");
   const int64_t crop_b = std::max<int64_t>(0, -begin), crop_e = std::max<int64_t>(0, -end);
   const int64_t m = n - crop_b - crop_e;  // size after cropping
   if (m < 0)
-    return error(StatusCode::kInvalidArgument, "pads ", begin, ", ", end, " crop more than the ", n, " elements of axis ", axis);
+    return error(StatusCode::kInvalidArgument, "pads ", begin, ", ", end, " crop more than the ", n,
+                 " elements of axis ", axis);
   const int64_t pb = std::max<int64_t>(0, begin), pe = std::max<int64_t>(0, end);
   if (m == 0 && (pb > 0 || pe > 0) && mode != PadMode::kConstant)
     return error(StatusCode::kInvalidArgument, "cannot pad axis ", axis, " in this mode: it is empty after cropping");
@@ -98,7 +100,8 @@ class PadOp final : public Op {
       if (ctx.has_input(2)) {
         const ir::ValueType& c = ctx.input_type(2);
         if (c.dtype != DType::kUndefined && x.dtype != DType::kUndefined && c.dtype != x.dtype)
-          return error(StatusCode::kInvalidModel, "constant_value is ", c.to_string(), " but the input is ", x.to_string());
+          return error(StatusCode::kInvalidModel, "constant_value is ", c.to_string(), " but the input is ",
+                       x.to_string());
       }
       if (ctx.has_input(3)) {
         HI_RETURN_IF_ERROR(check_int_list_type(ctx.input_type(3), "axes"));
@@ -147,7 +150,8 @@ class PadOp final : public Op {
       HI_ASSIGN_OR_RETURN(pads, int_list_checked(ctx.in(1), "pads"));
       if (const Tensor* c = ctx.input(2); c && c->numel() > 0) {
         if (c->dtype() != x.dtype())
-          return error(StatusCode::kInvalidArgument, "constant_value is ", c->type_string(), " but the input is ", x.type_string());
+          return error(StatusCode::kInvalidArgument, "constant_value is ", c->type_string(), " but the input is ",
+                       x.type_string());
         if (c->numel() != 1)
           return error(StatusCode::kInvalidArgument, "constant_value must be a scalar, got ", c->type_string());
         fill = c->reshaped({});
@@ -161,7 +165,8 @@ class PadOp final : public Op {
     const size_t rank = static_cast<size_t>(x.rank());
     Shape out_shape(rank);
     for (size_t d = 0; d < rank; ++d) {
-      HI_ASSIGN_OR_RETURN(out_shape[d], padded_size(x.shape()[d], full[d], full[d + rank], mode_, static_cast<int64_t>(d)));
+      HI_ASSIGN_OR_RETURN(out_shape[d],
+                          padded_size(x.shape()[d], full[d], full[d + rank], mode_, static_cast<int64_t>(d)));
     }
     // The output first: its allocation checks the element count and the memory limit, and no
     // axis map is longer than an output with elements.
@@ -197,8 +202,8 @@ class PadOp final : public Op {
 
  private:
   // Pads for every axis, [begin_0..begin_r-1, end_0..end_r-1], from pads over `axes`.
-  static Result<std::vector<int64_t>> full_pads(const std::vector<int64_t>& pads, const std::optional<std::vector<int64_t>>& axes,
-                                                int64_t rank) {
+  static Result<std::vector<int64_t>> full_pads(const std::vector<int64_t>& pads,
+                                                const std::optional<std::vector<int64_t>>& axes, int64_t rank) {
     std::vector<int64_t> ax;
     if (axes) {
       HI_ASSIGN_OR_RETURN(ax, normalize_axes(*axes, rank, "axes"));
@@ -207,8 +212,8 @@ class PadOp final : public Op {
     }
     const size_t k = ax.size();
     if (pads.size() != 2 * k)
-      return error(StatusCode::kInvalidModel, "pads ", shape_to_string(pads), " has ", pads.size(), " entries; expected ", 2 * k,
-                   " (begin and end for each of ", k, " axes)");
+      return error(StatusCode::kInvalidModel, "pads ", shape_to_string(pads), " has ", pads.size(),
+                   " entries; expected ", 2 * k, " (begin and end for each of ", k, " axes)");
     std::vector<int64_t> full(static_cast<size_t>(2 * rank), 0);
     for (size_t i = 0; i < k; ++i) {
       full[static_cast<size_t>(ax[i])] = pads[i];

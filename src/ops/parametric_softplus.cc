@@ -14,7 +14,8 @@ struct ParametricSoftplusFn {
   Status init(InitContext& ctx) {
     for (const char* name : {"alpha", "beta"})
       if (!ctx.has(name))
-        return ctx.fail(StatusCode::kInvalidModel, "ParametricSoftplus (opset ", ctx.opset(), "): required attribute '", name, "' is missing");
+        return ctx.fail(StatusCode::kInvalidModel, "ParametricSoftplus (opset ", ctx.opset(), "): required attribute '",
+                        name, "' is missing");
     alpha = ctx.get_float("alpha", 1.f);
     beta = ctx.get_float("beta", 1.f);
     return ctx.status();

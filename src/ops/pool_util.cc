@@ -38,8 +38,7 @@ Result<std::vector<ir::Dim>> infer_pool_dims(const InferContext& ctx, const Wind
   // Each spatial dim's output depends only on that dim; an unknown one is stood in for by the
   // window extent (always valid) and its output reported unknown.
   std::vector<int64_t> in(spatial);
-  for (size_t i = 0; i < spatial; ++i)
-    in[i] = xd[i + 2].is_known() ? xd[i + 2].value : w.window(i);
+  for (size_t i = 0; i < spatial; ++i) in[i] = xd[i + 2].is_known() ? xd[i + 2].value : w.window(i);
   std::vector<int64_t> pads, o;
   Status s = w.output_dims(in, &pads, &o);
   if (!s.is_ok()) return Status(StatusCode::kInvalidModel, "input " + x.to_string() + ": " + s.message());

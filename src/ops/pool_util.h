@@ -31,11 +31,11 @@ struct TapRange {
 };
 
 struct PoolWindows {
-  Shape out_shape;                        // [N, C, out spatial...]
-  int64_t planes = 0;                     // N * C
-  std::vector<int64_t> in, out, step;     // spatial sizes; step: the dilations
+  Shape out_shape;                               // [N, C, out spatial...]
+  int64_t planes = 0;                            // N * C
+  std::vector<int64_t> in, out, step;            // spatial sizes; step: the dilations
   std::vector<int64_t> in_strides, out_strides;  // row-major strides of the planes
-  std::vector<std::vector<TapRange>> ranges;  // [spatial dim][output index along it]
+  std::vector<std::vector<TapRange>> ranges;     // [spatial dim][output index along it]
 
   int64_t in_size() const { return shape_numel(in); }
   int64_t out_size() const { return shape_numel(out); }

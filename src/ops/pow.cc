@@ -32,7 +32,8 @@ X pow_value(X x, Y y) {
     if (y >= 0) return int_power<X>(x, static_cast<uint64_t>(y));  // uint64 exponents past 2^63 too
     return saturate_to_int<X>(std::pow(static_cast<double>(x), static_cast<double>(y)));
   } else {
-    const double r = std::pow(static_cast<double>(static_cast<compute_t<X>>(x)), static_cast<double>(static_cast<compute_t<Y>>(y)));
+    const double r =
+        std::pow(static_cast<double>(static_cast<compute_t<X>>(x)), static_cast<double>(static_cast<compute_t<Y>>(y)));
     return convert_value<X>(r);
   }
 }
@@ -52,8 +53,10 @@ class PowOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2));
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType y = legacy_.align(x, ctx.input_type(1));
-    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "base");
-    if (y.dtype != DType::kUndefined && !in_set(kNumericTypes, y.dtype)) return unsupported_dtype(ctx.node(), y.dtype, "exponent");
+    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "base");
+    if (y.dtype != DType::kUndefined && !in_set(kNumericTypes, y.dtype))
+      return unsupported_dtype(ctx.node(), y.dtype, "exponent");
     HI_RETURN_IF_ERROR(check_legacy_types(x.dtype, y.dtype));
     HI_ASSIGN_OR_RETURN(auto out, broadcast_types({&x, &y}, x.dtype));
     ctx.set_output_type(0, std::move(out));

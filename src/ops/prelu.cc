@@ -31,8 +31,9 @@ class PReluOp final : public Op {
           !((*s.shape)[0].is_known() && (*s.shape)[0].value == 1)) {
         s.shape->resize(static_cast<size_t>(x.rank() - 1), ir::Dim::known(1));
         if ((*s.shape)[0].is_known() && (*x.shape)[1].is_known() && (*s.shape)[0].value != (*x.shape)[1].value)
-          return error(StatusCode::kInvalidModel, "slope ", slope.to_string(), " must have 1 or C = ", (*x.shape)[1].value,
-                       " elements for X ", x.to_string(), " (per channel before opset 7)");
+          return error(StatusCode::kInvalidModel, "slope ", slope.to_string(),
+                       " must have 1 or C = ", (*x.shape)[1].value, " elements for X ", x.to_string(),
+                       " (per channel before opset 7)");
       }
       HI_RETURN_IF_ERROR(check_unidirectional(s, *x.shape, "slope", "X"));
     }

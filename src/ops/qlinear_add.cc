@@ -14,7 +14,8 @@ namespace hi::ops {
 namespace {
 
 constexpr const char* kOp = "QLinearAdd";
-constexpr const char* kNames[8] = {"A", "A_scale", "A_zero_point", "B", "B_scale", "B_zero_point", "C_scale", "C_zero_point"};
+constexpr const char* kNames[8] = {"A",       "A_scale",      "A_zero_point", "B",
+                                   "B_scale", "B_zero_point", "C_scale",      "C_zero_point"};
 
 bool is_8bit(DType t) { return t == DType::kUInt8 || t == DType::kInt8; }
 
@@ -28,10 +29,12 @@ class QLinearAddOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 8, 8));
     for (size_t i : {0, 2, 3, 5, 7})
       if (!is_8bit(ctx.input_type(i).dtype) && ctx.input_type(i).dtype != DType::kUndefined)
-        return error(StatusCode::kUnsupported, kOp, " takes int8 or uint8 ", kNames[i], ", not ", dtype_name(ctx.input_type(i).dtype));
+        return error(StatusCode::kUnsupported, kOp, " takes int8 or uint8 ", kNames[i], ", not ",
+                     dtype_name(ctx.input_type(i).dtype));
     for (size_t i : {1, 4, 6})
       if (ctx.input_type(i).dtype != DType::kFloat32 && ctx.input_type(i).dtype != DType::kUndefined)
-        return error(StatusCode::kUnsupported, kOp, " takes float32 ", kNames[i], ", not ", dtype_name(ctx.input_type(i).dtype));
+        return error(StatusCode::kUnsupported, kOp, " takes float32 ", kNames[i], ", not ",
+                     dtype_name(ctx.input_type(i).dtype));
     const ir::ValueType& a = ctx.input_type(0);
     const ir::ValueType& b = ctx.input_type(3);
     ir::ValueType a_as_b = a;
@@ -44,7 +47,8 @@ class QLinearAddOp final : public Op {
   Status run(RunContext& ctx) const override {
     for (size_t i : {1, 2, 4, 5, 6, 7})
       if (ctx.in(i).numel() != 1)
-        return error(StatusCode::kInvalidArgument, kOp, ": ", kNames[i], " ", ctx.in(i).type_string(), " must have one element");
+        return error(StatusCode::kInvalidArgument, kOp, ": ", kNames[i], " ", ctx.in(i).type_string(),
+                     " must have one element");
     const Tensor& a = ctx.in(0);
     const Tensor& b = ctx.in(3);
     cpu::QuantizedAddParams p;
@@ -58,7 +62,8 @@ class QLinearAddOp final : public Op {
     HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(a.shape(), b.shape()));
     Tensor& y = ctx.output(0, out, shape);
     if (a.shape() == b.shape() && a.dtype() == out && b.dtype() == out) {
-      if (out == DType::kUInt8) cpu::quantized_add_u8(a.data<uint8_t>(), b.data<uint8_t>(), a.numel(), p, y.data<uint8_t>());
+      if (out == DType::kUInt8)
+        cpu::quantized_add_u8(a.data<uint8_t>(), b.data<uint8_t>(), a.numel(), p, y.data<uint8_t>());
       else cpu::quantized_add_s8(a.data<int8_t>(), b.data<int8_t>(), a.numel(), p, y.data<int8_t>());
       return Status::ok();
     }
@@ -69,7 +74,8 @@ class QLinearAddOp final : public Op {
         v[static_cast<size_t>(i)] = (static_cast<float>(code(t, i)) - static_cast<float>(zero_point)) * scale;
       return v;
     };
-    const std::vector<float> da = dequantize(a, p.a_scale, p.a_zero_point), db = dequantize(b, p.b_scale, p.b_zero_point);
+    const std::vector<float> da = dequantize(a, p.a_scale, p.a_zero_point),
+                             db = dequantize(b, p.b_scale, p.b_zero_point);
     std::vector<float> sum(static_cast<size_t>(shape_numel(shape)));
     for_each_broadcast(shape, a.shape(), b.shape(), [&](int64_t o, int64_t ia, int64_t ib) {
       sum[static_cast<size_t>(o)] = da[static_cast<size_t>(ia)] + db[static_cast<size_t>(ib)];

@@ -27,7 +27,8 @@ class QLinearConvOp final : public Op {
     std::vector<DType> types;
     for (size_t i = 0; i < 9; ++i) types.push_back(ctx.has_input(i) ? ctx.input_type(i).dtype : DType::kUndefined);
     HI_RETURN_IF_ERROR(qconv::check_qlinear_conv_types(types));
-    HI_ASSIGN_OR_RETURN(ir::ValueType y, qconv::conv_type(kOp, ctx.input_type(0), ctx.input_type(3), group_, window_, types[7]));
+    HI_ASSIGN_OR_RETURN(ir::ValueType y,
+                        qconv::conv_type(kOp, ctx.input_type(0), ctx.input_type(3), group_, window_, types[7]));
     ctx.set_output_type(0, y);
     return Status::ok();
   }

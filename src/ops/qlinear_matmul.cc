@@ -15,7 +15,8 @@ namespace {
 using quant::QuantUse;
 
 constexpr const char* kOp = "QLinearMatMul";
-constexpr const char* kNames[8] = {"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point", "y_scale", "y_zero_point"};
+constexpr const char* kNames[8] = {"a",       "a_scale",      "a_zero_point", "b",
+                                   "b_scale", "b_zero_point", "y_scale",      "y_zero_point"};
 
 class QLinearMatMulOp final : public Op {
  public:
@@ -33,7 +34,8 @@ class QLinearMatMulOp final : public Op {
     for (size_t s : {1, 4, 6}) {
       const ir::ValueType& scale = ctx.input_type(s);
       const ir::ValueType& zp = ctx.input_type(s + 1);
-      if (scale.is_static() && zp.is_static()) HI_RETURN_IF_ERROR(check_pair(scale.concrete_shape(), zp.concrete_shape(), s));
+      if (scale.is_static() && zp.is_static())
+        HI_RETURN_IF_ERROR(check_pair(scale.concrete_shape(), zp.concrete_shape(), s));
     }
     HI_ASSIGN_OR_RETURN(ir::ValueType y, qmm::matmul_type(kOp, ctx.input_type(0), ctx.input_type(3), types[7]));
     ctx.set_output_type(0, y);
@@ -50,7 +52,8 @@ class QLinearMatMulOp final : public Op {
     const Tensor& y_scale = ctx.in(6);
     const Tensor& y_zp = ctx.in(7);
     if (y_scale.numel() != 1)
-      return error(StatusCode::kInvalidArgument, kOp, ": y_scale ", y_scale.type_string(), " must have one element (y is quantized per tensor)");
+      return error(StatusCode::kInvalidArgument, kOp, ": y_scale ", y_scale.type_string(),
+                   " must have one element (y is quantized per tensor)");
     HI_ASSIGN_OR_RETURN(qmm::MatMulDims d, qmm::matmul_dims(kOp, a.shape(), b.shape()));
     HI_ASSIGN_OR_RETURN(auto sa, qmm::line_params(kOp, "a_scale", ctx.in(1), d, true));
     HI_ASSIGN_OR_RETURN(auto za, qmm::line_params(kOp, "a_zero_point", ctx.in(2), d, true));
@@ -63,7 +66,8 @@ class QLinearMatMulOp final : public Op {
                                                   qmm::shifted_values<int32_t>(bv, &zb, d, false));
       acc.assign(y.begin(), y.end());
     } else {
-      acc = qmm::batched_matmul<double>(d, qmm::shifted_values<double>(av, &za, d, true), qmm::shifted_values<double>(bv, &zb, d, false));
+      acc = qmm::batched_matmul<double>(d, qmm::shifted_values<double>(av, &za, d, true),
+                                        qmm::shifted_values<double>(bv, &zb, d, false));
     }
     const DType ts = types[1];
     const float ys = static_cast<float>(quant::real_values(y_scale)[0]);
@@ -93,15 +97,17 @@ class QLinearMatMulOp final : public Op {
         return quant::quant_type_error(kOp, opset_, kNames[i], t[i], QuantUse::kQLinearMatMul);
     for (size_t i : {0, 3})
       if (t[i] != DType::kUndefined && t[i + 2] != DType::kUndefined && t[i + 2] != t[i])
-        return error(StatusCode::kInvalidModel, kOp, ": ", kNames[i + 2], " is ", dtype_name(t[i + 2]), " but ", kNames[i], " is ",
-                     dtype_name(t[i]), "; they must have the same type");
-    const uint64_t scale_types = opset_ >= 21 ? bit(DType::kFloat32) | bit(DType::kFloat16) | bit(DType::kBFloat16) : bit(DType::kFloat32);
+        return error(StatusCode::kInvalidModel, kOp, ": ", kNames[i + 2], " is ", dtype_name(t[i + 2]), " but ",
+                     kNames[i], " is ", dtype_name(t[i]), "; they must have the same type");
+    const uint64_t scale_types =
+        opset_ >= 21 ? bit(DType::kFloat32) | bit(DType::kFloat16) | bit(DType::kBFloat16) : bit(DType::kFloat32);
     for (size_t i : {1, 4, 6}) {
       if (t[i] != DType::kUndefined && !in_set(scale_types, t[i]))
-        return error(StatusCode::kUnsupported, kOp, " (opset ", opset_, ") does not support ", kNames[i], " of type ", dtype_name(t[i]));
+        return error(StatusCode::kUnsupported, kOp, " (opset ", opset_, ") does not support ", kNames[i], " of type ",
+                     dtype_name(t[i]));
       if (t[i] != DType::kUndefined && t[1] != DType::kUndefined && t[i] != t[1])
-        return error(StatusCode::kInvalidModel, kOp, ": ", kNames[i], " is ", dtype_name(t[i]), " but a_scale is ", dtype_name(t[1]),
-                     "; the scales must have one type");
+        return error(StatusCode::kInvalidModel, kOp, ": ", kNames[i], " is ", dtype_name(t[i]), " but a_scale is ",
+                     dtype_name(t[1]), "; the scales must have one type");
     }
     return Status::ok();
   }
@@ -109,8 +115,8 @@ class QLinearMatMulOp final : public Op {
   // A scale and its zero point: the same shape, or one element each.
   static Status check_pair(const Shape& scale, const Shape& zp, size_t s) {
     if (scale == zp || (shape_numel(scale) == 1 && shape_numel(zp) == 1)) return Status::ok();
-    return error(StatusCode::kInvalidArgument, kOp, ": ", kNames[s + 1], " shape ", shape_to_string(zp), " differs from ", kNames[s],
-                 " shape ", shape_to_string(scale));
+    return error(StatusCode::kInvalidArgument, kOp, ": ", kNames[s + 1], " shape ", shape_to_string(zp),
+                 " differs from ", kNames[s], " shape ", shape_to_string(scale));
   }
 
   int64_t opset_ = 0;

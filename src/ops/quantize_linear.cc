@@ -20,11 +20,15 @@ class QuantizeLinearOp final : public Op {
     block_size_ = ctx.get_int("block_size", 0);
     output_dtype_ = static_cast<DType>(ctx.get_int("output_dtype", 0));
     precision_ = static_cast<DType>(ctx.get_int("precision", 0));
-    if (block_size_ < 0) return ctx.fail(StatusCode::kInvalidModel, "QuantizeLinear: block_size must be >= 0, got ", block_size_);
-    if (output_dtype_ != DType::kUndefined && !quant::quant_type_allowed(QuantUse::kQuantizeOutput, output_dtype_, opset_, nullptr))
-      return ctx.fail(StatusCode::kUnsupported,
-                      quant::quant_type_error("QuantizeLinear", opset_, "output_dtype", output_dtype_, QuantUse::kQuantizeOutput).message());
-    if (precision_ != DType::kUndefined && !in_set(bit(DType::kFloat32) | bit(DType::kFloat16) | bit(DType::kBFloat16), precision_))
+    if (block_size_ < 0)
+      return ctx.fail(StatusCode::kInvalidModel, "QuantizeLinear: block_size must be >= 0, got ", block_size_);
+    if (output_dtype_ != DType::kUndefined &&
+        !quant::quant_type_allowed(QuantUse::kQuantizeOutput, output_dtype_, opset_, nullptr))
+      return ctx.fail(StatusCode::kUnsupported, quant::quant_type_error("QuantizeLinear", opset_, "output_dtype",
+                                                                        output_dtype_, QuantUse::kQuantizeOutput)
+                                                    .message());
+    if (precision_ != DType::kUndefined &&
+        !in_set(bit(DType::kFloat32) | bit(DType::kFloat16) | bit(DType::kBFloat16), precision_))
       return ctx.fail(StatusCode::kUnsupported, "QuantizeLinear (opset ", opset_, ") does not support precision ",
                       dtype_name(precision_), " (float32, float16 or bfloat16)");
     return ctx.status();
@@ -38,8 +42,8 @@ class QuantizeLinearOp final : public Op {
     HI_ASSIGN_OR_RETURN(DType out, output_type(x.dtype, scale.dtype, zp ? zp->dtype : DType::kUndefined));
     if (x.is_static() && scale.is_static() && (!zp || zp->is_static())) {
       const Shape zs = zp ? zp->concrete_shape() : Shape{};
-      HI_RETURN_IF_ERROR(quant::make_layout("QuantizeLinear", opset_, x.concrete_shape(), scale.concrete_shape(), zp ? &zs : nullptr,
-                                            axis_, block_size_, "y_scale")
+      HI_RETURN_IF_ERROR(quant::make_layout("QuantizeLinear", opset_, x.concrete_shape(), scale.concrete_shape(),
+                                            zp ? &zs : nullptr, axis_, block_size_, "y_scale")
                              .status());
     }
     ir::ValueType y = x;
@@ -53,8 +57,9 @@ class QuantizeLinearOp final : public Op {
     const Tensor& scale = ctx.in(1);
     const Tensor* zp = ctx.input(2);
     HI_ASSIGN_OR_RETURN(DType out, output_type(x.dtype(), scale.dtype(), zp ? zp->dtype() : DType::kUndefined));
-    HI_ASSIGN_OR_RETURN(quant::QuantLayout layout, quant::make_layout("QuantizeLinear", opset_, x.shape(), scale.shape(),
-                                                                      zp ? &zp->shape() : nullptr, axis_, block_size_, "y_scale"));
+    HI_ASSIGN_OR_RETURN(quant::QuantLayout layout,
+                        quant::make_layout("QuantizeLinear", opset_, x.shape(), scale.shape(),
+                                           zp ? &zp->shape() : nullptr, axis_, block_size_, "y_scale"));
     Tensor& y = ctx.output(0, out, x.shape());
     // Without the attribute, y_scale's type sets the precision; int32 and float8e8m0 scales
     // divide in float32 (a float8e8m0 scale, a power of two, is exact there).
@@ -88,13 +93,15 @@ class QuantizeLinearOp final : public Op {
   Result<DType> output_type(DType x, DType scale, DType zp) const {
     const uint64_t x_types = opset_ >= 19 ? kFloatTypes & ~bit(DType::kFloat64) : bit(DType::kFloat32);
     if (x != DType::kUndefined && !in_set(x_types | bit(DType::kInt32), x))
-      return error(StatusCode::kUnsupported, "QuantizeLinear (opset ", opset_, ") does not support x of type ", dtype_name(x));
+      return error(StatusCode::kUnsupported, "QuantizeLinear (opset ", opset_, ") does not support x of type ",
+                   dtype_name(x));
     if (scale != DType::kUndefined) {
       bool scale_ok;
       if (opset_ < 19) scale_ok = scale == DType::kFloat32;
       else if (opset_ < 23) scale_ok = scale == x || x == DType::kUndefined;  // one type T1 for x and y_scale
-      else scale_ok = in_set(kFloatTypes & ~bit(DType::kFloat64), scale) || scale == DType::kInt32 ||
-                      (opset_ >= 24 && scale == DType::kFloat8E8M0);
+      else
+        scale_ok = in_set(kFloatTypes & ~bit(DType::kFloat64), scale) || scale == DType::kInt32 ||
+                   (opset_ >= 24 && scale == DType::kFloat8E8M0);
       if (!scale_ok)
         return error(StatusCode::kUnsupported, "QuantizeLinear (opset ", opset_, ") does not support y_scale of type ",
                      dtype_name(scale), " with x of type ", dtype_name(x));

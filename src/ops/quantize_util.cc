@@ -12,18 +12,30 @@ namespace {
 int64_t first_opset(QuantUse use, DType t) {
   if (use == QuantUse::kQLinearMatMul) {
     switch (t) {
-      case DType::kUInt8: case DType::kInt8: return 10;
-      case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: case DType::kFloat8E5M2: case DType::kFloat8E5M2FNUZ: return 21;
+      case DType::kUInt8:
+      case DType::kInt8: return 10;
+      case DType::kFloat8E4M3FN:
+      case DType::kFloat8E4M3FNUZ:
+      case DType::kFloat8E5M2:
+      case DType::kFloat8E5M2FNUZ: return 21;
       default: return 0;
     }
   }
   switch (t) {
-    case DType::kUInt8: case DType::kInt8: return 10;
+    case DType::kUInt8:
+    case DType::kInt8: return 10;
     case DType::kInt32: return use == QuantUse::kDequantizeInput ? 10 : 0;
-    case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: case DType::kFloat8E5M2: case DType::kFloat8E5M2FNUZ: return 19;
-    case DType::kUInt16: case DType::kInt16: case DType::kUInt4: case DType::kInt4: return 21;
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E4M3FNUZ:
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ: return 19;
+    case DType::kUInt16:
+    case DType::kInt16:
+    case DType::kUInt4:
+    case DType::kInt4: return 21;
     case DType::kFloat4E2M1: return 23;
-    case DType::kUInt2: case DType::kInt2: return 25;
+    case DType::kUInt2:
+    case DType::kInt2: return 25;
     default: return 0;
   }
 }
@@ -40,14 +52,13 @@ Status quant_type_error(const char* op, int64_t opset, const char* tensor, DType
   int64_t since = 0;
   (void)quant_type_allowed(use, t, opset, &since);
   if (since > opset)
-    return error(StatusCode::kUnsupported, op, " (opset ", opset, ") does not take ", tensor, " of type ", dtype_name(t),
-                 "; it needs opset >= ", since);
-  return error(StatusCode::kUnsupported, op, " (opset ", opset, ") does not support ", tensor, " of type ", dtype_name(t));
+    return error(StatusCode::kUnsupported, op, " (opset ", opset, ") does not take ", tensor, " of type ",
+                 dtype_name(t), "; it needs opset >= ", since);
+  return error(StatusCode::kUnsupported, op, " (opset ", opset, ") does not support ", tensor, " of type ",
+               dtype_name(t));
 }
 
-bool scale_type_readable(DType t) {
-  return in_set(kFloatTypes | bit(DType::kInt32), t) || t == DType::kFloat8E8M0;
-}
+bool scale_type_readable(DType t) { return in_set(kFloatTypes | bit(DType::kInt32), t) || t == DType::kFloat8E8M0; }
 
 std::vector<double> real_values(const Tensor& t) {
   std::vector<double> v(static_cast<size_t>(t.numel()));
@@ -76,22 +87,22 @@ float round_to(DType p, float v) {
   return v;
 }
 
-Result<QuantLayout> make_layout(const char* op, int64_t opset, const Shape& x, const Shape& scale, const Shape* zero_point,
-                                int64_t axis, int64_t block_size, const char* scale_name) {
+Result<QuantLayout> make_layout(const char* op, int64_t opset, const Shape& x, const Shape& scale,
+                                const Shape* zero_point, int64_t axis, int64_t block_size, const char* scale_name) {
   const int64_t scale_numel = shape_numel(scale);
   // A one-element zero point goes with a one-element scale whatever their ranks ([] and [1]
   // both occur in ONNX's own test models); otherwise the shapes must be equal.
-  if (zero_point && *zero_point != scale && !(scale_numel == 1 && shape_numel(*zero_point) == 1 && scale.size() <= 1 &&
-                                              zero_point->size() <= 1))
-    return error(StatusCode::kInvalidArgument, op, ": zero point shape ", shape_to_string(*zero_point), " differs from ",
-                 scale_name, " shape ", shape_to_string(scale));
-  if (block_size < 0)
-    return error(StatusCode::kInvalidModel, op, ": block_size must be >= 0, got ", block_size);
+  if (zero_point && *zero_point != scale &&
+      !(scale_numel == 1 && shape_numel(*zero_point) == 1 && scale.size() <= 1 && zero_point->size() <= 1))
+    return error(StatusCode::kInvalidArgument, op, ": zero point shape ", shape_to_string(*zero_point),
+                 " differs from ", scale_name, " shape ", shape_to_string(scale));
+  if (block_size < 0) return error(StatusCode::kInvalidModel, op, ": block_size must be >= 0, got ", block_size);
   QuantLayout l;
   const int64_t rank = static_cast<int64_t>(x.size());
   if (block_size == 0 && scale.size() <= 1 && scale_numel == 1) return l;  // per tensor
   if (rank == 0)
-    return error(StatusCode::kInvalidArgument, op, ": a scalar x takes a one-element ", scale_name, ", got ", shape_to_string(scale));
+    return error(StatusCode::kInvalidArgument, op, ": a scalar x takes a one-element ", scale_name, ", got ",
+                 shape_to_string(scale));
   auto ax = normalize_axis(axis, rank);
   if (!ax.is_ok())
     return error(StatusCode::kInvalidModel, op, ": axis ", axis, " is out of range for x of rank ", rank);
@@ -100,23 +111,24 @@ Result<QuantLayout> make_layout(const char* op, int64_t opset, const Shape& x, c
   for (size_t d = static_cast<size_t>(l.axis) + 1; d < x.size(); ++d) l.inner *= x[d];
   if (block_size == 0) {
     if (opset < 13)
-      return error(StatusCode::kInvalidArgument, op, " (opset ", opset, ") quantizes per tensor only: ", scale_name, " ",
-                   shape_to_string(scale), " must have one element");
+      return error(StatusCode::kInvalidArgument, op, " (opset ", opset, ") quantizes per tensor only: ", scale_name,
+                   " ", shape_to_string(scale), " must have one element");
     if (scale.size() != 1 || scale[0] != l.dim)
       return error(StatusCode::kInvalidArgument, op, ": ", scale_name, " ", shape_to_string(scale),
-                   " must be a scalar or a 1-D tensor of x's size ", l.dim, " along axis ", l.axis, " (x is ", shape_to_string(x),
-                   "); blocked quantization needs block_size");
+                   " must be a scalar or a 1-D tensor of x's size ", l.dim, " along axis ", l.axis, " (x is ",
+                   shape_to_string(x), "); blocked quantization needs block_size");
     l.kind = QuantLayout::Kind::kPerAxis;
     return l;
   }
   if (opset < 21)
-    return error(StatusCode::kInvalidModel, op, " (opset ", opset, ") has no blocked quantization (block_size ", block_size,
-                 "); it needs opset >= 21");
+    return error(StatusCode::kInvalidModel, op, " (opset ", opset, ") has no blocked quantization (block_size ",
+                 block_size, "); it needs opset >= 21");
   Shape expected = x;
   expected[static_cast<size_t>(l.axis)] = (l.dim + block_size - 1) / block_size;
   if (scale != expected)
-    return error(StatusCode::kInvalidArgument, op, ": with block_size ", block_size, " and axis ", l.axis, ", ", scale_name,
-                 " must be ", shape_to_string(expected), " for x ", shape_to_string(x), ", got ", shape_to_string(scale));
+    return error(StatusCode::kInvalidArgument, op, ": with block_size ", block_size, " and axis ", l.axis, ", ",
+                 scale_name, " must be ", shape_to_string(expected), " for x ", shape_to_string(x), ", got ",
+                 shape_to_string(scale));
   l.kind = QuantLayout::Kind::kBlocked;
   l.block = block_size;
   l.scale_dim = expected[static_cast<size_t>(l.axis)];

@@ -28,7 +28,8 @@ struct IntCodec {
   // `saturate` only concerns float8; integers always saturate. NaN quantizes to the zero point.
   static S quantize(double scaled, S zero_point, bool /*saturate*/) {
     const double rounded = std::isnan(scaled) ? 0.0 : std::nearbyint(scaled);  // default mode: half to even
-    const double v = std::clamp(rounded + static_cast<double>(zero_point), static_cast<double>(Lo), static_cast<double>(Hi));
+    const double v =
+        std::clamp(rounded + static_cast<double>(zero_point), static_cast<double>(Lo), static_cast<double>(Hi));
     return static_cast<S>(v);
   }
 };
@@ -92,11 +93,11 @@ float round_to(DType p, float v);
 struct QuantLayout {
   enum class Kind { kPerTensor, kPerAxis, kBlocked };
   Kind kind = Kind::kPerTensor;
-  int64_t axis = 0;        // normalised
-  int64_t block = 0;       // blocked only
-  int64_t dim = 1;         // x's size along axis
-  int64_t inner = 1;       // product of x's dims after axis
-  int64_t scale_dim = 1;   // the scale's size along axis (blocked)
+  int64_t axis = 0;       // normalised
+  int64_t block = 0;      // blocked only
+  int64_t dim = 1;        // x's size along axis
+  int64_t inner = 1;      // product of x's dims after axis
+  int64_t scale_dim = 1;  // the scale's size along axis (blocked)
 
   // Index into the scale of element `i` of x (row-major).
   int64_t scale_index(int64_t i) const {
@@ -130,7 +131,8 @@ bool run_8bit_fast(const QuantLayout& layout, const Tensor& x, const Tensor& sca
     return true;
   }
   const int64_t runs = x.numel() / layout.inner;
-  for (int64_t r = 0; r < runs; ++r) span(r * layout.inner, layout.inner, s[r % layout.dim], zero_point(r % layout.dim));
+  for (int64_t r = 0; r < runs; ++r)
+    span(r * layout.inner, layout.inner, s[r % layout.dim], zero_point(r % layout.dim));
   return true;
 }
 
@@ -138,7 +140,7 @@ bool run_8bit_fast(const QuantLayout& layout, const Tensor& x, const Tensor& sca
 // scale of x's size along `axis` per axis (opset >= 13), and with block_size > 0 a scale of x's
 // rank whose size along axis is ceil(dim / block_size) is blocked (opset >= 21). The zero point,
 // when given, must have the scale's shape. Errors name the op, both tensors and their shapes.
-Result<QuantLayout> make_layout(const char* op, int64_t opset, const Shape& x, const Shape& scale, const Shape* zero_point,
-                                int64_t axis, int64_t block_size, const char* scale_name);
+Result<QuantLayout> make_layout(const char* op, int64_t opset, const Shape& x, const Shape& scale,
+                                const Shape* zero_point, int64_t axis, int64_t block_size, const char* scale_name);
 
 }  // namespace hi::ops::quant

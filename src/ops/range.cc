@@ -23,15 +23,17 @@ Result<int64_t> range_count(const Tensor& start, const Tensor& limit, const Tens
     if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
     // int64 from INT64_MIN to INT64_MAX by 1 has 2^64 - 1 elements: more than int64 counts.
     if (q > std::numeric_limits<int64_t>::max())
-      return error(StatusCode::kInvalidArgument, "range(start ", start.as_int64(0), ", limit ", limit.as_int64(0), ", delta ",
-                   delta.as_int64(0), ") has ", static_cast<double>(q), " elements, more than int64 can count");
+      return error(StatusCode::kInvalidArgument, "range(start ", start.as_int64(0), ", limit ", limit.as_int64(0),
+                   ", delta ", delta.as_int64(0), ") has ", static_cast<double>(q),
+                   " elements, more than int64 can count");
     return static_cast<int64_t>(q > 0 ? q : 0);
   }
   const double s = start.as_double(0), l = limit.as_double(0), d = delta.as_double(0);
   if (d == 0) return error(StatusCode::kInvalidArgument, "delta is 0 (start ", s, ", limit ", l, ")");
   const double n = std::ceil((l - s) / d);
   if (std::isnan(n))
-    return error(StatusCode::kInvalidArgument, "range(start ", s, ", limit ", l, ", delta ", d, ") has no defined length");
+    return error(StatusCode::kInvalidArgument, "range(start ", s, ", limit ", l, ", delta ", d,
+                 ") has no defined length");
   if (n <= 0) return int64_t{0};
   if (n >= 9.0e18)
     return error(StatusCode::kInvalidArgument, "range(start ", s, ", limit ", l, ", delta ", d, ") has ", n,
@@ -58,7 +60,8 @@ class RangeOp final : public Op {
           return error(StatusCode::kInvalidModel, names[i], " is ", t.to_string(), " but start is ", dtype_name(dtype));
         dtype = t.dtype;
       }
-      if (t.has_rank() && t.rank() > 1) return error(StatusCode::kInvalidModel, names[i], " must be a scalar, got ", t.to_string());
+      if (t.has_rank() && t.rank() > 1)
+        return error(StatusCode::kInvalidModel, names[i], " must be a scalar, got ", t.to_string());
     }
     const Tensor *s = ctx.input_value(0), *l = ctx.input_value(1), *d = ctx.input_value(2);
     if (s && l && d) {
@@ -81,8 +84,8 @@ class RangeOp final : public Op {
     HI_RETURN_IF_ERROR(check_scalar(l, "limit"));
     HI_RETURN_IF_ERROR(check_scalar(d, "delta"));
     if (l.dtype() != s.dtype() || d.dtype() != s.dtype())
-      return error(StatusCode::kInvalidArgument, "start, limit and delta must share a type, got ", s.type_string(), ", ",
-                   l.type_string(), ", ", d.type_string());
+      return error(StatusCode::kInvalidArgument, "start, limit and delta must share a type, got ", s.type_string(),
+                   ", ", l.type_string(), ", ", d.type_string());
     HI_ASSIGN_OR_RETURN(int64_t n, range_count(s, l, d));
     Tensor& out = ctx.output(0, s.dtype(), {n});
     if (!dispatch<kRangeTypes>(s.dtype(), [&]<typename T>() {
@@ -95,7 +98,8 @@ class RangeOp final : public Op {
           } else {
             // Each element is start + i * delta, computed in double and rounded once.
             const double start = s.as_double(0), delta = d.as_double(0);
-            for (int64_t i = 0; i < n; ++i) po[i] = static_cast<T>(static_cast<compute_t<T>>(start + static_cast<double>(i) * delta));
+            for (int64_t i = 0; i < n; ++i)
+              po[i] = static_cast<T>(static_cast<compute_t<T>>(start + static_cast<double>(i) * delta));
           }
         }))
       return unsupported_dtype(ctx.node(), s.dtype());

@@ -7,7 +7,9 @@ namespace {
 
 struct ReciprocalFn {
   template <typename T>
-  T operator()(T x) const { return T(1) / x; }
+  T operator()(T x) const {
+    return T(1) / x;
+  }
 };
 
 }  // namespace

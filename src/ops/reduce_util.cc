@@ -37,10 +37,8 @@ Result<std::vector<bool>> reduce_mask(const std::optional<std::vector<int64_t>>&
 Shape reduced_shape(const Shape& in, const std::vector<bool>& mask, bool keepdims) {
   Shape out;
   for (size_t i = 0; i < in.size(); ++i) {
-    if (!mask[i])
-      out.push_back(in[i]);
-    else if (keepdims)
-      out.push_back(1);
+    if (!mask[i]) out.push_back(in[i]);
+    else if (keepdims) out.push_back(1);
   }
   return out;
 }
@@ -63,12 +61,9 @@ Status infer_reduce(InferContext& ctx, const ReduceAttrs& a, uint64_t types) {
   if (a.axes_is_input && ctx.has_input(1)) {
     const ir::ValueType& at = ctx.input_type(1);
     HI_RETURN_IF_ERROR(check_axes_type(at));
-    if (const Tensor* v = ctx.input_value(1))
-      axes = int_list(*v);
-    else if (at.is_static() && shape_numel(at.concrete_shape()) == 0)
-      axes = std::vector<int64_t>{};
-    else
-      axes_known = false;
+    if (const Tensor* v = ctx.input_value(1)) axes = int_list(*v);
+    else if (at.is_static() && shape_numel(at.concrete_shape()) == 0) axes = std::vector<int64_t>{};
+    else axes_known = false;
   }
   if (!x.has_rank()) {
     ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
@@ -90,10 +85,8 @@ Status infer_reduce(InferContext& ctx, const ReduceAttrs& a, uint64_t types) {
                       reduce_mask(axes, a.noop_with_empty_axes, x.rank(), StatusCode::kInvalidModel));
   std::vector<ir::Dim> out;
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (!mask[i])
-      out.push_back(dims[i]);
-    else if (a.keepdims)
-      out.push_back(ir::Dim::known(1));
+    if (!mask[i]) out.push_back(dims[i]);
+    else if (a.keepdims) out.push_back(ir::Dim::known(1));
   }
   ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
   return Status::ok();

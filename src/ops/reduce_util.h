@@ -116,10 +116,8 @@ class ArgReduceOp final : public Op {
     HI_ASSIGN_OR_RETURN(const size_t a, checked_axis(x.rank(), StatusCode::kInvalidModel));
     std::vector<ir::Dim> out;
     for (size_t i = 0; i < x.shape->size(); ++i) {
-      if (i != a)
-        out.push_back((*x.shape)[i]);
-      else if (keepdims_)
-        out.push_back(ir::Dim::known(1));
+      if (i != a) out.push_back((*x.shape)[i]);
+      else if (keepdims_) out.push_back(ir::Dim::known(1));
     }
     if ((*x.shape)[a].is_known() && (*x.shape)[a].value == 0)
       return error(StatusCode::kInvalidModel, ctx.node().op_type, " over axis ", axis_, " of ", x.to_string(),

@@ -69,7 +69,8 @@ class RegexFullMatchOp final : public Op {
   Status init(InitContext& ctx) override {
     opset_ = ctx.opset();
     if (!ctx.has("pattern"))
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": required attribute 'pattern' is missing");
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                      ": required attribute 'pattern' is missing");
     const std::string pattern = ctx.get_string("pattern", "");
     HI_RETURN_IF_ERROR(ctx.status());
     bool unsupported = false;

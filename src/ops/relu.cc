@@ -6,7 +6,9 @@ namespace {
 
 struct ReluFn {
   template <typename T>
-  T operator()(T x) const { return x > T(0) ? x : T(0); }
+  T operator()(T x) const {
+    return x > T(0) ? x : T(0);
+  }
 };
 
 }  // namespace

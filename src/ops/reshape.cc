@@ -30,14 +30,15 @@ class ReshapeOp final : public Op {
     bool all_known = true;
     for (size_t i = 0; i < req.size(); ++i) {
       if (req[i] == -1) {
-        if (infer_at >= 0) return error(StatusCode::kInvalidModel, "shape ", shape_to_string(req), " has more than one -1");
+        if (infer_at >= 0)
+          return error(StatusCode::kInvalidModel, "shape ", shape_to_string(req), " has more than one -1");
         infer_at = static_cast<int>(i);
         dims.emplace_back();
       } else if (req[i] == 0 && !allowzero_) {
         if (!x.has_rank() || static_cast<int64_t>(i) >= x.rank()) {
           if (x.has_rank())
-            return error(StatusCode::kInvalidModel, "shape ", shape_to_string(req), " copies dim ", i, " (0) but the input is ",
-                         x.to_string());
+            return error(StatusCode::kInvalidModel, "shape ", shape_to_string(req), " copies dim ", i,
+                         " (0) but the input is ", x.to_string());
           dims.emplace_back();
         } else {
           dims.push_back((*x.shape)[i]);
@@ -79,14 +80,17 @@ class ReshapeOp final : public Op {
     int infer_at = -1;
     for (size_t i = 0; i < req.size(); ++i) {
       if (req[i] == -1) {
-        if (infer_at >= 0) return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(req), " has more than one -1");
+        if (infer_at >= 0)
+          return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(req), " has more than one -1");
         infer_at = static_cast<int>(i);
         continue;
       }
-      if (req[i] < -1) return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(req), " has a negative dim");
+      if (req[i] < -1)
+        return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(req), " has a negative dim");
       if (req[i] == 0 && !allowzero_) {
         if (static_cast<int64_t>(i) >= x.rank())
-          return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(req), " copies dim ", i, " of ", x.type_string());
+          return error(StatusCode::kInvalidArgument, "shape ", shape_to_string(req), " copies dim ", i, " of ",
+                       x.type_string());
         out[i] = x.dim(static_cast<int64_t>(i));
       } else {
         out[i] = req[i];

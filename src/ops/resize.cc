@@ -28,7 +28,9 @@ class ResizeOp final : public Op {
     if (mode == "nearest") opt_.mode = ResizeMode::kNearest;
     else if (mode == "linear") opt_.mode = ResizeMode::kLinear;
     else if (mode == "cubic" && opset_ >= 11) opt_.mode = ResizeMode::kCubic;
-    else return ctx.fail(StatusCode::kInvalidModel, "mode '", mode, "' is not one of nearest, linear", opset_ >= 11 ? ", cubic" : "", " (opset ", opset_, ")");
+    else
+      return ctx.fail(StatusCode::kInvalidModel, "mode '", mode, "' is not one of nearest, linear",
+                      opset_ >= 11 ? ", cubic" : "", " (opset ", opset_, ")");
     if (opset_ < 11) {
       opt_.coord = ResizeCoord::kAsymmetric;
       opt_.nearest = ResizeNearest::kSimple;
@@ -37,12 +39,13 @@ class ResizeOp final : public Op {
     const std::string coord = ctx.get_string("coordinate_transformation_mode", "half_pixel");
     if (!parse_resize_coord(coord, &opt_.coord) || (opt_.coord == ResizeCoord::kTfHalfPixelForNN && opset_ >= 13) ||
         (opt_.coord == ResizeCoord::kHalfPixelSymmetric && opset_ < 19))
-      return ctx.fail(StatusCode::kInvalidModel, "coordinate_transformation_mode '", coord, "' is not valid in opset ", opset_,
-                      " (half_pixel, pytorch_half_pixel, align_corners, asymmetric, tf_crop_and_resize",
+      return ctx.fail(StatusCode::kInvalidModel, "coordinate_transformation_mode '", coord, "' is not valid in opset ",
+                      opset_, " (half_pixel, pytorch_half_pixel, align_corners, asymmetric, tf_crop_and_resize",
                       opset_ < 13 ? ", tf_half_pixel_for_nn" : "", opset_ >= 19 ? ", half_pixel_symmetric" : "", ")");
     const std::string nearest = ctx.get_string("nearest_mode", "round_prefer_floor");
     if (!parse_resize_nearest(nearest, &opt_.nearest))
-      return ctx.fail(StatusCode::kInvalidModel, "nearest_mode '", nearest, "' is not one of round_prefer_floor, round_prefer_ceil, floor, ceil");
+      return ctx.fail(StatusCode::kInvalidModel, "nearest_mode '", nearest,
+                      "' is not one of round_prefer_floor, round_prefer_ceil, floor, ceil");
     opt_.cubic_a = ctx.get_float("cubic_coeff_a", -0.75f);
     opt_.exclude_outside = ctx.get_int("exclude_outside", 0) != 0;
     opt_.extrapolation_value = ctx.get_float("extrapolation_value", 0.f);
@@ -56,7 +59,9 @@ class ResizeOp final : public Op {
       if (policy == "stretch") policy_ = AspectPolicy::kStretch;
       else if (policy == "not_larger") policy_ = AspectPolicy::kNotLarger;
       else if (policy == "not_smaller") policy_ = AspectPolicy::kNotSmaller;
-      else return ctx.fail(StatusCode::kInvalidModel, "keep_aspect_ratio_policy '", policy, "' is not one of stretch, not_larger, not_smaller");
+      else
+        return ctx.fail(StatusCode::kInvalidModel, "keep_aspect_ratio_policy '", policy,
+                        "' is not one of stretch, not_larger, not_smaller");
     }
     return ctx.status();
   }
@@ -64,9 +69,11 @@ class ResizeOp final : public Op {
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, opset_ < 11 ? 2 : 1, opset_ < 11 ? 2 : 4));
     const ir::ValueType& x = ctx.input_type(0);
-    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     const size_t scales_in = opset_ < 11 ? 1 : 2, sizes_in = 3, roi_in = 1;
-    if (ctx.has_input(scales_in) && ctx.input_type(scales_in).dtype != DType::kUndefined && !dtype_is_float(ctx.input_type(scales_in).dtype))
+    if (ctx.has_input(scales_in) && ctx.input_type(scales_in).dtype != DType::kUndefined &&
+        !dtype_is_float(ctx.input_type(scales_in).dtype))
       return error(StatusCode::kInvalidModel, "scales must be float, got ", ctx.input_type(scales_in).to_string());
     if (opset_ >= 11 && ctx.has_input(sizes_in) && ctx.input_type(sizes_in).dtype != DType::kUndefined &&
         ctx.input_type(sizes_in).dtype != DType::kInt64)
@@ -89,22 +96,27 @@ class ResizeOp final : public Op {
       if (t.is_static()) return shape_numel(t.concrete_shape()) > 0;
       return std::nullopt;
     };
-    const std::optional<bool> has_scales = given(scales_in), has_sizes = opset_ >= 11 ? given(sizes_in) : std::optional<bool>(false);
+    const std::optional<bool> has_scales = given(scales_in),
+                              has_sizes = opset_ >= 11 ? given(sizes_in) : std::optional<bool>(false);
     std::vector<ir::Dim> dims = *x.shape;
     // The ROI never changes the output shape, so an unknown one does not stop inference.
-    const bool values_known = (has_scales == false || ctx.input_value(scales_in)) && (has_sizes == false || ctx.input_value(sizes_in));
+    const bool values_known =
+        (has_scales == false || ctx.input_value(scales_in)) && (has_sizes == false || ctx.input_value(sizes_in));
     if (has_scales && has_sizes && values_known) {
       HI_ASSIGN_OR_RETURN(std::vector<ResizeAxis> plan,
-                          make_plan(in, axes, *has_scales ? ctx.input_value(scales_in) : nullptr, *has_sizes ? ctx.input_value(sizes_in) : nullptr,
-                                    opset_ >= 11 && ctx.has_input(roi_in) ? ctx.input_value(roi_in) : nullptr, StatusCode::kInvalidModel));
+                          make_plan(in, axes, *has_scales ? ctx.input_value(scales_in) : nullptr,
+                                    *has_sizes ? ctx.input_value(sizes_in) : nullptr,
+                                    opset_ >= 11 && ctx.has_input(roi_in) ? ctx.input_value(roi_in) : nullptr,
+                                    StatusCode::kInvalidModel));
       // Dims outside `axes`, and unknown dims scaled by 1, keep what they were (symbols too).
       for (int64_t a : axes) {
         const auto d = static_cast<size_t>(a);
         if (plan[d].out >= 0) dims[d] = ir::Dim::known(plan[d].out);
         else if (!(*has_scales && plan[d].scale == 1.0)) dims[d] = ir::Dim{};
       }
-      HI_RETURN_IF_ERROR(check_output_dims(dims, source(*has_scales ? ctx.input_value(scales_in) : ctx.input_value(sizes_in),
-                                                        *has_scales ? "scales" : "sizes")));
+      HI_RETURN_IF_ERROR(
+          check_output_dims(dims, source(*has_scales ? ctx.input_value(scales_in) : ctx.input_value(sizes_in),
+                                         *has_scales ? "scales" : "sizes")));
     } else {
       for (int64_t a : axes) dims[static_cast<size_t>(a)] = ir::Dim{};
     }
@@ -120,7 +132,8 @@ class ResizeOp final : public Op {
     if (scales && scales->numel() == 0) scales = nullptr;
     if (sizes && sizes->numel() == 0) sizes = nullptr;
     HI_ASSIGN_OR_RETURN(std::vector<int64_t> axes, resolve_axes(x.rank(), StatusCode::kInvalidArgument));
-    HI_ASSIGN_OR_RETURN(std::vector<ResizeAxis> plan, make_plan(x.shape(), axes, scales, sizes, roi, StatusCode::kInvalidArgument));
+    HI_ASSIGN_OR_RETURN(std::vector<ResizeAxis> plan,
+                        make_plan(x.shape(), axes, scales, sizes, roi, StatusCode::kInvalidArgument));
     Shape out_shape;
     for (const ResizeAxis& a : plan) out_shape.push_back(a.out);
     HI_RETURN_IF_ERROR(check_output_shape(out_shape, source(scales ? scales : sizes, scales ? "scales" : "sizes"),
@@ -152,21 +165,26 @@ class ResizeOp final : public Op {
 
   // Per-dim output size (-1: unknown because the input dim is), scale and ROI. `in` holds -1
   // for unknown input dims; scales and sizes (at most one non-null, non-empty) list `axes`.
-  Result<std::vector<ResizeAxis>> make_plan(const std::vector<int64_t>& in, const std::vector<int64_t>& axes, const Tensor* scales,
-                                            const Tensor* sizes, const Tensor* roi, StatusCode code) const {
+  Result<std::vector<ResizeAxis>> make_plan(const std::vector<int64_t>& in, const std::vector<int64_t>& axes,
+                                            const Tensor* scales, const Tensor* sizes, const Tensor* roi,
+                                            StatusCode code) const {
     if (scales && scales->numel() == 0) scales = nullptr;
     if (sizes && sizes->numel() == 0) sizes = nullptr;
     if (!scales && !sizes) return error(code, "one of scales and sizes must be given (non-empty)");
-    if (scales && sizes) return error(code, "only one of scales and sizes may be given, got scales ", scales->type_string(), " and sizes ", sizes->type_string());
+    if (scales && sizes)
+      return error(code, "only one of scales and sizes may be given, got scales ", scales->type_string(), " and sizes ",
+                   sizes->type_string());
     const size_t r = in.size(), k = axes.size();
     std::vector<ResizeAxis> plan(r);
     for (size_t d = 0; d < r; ++d) plan[d].out = in[d];
     if (scales) {
       if (!dtype_is_float(scales->dtype()) || scales->rank() != 1 || static_cast<size_t>(scales->numel()) != k)
-        return error(code, "scales ", scales->type_string(), " must be a 1-D float tensor with ", k, " values (one per ", has_axes_ ? "axis in 'axes'" : "dim of X", ")");
+        return error(code, "scales ", scales->type_string(), " must be a 1-D float tensor with ", k,
+                     " values (one per ", has_axes_ ? "axis in 'axes'" : "dim of X", ")");
       for (size_t i = 0; i < k; ++i) {
         const double s = scales->as_double(static_cast<int64_t>(i));
-        if (!(s > 0) || !std::isfinite(s)) return error(code, "scales[", i, "] = ", s, " must be a positive finite number");
+        if (!(s > 0) || !std::isfinite(s))
+          return error(code, "scales[", i, "] = ", s, " must be a positive finite number");
         ResizeAxis& a = plan[static_cast<size_t>(axes[i])];
         a.scale = s;
         if (a.out >= 0) {
@@ -179,9 +197,11 @@ class ResizeOp final : public Op {
       }
     } else {
       if (sizes->dtype() != DType::kInt64 || sizes->rank() != 1 || static_cast<size_t>(sizes->numel()) != k)
-        return error(code, "sizes ", sizes->type_string(), " must be a 1-D int64 tensor with ", k, " values (one per ", has_axes_ ? "axis in 'axes'" : "dim of X", ")");
+        return error(code, "sizes ", sizes->type_string(), " must be a 1-D int64 tensor with ", k, " values (one per ",
+                     has_axes_ ? "axis in 'axes'" : "dim of X", ")");
       for (size_t i = 0; i < k; ++i)
-        if (sizes->as_int64(static_cast<int64_t>(i)) < 0) return error(code, "sizes ", sizes->type_string(), " has a negative value");
+        if (sizes->as_int64(static_cast<int64_t>(i)) < 0)
+          return error(code, "sizes ", sizes->type_string(), " has a negative value");
       if (policy_ == AspectPolicy::kStretch) {
         for (size_t i = 0; i < k; ++i) {
           ResizeAxis& a = plan[static_cast<size_t>(axes[i])];
@@ -211,20 +231,22 @@ class ResizeOp final : public Op {
           a.scale = scale;
           const double o = std::floor(scale * static_cast<double>(a.out) + 0.5);
           if (!(o < 9.0e18))  // an int64 (NaN, from a 0 / 0 scale, is no size either)
-            return error(code, source(sizes, "sizes"), " with keep_aspect_ratio_policy scales dim ", axes[i], " of ", a.out,
-                         " to ", o, " elements, more than int64 can count");
+            return error(code, source(sizes, "sizes"), " with keep_aspect_ratio_policy scales dim ", axes[i], " of ",
+                         a.out, " to ", o, " elements, more than int64 can count");
           a.out = static_cast<int64_t>(o);
         }
       }
     }
     if (roi && roi->numel() > 0 && opt_.coord == ResizeCoord::kTfCropAndResize) {
       if (!dtype_is_float(roi->dtype()) || roi->rank() != 1 || static_cast<size_t>(roi->numel()) != 2 * k)
-        return error(code, "roi ", roi->type_string(), " must be a 1-D float tensor with ", 2 * k, " values (starts, then ends)");
+        return error(code, "roi ", roi->type_string(), " must be a 1-D float tensor with ", 2 * k,
+                     " values (starts, then ends)");
       for (size_t i = 0; i < k; ++i) {
         ResizeAxis& a = plan[static_cast<size_t>(axes[i])];
         a.roi_start = roi->as_double(static_cast<int64_t>(i));
         a.roi_end = roi->as_double(static_cast<int64_t>(i + k));
-        if (!std::isfinite(a.roi_start) || !std::isfinite(a.roi_end)) return error(code, "roi ", roi->type_string(), " has a non-finite value");
+        if (!std::isfinite(a.roi_start) || !std::isfinite(a.roi_end))
+          return error(code, "roi ", roi->type_string(), " has a non-finite value");
       }
     }
     return plan;

@@ -38,8 +38,8 @@ namespace {
 // axis) and weights per output index, or `extrapolate` for tf_crop_and_resize points outside.
 struct AxisTaps {
   int64_t n = 0;
-  std::vector<int64_t> index;   // [out * n]
-  std::vector<double> weight;   // [out * n]
+  std::vector<int64_t> index;     // [out * n]
+  std::vector<double> weight;     // [out * n]
   std::vector<char> extrapolate;  // [out]
 };
 
@@ -159,8 +159,8 @@ AxisTaps axis_taps(const ResizeOptions& opt, const ResizeAxis& a, int64_t in) {
 
 bool is_identity(const ResizeOptions& opt, const ResizeAxis& a, int64_t in) {
   const bool unit_scale = std::abs(a.scale - 1.0) <= 1e-9 * std::max(1.0, std::abs(a.scale));
-  const bool full_roi = opt.coord != ResizeCoord::kTfCropAndResize ||
-                        (a.roi_start == 0.0 && std::abs(a.roi_end - 1.0) <= 1e-9);
+  const bool full_roi =
+      opt.coord != ResizeCoord::kTfCropAndResize || (a.roi_start == 0.0 && std::abs(a.roi_end - 1.0) <= 1e-9);
   return unit_scale && a.out == in && full_roi;
 }
 
@@ -217,14 +217,16 @@ Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axe
   Shape out_shape(cur.size());
   for (size_t d = 0; d < cur.size(); ++d) {
     out_shape[d] = axes[d].out;
-    if (axes[d].out < 0) return error(StatusCode::kInvalidArgument, "output size ", axes[d].out, " of dim ", d, " is negative");
+    if (axes[d].out < 0)
+      return error(StatusCode::kInvalidArgument, "output size ", axes[d].out, " of dim ", d, " is negative");
     if (cur[d] == 0 && axes[d].out > 0)
-      return error(StatusCode::kInvalidArgument, "cannot resize dim ", d, " of ", x.type_string(), " from 0 to ", axes[d].out, " elements");
+      return error(StatusCode::kInvalidArgument, "cannot resize dim ", d, " of ", x.type_string(), " from 0 to ",
+                   axes[d].out, " elements");
   }
   Tensor y = Tensor::empty(x.dtype(), out_shape);
   if (y.numel() == 0) return y;
-  if (opt.mode == ResizeMode::kNearest && !cur.empty() && dtype_is_supported(x.dtype()) && x.dtype() != DType::kString &&
-      resize_nearest(x, axes, opt, y))
+  if (opt.mode == ResizeMode::kNearest && !cur.empty() && dtype_is_supported(x.dtype()) &&
+      x.dtype() != DType::kString && resize_nearest(x, axes, opt, y))
     return y;
   // The passes work in double, in two buffers each up to the larger of the input and the output;
   // counted against the session's memory limit (the output tensor already is).
@@ -241,7 +243,8 @@ Result<Tensor> resize_tensor(const Tensor& x, const std::vector<ResizeAxis>& axe
   std::vector<size_t> order(cur.size());
   for (size_t d = 0; d < order.size(); ++d) order[d] = d;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return static_cast<double>(axes[a].out) * static_cast<double>(cur[b]) < static_cast<double>(axes[b].out) * static_cast<double>(cur[a]);
+    return static_cast<double>(axes[a].out) * static_cast<double>(cur[b]) <
+           static_cast<double>(axes[b].out) * static_cast<double>(cur[a]);
   });
   for (const size_t d : order) {
     const int64_t in = cur[d];

@@ -18,7 +18,15 @@
 namespace hi::ops {
 
 enum class ResizeMode { kNearest, kLinear, kCubic };
-enum class ResizeCoord { kHalfPixel, kHalfPixelSymmetric, kPytorchHalfPixel, kAlignCorners, kAsymmetric, kTfHalfPixelForNN, kTfCropAndResize };
+enum class ResizeCoord {
+  kHalfPixel,
+  kHalfPixelSymmetric,
+  kPytorchHalfPixel,
+  kAlignCorners,
+  kAsymmetric,
+  kTfHalfPixelForNN,
+  kTfCropAndResize
+};
 // kSimple is Upsample's (and Resize-10's) rule, as ONNX Runtime implements it: truncate when
 // upsampling, ceil when downsampling.
 enum class ResizeNearest { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil, kSimple };
@@ -29,14 +37,14 @@ struct ResizeOptions {
   ResizeNearest nearest = ResizeNearest::kRoundPreferFloor;
   double cubic_a = -0.75;
   bool exclude_outside = false;
-  bool antialias = false;  // linear and cubic only
+  bool antialias = false;            // linear and cubic only
   double extrapolation_value = 0.0;  // tf_crop_and_resize, outside the ROI's image
 };
 
 // What to do along one axis.
 struct ResizeAxis {
-  int64_t out = 0;      // output length
-  double scale = 1.0;   // output / input, as given (scales) or computed (sizes)
+  int64_t out = 0;                        // output length
+  double scale = 1.0;                     // output / input, as given (scales) or computed (sizes)
   double roi_start = 0.0, roi_end = 1.0;  // tf_crop_and_resize only
 };
 

@@ -14,8 +14,9 @@ class ReverseSequenceOp final : public Op {
     batch_axis_ = ctx.get_int("batch_axis", 1);
     time_axis_ = ctx.get_int("time_axis", 0);
     if ((batch_axis_ != 0 && batch_axis_ != 1) || (time_axis_ != 0 && time_axis_ != 1) || batch_axis_ == time_axis_)
-      return ctx.fail(StatusCode::kInvalidModel, "batch_axis and time_axis must be 0 and 1 in some order, got batch_axis=",
-                      batch_axis_, " and time_axis=", time_axis_);
+      return ctx.fail(StatusCode::kInvalidModel,
+                      "batch_axis and time_axis must be 0 and 1 in some order, got batch_axis=", batch_axis_,
+                      " and time_axis=", time_axis_);
     return ctx.status();
   }
 
@@ -24,7 +25,8 @@ class ReverseSequenceOp final : public Op {
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType& lens = ctx.input_type(1);
     HI_RETURN_IF_ERROR(check_movable(ctx.node(), x.dtype));
-    if (x.has_rank() && x.rank() < 2) return error(StatusCode::kInvalidModel, "input must have rank >= 2, got ", x.to_string());
+    if (x.has_rank() && x.rank() < 2)
+      return error(StatusCode::kInvalidModel, "input must have rank >= 2, got ", x.to_string());
     if (lens.dtype != DType::kUndefined && lens.dtype != DType::kInt64)
       return error(StatusCode::kInvalidModel, "sequence_lens must be int64, got ", lens.to_string());
     if (lens.has_rank() && lens.rank() != 1)
@@ -33,8 +35,8 @@ class ReverseSequenceOp final : public Op {
       const ir::Dim& b = (*x.shape)[static_cast<size_t>(batch_axis_)];
       const ir::Dim& l = (*lens.shape)[0];
       if (b.is_known() && l.is_known() && b.value != l.value)
-        return error(StatusCode::kInvalidModel, "sequence_lens ", lens.to_string(), " must have one entry per batch entry (",
-                     b.value, ") of input ", x.to_string());
+        return error(StatusCode::kInvalidModel, "sequence_lens ", lens.to_string(),
+                     " must have one entry per batch entry (", b.value, ") of input ", x.to_string());
     }
     ctx.set_output_type(0, x);
     return Status::ok();
@@ -48,8 +50,8 @@ class ReverseSequenceOp final : public Op {
       return error(StatusCode::kInvalidArgument, "sequence_lens must be a 1-D int64 tensor, got ", lens.type_string());
     const int64_t batch = x.dim(batch_axis_), time = x.dim(time_axis_);
     if (lens.numel() != batch)
-      return error(StatusCode::kInvalidArgument, "sequence_lens ", lens.type_string(), " must have one entry per batch entry (",
-                   batch, ") of input ", x.type_string());
+      return error(StatusCode::kInvalidArgument, "sequence_lens ", lens.type_string(),
+                   " must have one entry per batch entry (", batch, ") of input ", x.type_string());
     const int64_t* pl = lens.data<int64_t>();
     for (int64_t b = 0; b < batch; ++b)
       if (pl[b] < 0 || pl[b] > time)

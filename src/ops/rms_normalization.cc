@@ -16,7 +16,8 @@ class RMSNormalizationOp final : public Op {
     epsilon_ = ctx.get_float("epsilon", 1e-5f);
     const auto stash = static_cast<DType>(ctx.get_int("stash_type", 1));
     if (!in_set(kFloatTypes, stash))
-      return ctx.fail(StatusCode::kInvalidModel, "attribute 'stash_type' must name a float type, got ", dtype_name(stash));
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'stash_type' must name a float type, got ",
+                      dtype_name(stash));
     return ctx.status();
   }
 
@@ -24,7 +25,8 @@ class RMSNormalizationOp final : public Op {
     HI_RETURN_IF_ERROR(check_arity(ctx, 2, 2, 1));
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType& scale = ctx.input_type(1);
-    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     if (scale.dtype != DType::kUndefined && !in_set(kFloatTypes, scale.dtype))
       return unsupported_dtype(ctx.node(), scale.dtype, "scale");
     ir::ValueType out = x;
@@ -75,7 +77,8 @@ class RMSNormalizationOp final : public Op {
  private:
   Result<size_t> checked_axis(int64_t rank, StatusCode code) const {
     if (rank == 0 || axis_ < -rank || axis_ >= rank)
-      return error(code, "axis ", axis_, " is out of range for rank ", rank, " (expected [", -rank, ", ", rank - 1, "])");
+      return error(code, "axis ", axis_, " is out of range for rank ", rank, " (expected [", -rank, ", ", rank - 1,
+                   "])");
     return static_cast<size_t>(axis_ < 0 ? axis_ + rank : axis_);
   }
 

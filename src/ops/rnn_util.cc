@@ -81,8 +81,8 @@ Status check_static_shape(const InferContext& ctx, size_t input, const std::vect
 
 Status check_runtime_shape(const Tensor& t, size_t input, const Shape& want) {
   if (t.shape() == want) return Status::ok();
-  return error(StatusCode::kInvalidArgument, "input '", kInputName[input], "' is ", t.type_string(), ", expected shape ",
-               shape_to_string(want));
+  return error(StatusCode::kInvalidArgument, "input '", kInputName[input], "' is ", t.type_string(),
+               ", expected shape ", shape_to_string(want));
 }
 
 // A tensor's elements converted to C.
@@ -101,8 +101,7 @@ template <typename C>
 std::vector<C> swap_leading(const std::vector<C>& v, int64_t a, int64_t b, int64_t n) {
   std::vector<C> out(v.size());
   for (int64_t i = 0; i < a; ++i)
-    for (int64_t j = 0; j < b; ++j)
-      std::copy_n(v.begin() + (i * b + j) * n, n, out.begin() + (j * a + i) * n);
+    for (int64_t j = 0; j < b; ++j) std::copy_n(v.begin() + (i * b + j) * n, n, out.begin() + (j * a + i) * n);
   return out;
 }
 
@@ -114,9 +113,7 @@ void store(const std::vector<C>& v, Tensor& out) {
   });
 }
 
-bool wants_output(const RunContext& ctx, size_t i) {
-  return i < ctx.num_outputs() && !ctx.node().outputs[i].empty();
-}
+bool wants_output(const RunContext& ctx, size_t i) { return i < ctx.num_outputs() && !ctx.node().outputs[i].empty(); }
 
 }  // namespace
 
@@ -266,7 +263,8 @@ Status read_problem(const RunContext& ctx, const Spec& spec, Problem<C>* p) {
   if (spec.hidden_size > 0) {
     p->hidden = spec.hidden_size;
   } else {
-    if (r.rank() != 3) return error(StatusCode::kInvalidArgument, "input 'R' is ", r.type_string(), ", expected rank 3");
+    if (r.rank() != 3)
+      return error(StatusCode::kInvalidArgument, "input 'R' is ", r.type_string(), ", expected rank 3");
     p->hidden = r.dim(2);
   }
   const int64_t H = p->hidden, G = spec.gates, D = p->dirs, N = p->batch;

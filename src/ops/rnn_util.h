@@ -28,8 +28,19 @@ enum Input : size_t { kX = 0, kW, kR, kB, kSequenceLens, kInitialH, kInitialC, k
 
 // One gate activation with its parameters (defaults as the ONNX operator of the same name).
 struct Activation {
-  enum class Kind { kRelu, kTanh, kSigmoid, kAffine, kLeakyRelu, kThresholdedRelu, kScaledTanh, kHardSigmoid, kElu,
-                    kSoftsign, kSoftplus };
+  enum class Kind {
+    kRelu,
+    kTanh,
+    kSigmoid,
+    kAffine,
+    kLeakyRelu,
+    kThresholdedRelu,
+    kScaledTanh,
+    kHardSigmoid,
+    kElu,
+    kSoftsign,
+    kSoftplus
+  };
   Kind kind = Kind::kTanh;
   float alpha = 0;
   float beta = 0;
@@ -57,14 +68,14 @@ struct Activation {
 // The attributes the three ops share, and what each op fixes (gates, activations per direction).
 struct Spec {
   int64_t opset = 0;
-  int64_t gates = 1;                 // G: W has G*hidden rows per direction
-  size_t activations_per_dir = 1;    // RNN 1 (f), GRU 2 (f, g), LSTM 3 (f, g, h)
-  bool has_cell = false;             // LSTM: initial_c, P and Y_c
-  int64_t hidden_size = -1;          // -1: taken from R's shape
+  int64_t gates = 1;               // G: W has G*hidden rows per direction
+  size_t activations_per_dir = 1;  // RNN 1 (f), GRU 2 (f, g), LSTM 3 (f, g, h)
+  bool has_cell = false;           // LSTM: initial_c, P and Y_c
+  int64_t hidden_size = -1;        // -1: taken from R's shape
   int64_t num_directions = 1;
-  bool reverse = false;              // direction "reverse" (with one direction)
+  bool reverse = false;  // direction "reverse" (with one direction)
   int64_t layout = 0;
-  std::optional<float> clip;         // bounds the input of every gate activation
+  std::optional<float> clip;            // bounds the input of every gate activation
   std::vector<Activation> activations;  // activations_per_dir for direction 0, then direction 1
 };
 
@@ -80,23 +91,23 @@ Status infer(InferContext& ctx, const Spec& spec);
 template <typename C>
 struct Problem {
   int64_t seq = 0, batch = 0, input = 0, hidden = 0, dirs = 1;
-  std::vector<C> x;        // [seq, batch, input] whatever the layout
-  std::vector<C> w, r;     // as in the model
-  std::vector<C> b;        // [dirs, 2*G*hidden]
-  std::vector<C> p;        // [dirs, 3*hidden] (LSTM)
+  std::vector<C> x;           // [seq, batch, input] whatever the layout
+  std::vector<C> w, r;        // as in the model
+  std::vector<C> b;           // [dirs, 2*G*hidden]
+  std::vector<C> p;           // [dirs, 3*hidden] (LSTM)
   std::vector<int64_t> lens;  // [batch]
-  std::vector<C> h0, c0;   // [dirs, batch, hidden] whatever the layout
+  std::vector<C> h0, c0;      // [dirs, batch, hidden] whatever the layout
 };
 
 // One direction's weights, handed to a cell.
 template <typename C>
 struct DirectionWeights {
   int64_t input = 0, hidden = 0;
-  const C* w = nullptr;   // [G*hidden, input]
-  const C* r = nullptr;   // [G*hidden, hidden]
-  const C* wb = nullptr;  // [G*hidden]
-  const C* rb = nullptr;  // [G*hidden]
-  const C* p = nullptr;   // [3*hidden]
+  const C* w = nullptr;             // [G*hidden, input]
+  const C* r = nullptr;             // [G*hidden, hidden]
+  const C* wb = nullptr;            // [G*hidden]
+  const C* rb = nullptr;            // [G*hidden]
+  const C* p = nullptr;             // [3*hidden]
   const Activation* act = nullptr;  // activations_per_dir of them
   std::optional<float> clip;
 
@@ -174,8 +185,7 @@ void run_direction(const Problem<C>& p, const Spec& spec, int64_t dir, const Cel
       const int64_t t = reverse ? p.lens[at(b)] - 1 - k : k;
       std::copy(h_next.begin() + b * H, h_next.begin() + (b + 1) * H, h.begin() + b * H);
       if (spec.has_cell) std::copy(c_next.begin() + b * H, c_next.begin() + (b + 1) * H, c.begin() + b * H);
-      std::copy(h_next.begin() + b * H, h_next.begin() + (b + 1) * H,
-                y->begin() + ((t * p.dirs + dir) * B + b) * H);
+      std::copy(h_next.begin() + b * H, h_next.begin() + (b + 1) * H, y->begin() + ((t * p.dirs + dir) * B + b) * H);
     }
   }
   for (int64_t b = 0; b < B; ++b) {

@@ -15,19 +15,24 @@ class RoiAlignOp final : public Op {
  public:
   Status init(InitContext& ctx) override {
     const std::string mode = ctx.get_string("mode", "avg");
-    if (mode != "avg" && mode != "max") return ctx.fail(StatusCode::kInvalidModel, "mode '", mode, "' is not one of avg, max");
+    if (mode != "avg" && mode != "max")
+      return ctx.fail(StatusCode::kInvalidModel, "mode '", mode, "' is not one of avg, max");
     max_ = mode == "max";
-    const std::string ctm = ctx.get_string("coordinate_transformation_mode", ctx.opset() >= 16 ? "half_pixel" : "output_half_pixel");
+    const std::string ctm =
+        ctx.get_string("coordinate_transformation_mode", ctx.opset() >= 16 ? "half_pixel" : "output_half_pixel");
     if (ctm != "half_pixel" && ctm != "output_half_pixel")
-      return ctx.fail(StatusCode::kInvalidModel, "coordinate_transformation_mode '", ctm, "' is not one of half_pixel, output_half_pixel");
+      return ctx.fail(StatusCode::kInvalidModel, "coordinate_transformation_mode '", ctm,
+                      "' is not one of half_pixel, output_half_pixel");
     half_pixel_ = ctm == "half_pixel";
     out_h_ = ctx.get_int("output_height", 1);
     out_w_ = ctx.get_int("output_width", 1);
     sampling_ratio_ = ctx.get_int("sampling_ratio", 0);
     spatial_scale_ = ctx.get_float("spatial_scale", 1.f);
     if (out_h_ <= 0 || out_w_ <= 0)
-      return ctx.fail(StatusCode::kInvalidModel, "output_height and output_width must be positive, got ", out_h_, " and ", out_w_);
-    if (sampling_ratio_ < 0) return ctx.fail(StatusCode::kInvalidModel, "sampling_ratio must be >= 0, got ", sampling_ratio_);
+      return ctx.fail(StatusCode::kInvalidModel, "output_height and output_width must be positive, got ", out_h_,
+                      " and ", out_w_);
+    if (sampling_ratio_ < 0)
+      return ctx.fail(StatusCode::kInvalidModel, "sampling_ratio must be >= 0, got ", sampling_ratio_);
     return ctx.status();
   }
 
@@ -36,21 +41,26 @@ class RoiAlignOp final : public Op {
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType& rois = ctx.input_type(1);
     const ir::ValueType& bi = ctx.input_type(2);
-    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kFloatTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     if (rois.dtype != DType::kUndefined && x.dtype != DType::kUndefined && rois.dtype != x.dtype)
       return error(StatusCode::kInvalidModel, "rois ", rois.to_string(), " must have the type of X ", x.to_string());
     if (bi.dtype != DType::kUndefined && bi.dtype != DType::kInt64)
       return error(StatusCode::kInvalidModel, "batch_indices must be int64, got ", bi.to_string());
-    if (x.has_rank() && x.rank() != 4) return error(StatusCode::kInvalidModel, "X must be [N, C, H, W], got ", x.to_string());
+    if (x.has_rank() && x.rank() != 4)
+      return error(StatusCode::kInvalidModel, "X must be [N, C, H, W], got ", x.to_string());
     if (rois.has_rank() && (rois.rank() != 2 || ((*rois.shape)[1].is_known() && (*rois.shape)[1].value != 4)))
       return error(StatusCode::kInvalidModel, "rois must be [num_rois, 4], got ", rois.to_string());
-    if (bi.has_rank() && bi.rank() != 1) return error(StatusCode::kInvalidModel, "batch_indices must be [num_rois], got ", bi.to_string());
+    if (bi.has_rank() && bi.rank() != 1)
+      return error(StatusCode::kInvalidModel, "batch_indices must be [num_rois], got ", bi.to_string());
     ir::Dim num_rois = rois.has_rank() ? (*rois.shape)[0] : bi.has_rank() ? (*bi.shape)[0] : ir::Dim{};
     if (rois.has_rank() && bi.has_rank() && !dims_may_match((*rois.shape)[0], (*bi.shape)[0]))
-      return error(StatusCode::kInvalidModel, "rois ", rois.to_string(), " and batch_indices ", bi.to_string(), " disagree on num_rois");
+      return error(StatusCode::kInvalidModel, "rois ", rois.to_string(), " and batch_indices ", bi.to_string(),
+                   " disagree on num_rois");
     if (!num_rois.is_known() && bi.has_rank() && (*bi.shape)[0].is_known()) num_rois = (*bi.shape)[0];
     const ir::Dim c = x.has_rank() ? (*x.shape)[1] : ir::Dim{};
-    ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, {num_rois, c, ir::Dim::known(out_h_), ir::Dim::known(out_w_)}));
+    ctx.set_output_type(0,
+                        ir::ValueType::tensor(x.dtype, {num_rois, c, ir::Dim::known(out_h_), ir::Dim::known(out_w_)}));
     return Status::ok();
   }
 
@@ -62,13 +72,14 @@ class RoiAlignOp final : public Op {
     if (rois.rank() != 2 || rois.dim(1) != 4 || rois.dtype() != x.dtype())
       return error(StatusCode::kInvalidArgument, "rois must be [num_rois, 4] of X's type, got ", rois.type_string());
     if (bi.dtype() != DType::kInt64 || bi.rank() != 1 || bi.dim(0) != rois.dim(0))
-      return error(StatusCode::kInvalidArgument, "batch_indices must be int64 [", rois.dim(0), "], got ", bi.type_string());
+      return error(StatusCode::kInvalidArgument, "batch_indices must be int64 [", rois.dim(0), "], got ",
+                   bi.type_string());
     const int64_t n_rois = rois.dim(0), channels = x.dim(1), height = x.dim(2), width = x.dim(3);
     for (int64_t r = 0; r < n_rois; ++r) {
       const int64_t b = bi.data<int64_t>()[r];
       if (b < 0 || b >= x.dim(0))
-        return error(StatusCode::kInvalidArgument, "batch_indices[", r, "] = ", b, " is out of range for X with ", x.dim(0),
-                     " images: expected [0, ", x.dim(0) - 1, "]");
+        return error(StatusCode::kInvalidArgument, "batch_indices[", r, "] = ", b, " is out of range for X with ",
+                     x.dim(0), " images: expected [0, ", x.dim(0) - 1, "]");
     }
     Tensor& y = ctx.output(0, x.dtype(), {n_rois, channels, out_h_, out_w_});
     Status status;
@@ -80,8 +91,10 @@ class RoiAlignOp final : public Op {
       for (int64_t r = 0; r < n_rois; ++r) {
         const double offset = half_pixel_ ? 0.5 : 0.0;
         const double scale = spatial_scale_;
-        const double x1 = static_cast<double>(pr[r * 4 + 0]) * scale - offset, y1 = static_cast<double>(pr[r * 4 + 1]) * scale - offset;
-        const double x2 = static_cast<double>(pr[r * 4 + 2]) * scale - offset, y2 = static_cast<double>(pr[r * 4 + 3]) * scale - offset;
+        const double x1 = static_cast<double>(pr[r * 4 + 0]) * scale - offset,
+                     y1 = static_cast<double>(pr[r * 4 + 1]) * scale - offset;
+        const double x2 = static_cast<double>(pr[r * 4 + 2]) * scale - offset,
+                     y2 = static_cast<double>(pr[r * 4 + 3]) * scale - offset;
         double roi_w = x2 - x1, roi_h = y2 - y1;
         if (!half_pixel_) {  // malformed ROIs become 1x1
           roi_w = std::max(roi_w, 1.0);
@@ -102,9 +115,11 @@ class RoiAlignOp final : public Op {
           for (int64_t pw = 0; pw < out_w_; ++pw) {
             samples.clear();
             for (int64_t iy = 0; iy < grid_h; ++iy) {
-              const double yy = y1 + static_cast<double>(ph) * bin_h + (static_cast<double>(iy) + 0.5) * bin_h / static_cast<double>(grid_h);
+              const double yy = y1 + static_cast<double>(ph) * bin_h +
+                                (static_cast<double>(iy) + 0.5) * bin_h / static_cast<double>(grid_h);
               for (int64_t ix = 0; ix < grid_w; ++ix) {
-                const double xx = x1 + static_cast<double>(pw) * bin_w + (static_cast<double>(ix) + 0.5) * bin_w / static_cast<double>(grid_w);
+                const double xx = x1 + static_cast<double>(pw) * bin_w +
+                                  (static_cast<double>(ix) + 0.5) * bin_w / static_cast<double>(grid_w);
                 samples.push_back(bilinear(yy, xx, height, width));
               }
             }
@@ -114,8 +129,10 @@ class RoiAlignOp final : public Op {
               double v = 0;
               bool first = true;
               for (const Sample& s : samples) {
-                const double v1 = s.w[0] * static_cast<double>(plane[s.pos[0]]), v2 = s.w[1] * static_cast<double>(plane[s.pos[1]]);
-                const double v3 = s.w[2] * static_cast<double>(plane[s.pos[2]]), v4 = s.w[3] * static_cast<double>(plane[s.pos[3]]);
+                const double v1 = s.w[0] * static_cast<double>(plane[s.pos[0]]),
+                             v2 = s.w[1] * static_cast<double>(plane[s.pos[1]]);
+                const double v3 = s.w[2] * static_cast<double>(plane[s.pos[2]]),
+                             v4 = s.w[3] * static_cast<double>(plane[s.pos[3]]);
                 if (!max_) {
                   v += v1 + v2 + v3 + v4;
                 } else {
@@ -150,7 +167,8 @@ class RoiAlignOp final : public Op {
 
   static Sample bilinear(double y, double x, int64_t height, int64_t width) {
     Sample s;
-    if (!(y >= -1.0 && y <= static_cast<double>(height) && x >= -1.0 && x <= static_cast<double>(width)) || height == 0 || width == 0)
+    if (!(y >= -1.0 && y <= static_cast<double>(height) && x >= -1.0 && x <= static_cast<double>(width)) ||
+        height == 0 || width == 0)
       return s;
     y = std::max(y, 0.0);
     x = std::max(x, 0.0);

@@ -27,8 +27,10 @@ class RotaryEmbeddingOp final : public Op {
     if (interleaved_ != 0 && interleaved_ != 1)
       return ctx.fail(StatusCode::kInvalidModel, "attribute interleaved must be 0 or 1, got ", interleaved_);
     if (rotary_dim_ < 0 || rotary_dim_ % 2 != 0)
-      return ctx.fail(StatusCode::kInvalidModel, "attribute rotary_embedding_dim must be even and >= 0, got ", rotary_dim_);
-    if (num_heads_ < 0) return ctx.fail(StatusCode::kInvalidModel, "attribute num_heads must be positive, got ", num_heads_);
+      return ctx.fail(StatusCode::kInvalidModel, "attribute rotary_embedding_dim must be even and >= 0, got ",
+                      rotary_dim_);
+    if (num_heads_ < 0)
+      return ctx.fail(StatusCode::kInvalidModel, "attribute num_heads must be positive, got ", num_heads_);
     return Status::ok();
   }
 
@@ -112,8 +114,8 @@ class RotaryEmbeddingOp final : public Op {
         return error(StatusCode::kInvalidModel, name, " is ", dtype_name(t), " but X is ", dtype_name(x),
                      "; they must match");
     if (pos != DType::kUndefined && pos != DType::kInt64)
-      return error(StatusCode::kUnsupported, "RotaryEmbedding (opset ", opset_, ") does not support position_ids of type ",
-                   dtype_name(pos), "; expected int64");
+      return error(StatusCode::kUnsupported, "RotaryEmbedding (opset ", opset_,
+                   ") does not support position_ids of type ", dtype_name(pos), "; expected int64");
     return Status::ok();
   }
 
@@ -128,7 +130,8 @@ class RotaryEmbeddingOp final : public Op {
     } else if (x.size() == 3) {
       if (num_heads_ == 0) return error(StatusCode::kInvalidArgument, "a 3-D input X needs the attribute num_heads");
       if (x[2] % num_heads_ != 0)
-        return error(StatusCode::kInvalidArgument, "X's hidden size ", x[2], " is not a multiple of num_heads ", num_heads_);
+        return error(StatusCode::kInvalidArgument, "X's hidden size ", x[2], " is not a multiple of num_heads ",
+                     num_heads_);
       l = {x[0], num_heads_, x[1], x[2] / num_heads_, true};
     } else {
       return error(StatusCode::kInvalidArgument, "input X must be 3-D or 4-D, got ", shape_to_string(x));
@@ -154,8 +157,8 @@ class RotaryEmbeddingOp final : public Op {
         return error(StatusCode::kInvalidArgument, "with position_ids, cos_cache must be [max_position_id + 1, ", half,
                      "], got ", shape_to_string(cos));
     } else if (cos != Shape{l.batch, l.seq, half}) {
-      return error(StatusCode::kInvalidArgument, "without position_ids, cos_cache must be [batch, sequence_length, ", half,
-                   "] = [", l.batch, ", ", l.seq, ", ", half, "], got ", shape_to_string(cos));
+      return error(StatusCode::kInvalidArgument, "without position_ids, cos_cache must be [batch, sequence_length, ",
+                   half, "] = [", l.batch, ", ", l.seq, ", ", half, "], got ", shape_to_string(cos));
     }
     return Status::ok();
   }

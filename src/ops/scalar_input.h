@@ -18,9 +18,11 @@ inline Status check_scalar_type(const ir::Node& node, const ir::ValueType& t, ui
                  ", which it does not accept");
   if (t.has_rank()) {
     if (t.rank() > 1)
-      return error(StatusCode::kInvalidModel, node.op_type, " input '", what, "' must be a scalar, got ", t.to_string());
+      return error(StatusCode::kInvalidModel, node.op_type, " input '", what, "' must be a scalar, got ",
+                   t.to_string());
     if (t.rank() == 1 && (*t.shape)[0].is_known() && (*t.shape)[0].value != 1)
-      return error(StatusCode::kInvalidModel, node.op_type, " input '", what, "' must hold one value, got ", t.to_string());
+      return error(StatusCode::kInvalidModel, node.op_type, " input '", what, "' must hold one value, got ",
+                   t.to_string());
   }
   return Status::ok();
 }

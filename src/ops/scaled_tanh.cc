@@ -11,7 +11,9 @@ struct ScaledTanhFn {
   float alpha = 1.f, beta = 1.f;
   Status init(InitContext& ctx) {
     for (const char* name : {"alpha", "beta"})
-      if (!ctx.has(name)) return ctx.fail(StatusCode::kInvalidModel, "ScaledTanh (opset ", ctx.opset(), "): required attribute '", name, "' is missing");
+      if (!ctx.has(name))
+        return ctx.fail(StatusCode::kInvalidModel, "ScaledTanh (opset ", ctx.opset(), "): required attribute '", name,
+                        "' is missing");
     alpha = ctx.get_float("alpha", 1.f);
     beta = ctx.get_float("beta", 1.f);
     return ctx.status();

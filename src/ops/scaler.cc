@@ -16,8 +16,8 @@ class ScalerOp final : public Op {
     scale_ = ctx.get_floats("scale");
     HI_RETURN_IF_ERROR(ctx.status());
     if (offset_.empty() || scale_.empty())
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": offset and scale must both be set, got ",
-                      offset_.size(), " and ", scale_.size(), " values");
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                      ": offset and scale must both be set, got ", offset_.size(), " and ", scale_.size(), " values");
     return Status::ok();
   }
 
@@ -52,8 +52,8 @@ class ScalerOp final : public Op {
   Status check_lengths(int64_t features, StatusCode code) const {
     for (const auto* v : {&offset_, &scale_})
       if (v->size() != 1 && static_cast<int64_t>(v->size()) != features)
-        return error(code, "Scaler (ai.onnx.ml opset ", opset_, "): ", v == &offset_ ? "offset" : "scale", " has ", v->size(),
-                     " values, expected 1 or the ", features, " features of X");
+        return error(code, "Scaler (ai.onnx.ml opset ", opset_, "): ", v == &offset_ ? "offset" : "scale", " has ",
+                     v->size(), " values, expected 1 or the ", features, " features of X");
     return Status::ok();
   }
 

@@ -25,7 +25,8 @@ std::vector<int64_t> per_item_attr(InitContext& ctx, const char* name, size_t co
   }
   for (int64_t x : v)
     if (flags && x != 0 && x != 1)
-      (void)ctx.fail(StatusCode::kInvalidModel, "attribute '", name, "' holds ", x, "; directions are 0 (forward) or 1 (reverse)");
+      (void)ctx.fail(StatusCode::kInvalidModel, "attribute '", name, "' holds ", x,
+                     "; directions are 0 (forward) or 1 (reverse)");
   return v;
 }
 
@@ -39,20 +40,22 @@ class ScanOp final : public Op {
     const ir::Node& n = ctx.node();
     first_ = opset_ < 9 ? 1 : 0;
     if (m < 1 || n.inputs.size() < first_ + static_cast<size_t>(m))
-      return ctx.fail(StatusCode::kInvalidModel, "num_scan_inputs is ", m, " but the node has ", n.inputs.size(), " inputs",
-                      opset_ < 9 ? " (sequence_lens, states, scan inputs)" : " (states, scan inputs)");
+      return ctx.fail(StatusCode::kInvalidModel, "num_scan_inputs is ", m, " but the node has ", n.inputs.size(),
+                      " inputs", opset_ < 9 ? " (sequence_lens, states, scan inputs)" : " (states, scan inputs)");
     num_scan_in_ = static_cast<size_t>(m);
     num_state_ = n.inputs.size() - first_ - num_scan_in_;
     if (body_->inputs.size() != num_state_ + num_scan_in_)
-      return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->inputs.size(), " inputs, expected ", num_state_ + num_scan_in_,
-                      " (", num_state_, " states and ", num_scan_in_, " scan input elements)");
+      return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->inputs.size(), " inputs, expected ",
+                      num_state_ + num_scan_in_, " (", num_state_, " states and ", num_scan_in_,
+                      " scan input elements)");
     if (body_->outputs.size() < num_state_)
-      return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->outputs.size(), " outputs, expected at least ", num_state_,
-                      " (the states)");
+      return ctx.fail(StatusCode::kInvalidModel, "the body has ", body_->outputs.size(), " outputs, expected at least ",
+                      num_state_, " (the states)");
     num_scan_out_ = body_->outputs.size() - num_state_;
     if (n.outputs.size() != num_state_ + num_scan_out_)
-      return ctx.fail(StatusCode::kInvalidModel, "the node has ", n.outputs.size(), " outputs, expected ", num_state_ + num_scan_out_,
-                      " (", num_state_, " states and ", num_scan_out_, " scan outputs of the body)");
+      return ctx.fail(StatusCode::kInvalidModel, "the node has ", n.outputs.size(), " outputs, expected ",
+                      num_state_ + num_scan_out_, " (", num_state_, " states and ", num_scan_out_,
+                      " scan outputs of the body)");
     if (opset_ < 9) {
       in_dirs_ = per_item_attr(ctx, "directions", num_scan_in_, true);
       in_axes_.assign(num_scan_in_, 0);
@@ -66,16 +69,19 @@ class ScanOp final : public Op {
     out_dirs_ = per_item_attr(ctx, "scan_output_directions", num_scan_out_, true);
     if (opset_ < 11) {
       for (int64_t a : in_axes_)
-        if (a < 0) return ctx.fail(StatusCode::kInvalidModel, "scan_input_axes holds ", a, "; negative axes need opset 11");
+        if (a < 0)
+          return ctx.fail(StatusCode::kInvalidModel, "scan_input_axes holds ", a, "; negative axes need opset 11");
       for (int64_t a : out_axes_)
-        if (a < 0) return ctx.fail(StatusCode::kInvalidModel, "scan_output_axes holds ", a, "; negative axes need opset 11");
+        if (a < 0)
+          return ctx.fail(StatusCode::kInvalidModel, "scan_output_axes holds ", a, "; negative axes need opset 11");
     }
     return ctx.status();
   }
 
   Status infer(InferContext& ctx) const override {
     for (size_t i = first_; i < ctx.num_inputs(); ++i) {
-      if (!ctx.has_input(i)) return error(StatusCode::kInvalidModel, "input ", i, " is empty; Scan needs every state and scan input");
+      if (!ctx.has_input(i))
+        return error(StatusCode::kInvalidModel, "input ", i, " is empty; Scan needs every state and scan input");
       HI_RETURN_IF_ERROR(check_tensor_type(ctx, i, i < first_ + num_state_ ? "a state" : "a scan input"));
     }
     const bool batched = opset_ < 9;
@@ -90,7 +96,9 @@ class ScanOp final : public Op {
       const ir::ValueType& x = ctx.input_type(first_ + num_state_ + j);
       if (!x.has_rank()) continue;
       if (batched) {
-        if (x.rank() < 2) return error(StatusCode::kInvalidModel, "scan input ", j, " is ", x.to_string(), "; Scan-8 needs [batch, sequence, ...]");
+        if (x.rank() < 2)
+          return error(StatusCode::kInvalidModel, "scan input ", j, " is ", x.to_string(),
+                       "; Scan-8 needs [batch, sequence, ...]");
         batch = (*x.shape)[0];
         seq_len = (*x.shape)[1];
       } else {
@@ -124,7 +132,8 @@ class ScanOp final : public Op {
     for (size_t k = 0; k < num_scan_out_; ++k) {
       const ir::ValueInfo& out = body.outputs[num_state_ + k];
       if (out.type.kind != ir::ValueKind::kTensor && out.type.kind != ir::ValueKind::kUnknown)
-        return error(StatusCode::kInvalidModel, "scan output '", out.name, "' must be a tensor, the body gives ", out.type.to_string());
+        return error(StatusCode::kInvalidModel, "scan output '", out.name, "' must be a tensor, the body gives ",
+                     out.type.to_string());
       std::vector<ir::Dim> lead = batched ? std::vector<ir::Dim>{batch, seq_len} : std::vector<ir::Dim>{seq_len};
       HI_ASSIGN_OR_RETURN(auto t, with_leading(out.type, std::move(lead), out_axes_[k]));
       ctx.set_output_type(num_state_ + k, std::move(t));
@@ -156,7 +165,8 @@ class ScanOp final : public Op {
       for (size_t i = 0; i < num_state_; ++i) {
         Value& after = outs[i];
         if (!after.is_tensor())
-          return error(StatusCode::kInvalidArgument, "state '", body_->outputs[i].name, "' must be a tensor at iteration ", t);
+          return error(StatusCode::kInvalidArgument, "state '", body_->outputs[i].name,
+                       "' must be a tensor at iteration ", t);
         if (after.tensor.shape() != state_shapes[i])
           return error(StatusCode::kInvalidArgument, "state '", body_->outputs[i].name, "' has shape ",
                        shape_to_string(after.tensor.shape()), " at iteration ", t, " but started as ",
@@ -174,7 +184,8 @@ class ScanOp final : public Op {
       const Tensor* x = ctx.input(first_ + num_state_ + j);
       if (!x) return error(StatusCode::kInvalidArgument, "scan input ", j, " must be a tensor");
       if (!is_movable_dtype(x->dtype()))
-        return error(StatusCode::kUnsupported, "Scan-", opset_, " does not support scan input type ", dtype_name(x->dtype()));
+        return error(StatusCode::kUnsupported, "Scan-", opset_, " does not support scan input type ",
+                     dtype_name(x->dtype()));
       xs.push_back(x);
     }
     return xs;
@@ -191,13 +202,14 @@ class ScanOp final : public Op {
     std::vector<int64_t> axes;
     int64_t len = -1;
     for (size_t j = 0; j < num_scan_in_; ++j) {
-      if (xs[j]->rank() == 0) return error(StatusCode::kInvalidArgument, "scan input ", j, " is a scalar; it needs an axis to scan");
+      if (xs[j]->rank() == 0)
+        return error(StatusCode::kInvalidArgument, "scan input ", j, " is a scalar; it needs an axis to scan");
       HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(in_axes_[j], xs[j]->rank()));
       axes.push_back(axis);
       const int64_t l = xs[j]->dim(axis);
       if (len >= 0 && l != len)
-        return error(StatusCode::kInvalidArgument, "scan input ", j, " is ", xs[j]->type_string(), " with ", l, " steps along axis ",
-                     axis, " but scan input 0 has ", len);
+        return error(StatusCode::kInvalidArgument, "scan input ", j, " is ", xs[j]->type_string(), " with ", l,
+                     " steps along axis ", axis, " but scan input 0 has ", len);
       len = l;
     }
     std::vector<Value> states;
@@ -220,10 +232,11 @@ class ScanOp final : public Op {
     int64_t batch = -1, max_len = -1;
     for (size_t j = 0; j < num_scan_in_; ++j) {
       if (xs[j]->rank() < 2)
-        return error(StatusCode::kInvalidArgument, "scan input ", j, " is ", xs[j]->type_string(), "; Scan-8 needs [batch, sequence, ...]");
+        return error(StatusCode::kInvalidArgument, "scan input ", j, " is ", xs[j]->type_string(),
+                     "; Scan-8 needs [batch, sequence, ...]");
       if (j > 0 && (xs[j]->dim(0) != batch || xs[j]->dim(1) != max_len))
-        return error(StatusCode::kInvalidArgument, "scan input ", j, " is ", xs[j]->type_string(), " but scan input 0 is ",
-                     xs[0]->type_string(), "; batch and sequence dims must match");
+        return error(StatusCode::kInvalidArgument, "scan input ", j, " is ", xs[j]->type_string(),
+                     " but scan input 0 is ", xs[0]->type_string(), "; batch and sequence dims must match");
       batch = xs[j]->dim(0);
       max_len = xs[j]->dim(1);
     }
@@ -267,7 +280,8 @@ class ScanOp final : public Op {
       for (size_t i = 0; i < num_state_; ++i) HI_RETURN_IF_ERROR(final_states[i].add(states[i], b));
     }
     for (size_t i = 0; i < num_state_; ++i) {
-      HI_ASSIGN_OR_RETURN(Tensor t, final_states[i].stack(0, false, body_->outputs[i].type));  // typed by it when batch is 0
+      HI_ASSIGN_OR_RETURN(Tensor t,
+                          final_states[i].stack(0, false, body_->outputs[i].type));  // typed by it when batch is 0
       ctx.set_output(i, std::move(t));
     }
     for (size_t k = 0; k < num_scan_out_; ++k) {
@@ -284,7 +298,8 @@ class ScanOp final : public Op {
       ScanOutput over_batch(body_->outputs[num_state_ + k].name);
       for (int64_t b = 0; b < batch; ++b) {
         ScanOutput& entry = per_batch[static_cast<size_t>(b)][k];
-        while (static_cast<int64_t>(entry.size()) < max_len) HI_RETURN_IF_ERROR(entry.add(Value::of(zero), static_cast<int64_t>(entry.size())));
+        while (static_cast<int64_t>(entry.size()) < max_len)
+          HI_RETURN_IF_ERROR(entry.add(Value::of(zero), static_cast<int64_t>(entry.size())));
         if (max_len == 0) {
           Shape shape = zero.shape();
           shape.insert(shape.begin(), 0);

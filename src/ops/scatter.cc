@@ -9,8 +9,8 @@ class ScatterOp final : public Op {
  public:
   Status init(InitContext& ctx) override {
     if (ctx.opset() >= 11)
-      return ctx.fail(StatusCode::kInvalidModel, "Scatter was removed in opset 11 (the model imports opset ", ctx.opset(),
-                      "); use ScatterElements");
+      return ctx.fail(StatusCode::kInvalidModel, "Scatter was removed in opset 11 (the model imports opset ",
+                      ctx.opset(), "); use ScatterElements");
     axis_ = ctx.get_int("axis", 0);
     return ctx.status();
   }

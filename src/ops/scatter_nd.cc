@@ -23,23 +23,27 @@ class ScatterNDOp final : public Op {
     if (idx.dtype != DType::kUndefined && idx.dtype != DType::kInt64)
       return error(StatusCode::kInvalidModel, "indices must be int64, got ", idx.to_string());
     if (upd.dtype != DType::kUndefined && data.dtype != DType::kUndefined && upd.dtype != data.dtype)
-      return error(StatusCode::kInvalidModel, "updates ", upd.to_string(), " must have the type of data ", data.to_string());
+      return error(StatusCode::kInvalidModel, "updates ", upd.to_string(), " must have the type of data ",
+                   data.to_string());
     if (data.has_rank() && idx.has_rank()) {
       if (data.rank() < 1 || idx.rank() < 1)
-        return error(StatusCode::kInvalidModel, "data ", data.to_string(), " and indices ", idx.to_string(), " must have rank >= 1");
+        return error(StatusCode::kInvalidModel, "data ", data.to_string(), " and indices ", idx.to_string(),
+                     " must have rank >= 1");
       const ir::Dim& last = idx.shape->back();
       if (last.is_known()) {
         const int64_t k = last.value;
         if (k > data.rank())
-          return error(StatusCode::kInvalidModel, "the last dim of indices ", idx.to_string(), " exceeds the rank of data ", data.to_string());
+          return error(StatusCode::kInvalidModel, "the last dim of indices ", idx.to_string(),
+                       " exceeds the rank of data ", data.to_string());
         if (upd.has_rank()) {
           std::vector<ir::Dim> want(idx.shape->begin(), idx.shape->end() - 1);
           want.insert(want.end(), data.shape->begin() + k, data.shape->end());
           bool same = static_cast<size_t>(upd.rank()) == want.size();
           for (size_t d = 0; same && d < want.size(); ++d) same = dims_may_match(want[d], (*upd.shape)[d]);
           if (!same)
-            return error(StatusCode::kInvalidModel, "updates ", upd.to_string(), " must have shape indices.shape[:-1] + data.shape[",
-                         k, ":] = ", ir::ValueType::tensor(upd.dtype, want).to_string());
+            return error(StatusCode::kInvalidModel, "updates ", upd.to_string(),
+                         " must have shape indices.shape[:-1] + data.shape[", k,
+                         ":] = ", ir::ValueType::tensor(upd.dtype, want).to_string());
         }
         if (const Tensor* v = ctx.input_value(1)) HI_RETURN_IF_ERROR(check_values(*v, *data.shape));
       }
@@ -54,18 +58,20 @@ class ScatterNDOp final : public Op {
     const Tensor& updates = ctx.in(2);
     HI_RETURN_IF_ERROR(check_index_tensor(indices, "indices"));
     if (updates.dtype() != data.dtype())
-      return error(StatusCode::kInvalidArgument, "updates ", updates.type_string(), " must have the type of data ", data.type_string());
+      return error(StatusCode::kInvalidArgument, "updates ", updates.type_string(), " must have the type of data ",
+                   data.type_string());
     if (data.rank() < 1 || indices.rank() < 1)
-      return error(StatusCode::kInvalidArgument, "data ", data.type_string(), " and indices ", indices.type_string(), " must have rank >= 1");
+      return error(StatusCode::kInvalidArgument, "data ", data.type_string(), " and indices ", indices.type_string(),
+                   " must have rank >= 1");
     const int64_t k = indices.dim(indices.rank() - 1);
     if (k > data.rank())
-      return error(StatusCode::kInvalidArgument, "the last dim of indices ", indices.type_string(), " exceeds the rank of data ",
-                   data.type_string());
+      return error(StatusCode::kInvalidArgument, "the last dim of indices ", indices.type_string(),
+                   " exceeds the rank of data ", data.type_string());
     Shape want(indices.shape().begin(), indices.shape().end() - 1);
     want.insert(want.end(), data.shape().begin() + k, data.shape().end());
     if (updates.shape() != want)
-      return error(StatusCode::kInvalidArgument, "updates ", updates.type_string(), " must have shape indices.shape[:-1] + data.shape[", k,
-                   ":] = ", shape_to_string(want));
+      return error(StatusCode::kInvalidArgument, "updates ", updates.type_string(),
+                   " must have shape indices.shape[:-1] + data.shape[", k, ":] = ", shape_to_string(want));
     HI_RETURN_IF_ERROR(check_values(indices, known_dims(data.shape())));
     Tensor& out = ctx.output(0, data.dtype(), data.shape());
     const int64_t slice = dims_product(data.shape(), static_cast<size_t>(k), data.shape().size());
@@ -102,7 +108,8 @@ class ScatterNDOp final : public Op {
           for (int64_t i = 0; i < data.numel(); ++i) dst[i] = src[i];
           for (int64_t t = 0; t < tuples; ++t) {
             const int64_t off = offset_of(t);
-            for (int64_t e = 0; e < slice; ++e) dst[off + e] = scatter_combine(reduction_, dst[off + e], upd[t * slice + e]);
+            for (int64_t e = 0; e < slice; ++e)
+              dst[off + e] = scatter_combine(reduction_, dst[off + e], upd[t * slice + e]);
           }
         }))
       return check_scatter_dtype(ctx.node(), data.dtype(), reduction_);

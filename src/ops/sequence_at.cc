@@ -8,7 +8,8 @@ class SequenceAtOp final : public Op {
  public:
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() != 2 || !ctx.has_input(0) || !ctx.has_input(1))
-      return error(StatusCode::kInvalidModel, "SequenceAt takes 2 inputs (input_sequence, position), the node has ", ctx.num_inputs());
+      return error(StatusCode::kInvalidModel, "SequenceAt takes 2 inputs (input_sequence, position), the node has ",
+                   ctx.num_inputs());
     HI_RETURN_IF_ERROR(check_sequence_type(ctx, 0, "input_sequence"));
     HI_RETURN_IF_ERROR(check_position_type(ctx.input_type(1)));
     ctx.set_output_type(0, sequence_elem_type(ctx.input_type(0)));

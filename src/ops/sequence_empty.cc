@@ -11,13 +11,14 @@ class SequenceEmptyOp final : public Op {
     const int64_t code = ctx.get_int("dtype", static_cast<int64_t>(DType::kFloat32));
     dtype_ = static_cast<DType>(code);
     if (code <= 0 || !dtype_is_supported(dtype_))
-      return ctx.fail(StatusCode::kUnsupported, "SequenceEmpty (opset ", ctx.opset(), ") does not support dtype ", code, " (",
-                      dtype_name(dtype_), ")");
+      return ctx.fail(StatusCode::kUnsupported, "SequenceEmpty (opset ", ctx.opset(), ") does not support dtype ", code,
+                      " (", dtype_name(dtype_), ")");
     return ctx.status();
   }
 
   Status infer(InferContext& ctx) const override {
-    if (ctx.num_inputs() != 0) return error(StatusCode::kInvalidModel, "SequenceEmpty takes no inputs, the node has ", ctx.num_inputs());
+    if (ctx.num_inputs() != 0)
+      return error(StatusCode::kInvalidModel, "SequenceEmpty takes no inputs, the node has ", ctx.num_inputs());
     ctx.set_output_type(0, sequence_of(ir::ValueType::tensor_unknown_shape(dtype_)));
     return Status::ok();
   }

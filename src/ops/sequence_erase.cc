@@ -9,8 +9,8 @@ class SequenceEraseOp final : public Op {
  public:
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2 || !ctx.has_input(0))
-      return error(StatusCode::kInvalidModel, "SequenceErase takes 1 or 2 inputs (input_sequence, position), the node has ",
-                   ctx.num_inputs());
+      return error(StatusCode::kInvalidModel,
+                   "SequenceErase takes 1 or 2 inputs (input_sequence, position), the node has ", ctx.num_inputs());
     HI_RETURN_IF_ERROR(check_sequence_type(ctx, 0, "input_sequence"));
     if (ctx.has_input(1)) HI_RETURN_IF_ERROR(check_position_type(ctx.input_type(1)));
     ctx.set_output_type(0, sequence_of(sequence_elem_type(ctx.input_type(0))));

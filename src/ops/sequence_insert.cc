@@ -10,7 +10,8 @@ class SequenceInsertOp final : public Op {
  public:
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() < 2 || ctx.num_inputs() > 3 || !ctx.has_input(0) || !ctx.has_input(1))
-      return error(StatusCode::kInvalidModel, "SequenceInsert takes 2 or 3 inputs (input_sequence, tensor, position), the node has ",
+      return error(StatusCode::kInvalidModel,
+                   "SequenceInsert takes 2 or 3 inputs (input_sequence, tensor, position), the node has ",
                    ctx.num_inputs());
     HI_RETURN_IF_ERROR(check_sequence_type(ctx, 0, "input_sequence"));
     HI_RETURN_IF_ERROR(check_tensor_type(ctx, 1, "tensor"));
@@ -23,7 +24,8 @@ class SequenceInsertOp final : public Op {
     }
     auto merged = merge_types(*seq.elem, t);
     if (!merged.is_ok())
-      return error(StatusCode::kInvalidModel, "tensor is ", t.to_string(), " but the sequence holds ", seq.elem->to_string());
+      return error(StatusCode::kInvalidModel, "tensor is ", t.to_string(), " but the sequence holds ",
+                   seq.elem->to_string());
     ctx.set_output_type(0, sequence_of(std::move(merged).value()));
     return Status::ok();
   }

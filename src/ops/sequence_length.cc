@@ -8,7 +8,8 @@ class SequenceLengthOp final : public Op {
  public:
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() != 1 || !ctx.has_input(0))
-      return error(StatusCode::kInvalidModel, "SequenceLength takes 1 input (input_sequence), the node has ", ctx.num_inputs());
+      return error(StatusCode::kInvalidModel, "SequenceLength takes 1 input (input_sequence), the node has ",
+                   ctx.num_inputs());
     HI_RETURN_IF_ERROR(check_sequence_type(ctx, 0, "input_sequence"));
     ctx.set_output_type(0, ir::ValueType::tensor(DType::kInt64, {}));
     return Status::ok();

@@ -22,7 +22,8 @@ Result<ir::ValueType> merge_types(const ir::ValueType& a, const ir::ValueType& b
     return t;
   }
   if (a.dtype != DType::kUndefined && b.dtype != DType::kUndefined && a.dtype != b.dtype)
-    return error(StatusCode::kInvalidModel, "types ", a.to_string(), " and ", b.to_string(), " have different element types");
+    return error(StatusCode::kInvalidModel, "types ", a.to_string(), " and ", b.to_string(),
+                 " have different element types");
   const DType dtype = a.dtype != DType::kUndefined ? a.dtype : b.dtype;
   if (!a.has_rank() || !b.has_rank() || a.rank() != b.rank()) return ir::ValueType::tensor_unknown_shape(dtype);
   std::vector<ir::Dim> dims = *a.shape;

@@ -72,8 +72,8 @@ inline Result<int64_t> sequence_position(const Tensor& pos, size_t size, bool al
   const int64_t p = pos.as_int64(0);
   const int64_t hi = allow_end ? n : n - 1;
   if (p < -n || p > hi)
-    return error(StatusCode::kInvalidArgument, "position ", p, " is out of range for a sequence of ", n, " tensors (expected [",
-                 -n, ", ", hi, "])");
+    return error(StatusCode::kInvalidArgument, "position ", p, " is out of range for a sequence of ", n,
+                 " tensors (expected [", -n, ", ", hi, "])");
   return p < 0 ? p + n : p;
 }
 

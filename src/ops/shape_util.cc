@@ -81,8 +81,7 @@ BroadcastIndex::BroadcastIndex(const Shape& out_shape, const Shape& in_shape) : 
   in_strides_.assign(rank, 0);
   const auto in_strides = strides_of(in_shape);
   const size_t off = rank - in_shape.size();
-  for (size_t i = 0; i < in_shape.size(); ++i)
-    in_strides_[i + off] = in_shape[i] == 1 ? 0 : in_strides[i];
+  for (size_t i = 0; i < in_shape.size(); ++i) in_strides_[i + off] = in_shape[i] == 1 ? 0 : in_strides[i];
 }
 
 int64_t BroadcastIndex::offset(int64_t linear) const {

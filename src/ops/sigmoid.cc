@@ -6,7 +6,9 @@ namespace {
 
 struct SigmoidFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(T(1) / (T(1) + std::exp(-x))); }
+  T operator()(T x) const {
+    return static_cast<T>(T(1) / (T(1) + std::exp(-x)));
+  }
 };
 
 }  // namespace

@@ -26,7 +26,8 @@ AxisWindow window_of(int64_t dim, int64_t start, int64_t end, int64_t step) {
   if (step > 0) {
     start = std::clamp<int64_t>(start, 0, dim);
     end = std::clamp<int64_t>(end, 0, dim);
-    if (end > start) w.count = static_cast<int64_t>(static_cast<uint64_t>(end - start - 1) / static_cast<uint64_t>(step) + 1);
+    if (end > start)
+      w.count = static_cast<int64_t>(static_cast<uint64_t>(end - start - 1) / static_cast<uint64_t>(step) + 1);
   } else {
     start = std::clamp<int64_t>(start, 0, dim - 1);
     end = std::clamp<int64_t>(end, -1, dim - 1);
@@ -65,7 +66,8 @@ class SliceOp final : public Op {
     SliceParams p = attrs_;
     bool params_known = true;
     if (opset_ >= 10) {
-      if (!ctx.has_input(1) || !ctx.has_input(2)) return error(StatusCode::kInvalidModel, "inputs 'starts' and 'ends' are required");
+      if (!ctx.has_input(1) || !ctx.has_input(2))
+        return error(StatusCode::kInvalidModel, "inputs 'starts' and 'ends' are required");
       const char* names[] = {"", "starts", "ends", "axes", "steps"};
       for (size_t i = 1; i <= 4; ++i) {
         if (!ctx.has_input(i)) continue;
@@ -148,12 +150,14 @@ class SliceOp final : public Op {
   static Result<std::vector<int64_t>> resolve(const SliceParams& p, int64_t rank) {
     const size_t n = p.starts.size();
     if (p.ends.size() != n)
-      return error(StatusCode::kInvalidModel, "starts ", shape_to_string(p.starts), " and ends ", shape_to_string(p.ends),
-                   " differ in length");
+      return error(StatusCode::kInvalidModel, "starts ", shape_to_string(p.starts), " and ends ",
+                   shape_to_string(p.ends), " differ in length");
     if (p.has_axes && p.axes.size() != n)
-      return error(StatusCode::kInvalidModel, "axes ", shape_to_string(p.axes), " has ", p.axes.size(), " entries but starts has ", n);
+      return error(StatusCode::kInvalidModel, "axes ", shape_to_string(p.axes), " has ", p.axes.size(),
+                   " entries but starts has ", n);
     if (p.has_steps && p.steps.size() != n)
-      return error(StatusCode::kInvalidModel, "steps ", shape_to_string(p.steps), " has ", p.steps.size(), " entries but starts has ", n);
+      return error(StatusCode::kInvalidModel, "steps ", shape_to_string(p.steps), " has ", p.steps.size(),
+                   " entries but starts has ", n);
     for (int64_t s : p.steps)
       if (s == 0) return error(StatusCode::kInvalidModel, "steps ", shape_to_string(p.steps), " contains 0");
     std::vector<int64_t> axes = p.axes;

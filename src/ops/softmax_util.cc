@@ -27,12 +27,9 @@ Status SoftmaxAxis::layout(const Shape& shape, int64_t* outer, int64_t* n, int64
   const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
   *outer = *n = *inner = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (i < a)
-      *outer *= shape[i];
-    else if (i == a || coerce_2d)
-      *n *= shape[i];
-    else
-      *inner *= shape[i];
+    if (i < a) *outer *= shape[i];
+    else if (i == a || coerce_2d) *n *= shape[i];
+    else *inner *= shape[i];
   }
   return Status::ok();
 }

@@ -20,7 +20,8 @@ class SpaceToDepthOp final : public Op {
     if (ctx.status().is_ok() && bs_ <= 0)
       return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' must be positive, got ", bs_);
     if (ctx.status().is_ok() && !checked_mul(bs_, bs_))
-      return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' = ", bs_, ": blocksize^2 is larger than int64 can count");
+      return ctx.fail(StatusCode::kInvalidModel, "attribute 'blocksize' = ", bs_,
+                      ": blocksize^2 is larger than int64 can count");
     return ctx.status();
   }
 
@@ -45,7 +46,8 @@ class SpaceToDepthOp final : public Op {
           out[d] = ir::Dim{};
           continue;
         }
-        HI_ASSIGN_OR_RETURN(const int64_t size, d == 1 ? channels(in.value, StatusCode::kInvalidModel) : in.value / bs_);
+        HI_ASSIGN_OR_RETURN(const int64_t size,
+                            d == 1 ? channels(in.value, StatusCode::kInvalidModel) : in.value / bs_);
         out[d] = ir::Dim::known(size);
       }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
@@ -54,7 +56,8 @@ class SpaceToDepthOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    if (x.rank() != 4) return error(StatusCode::kInvalidArgument, "input must be 4-D [N, C, H, W], got ", x.type_string());
+    if (x.rank() != 4)
+      return error(StatusCode::kInvalidArgument, "input must be 4-D [N, C, H, W], got ", x.type_string());
     const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3), bs = bs_;
     if (h % bs != 0 || w % bs != 0)
       return error(StatusCode::kInvalidArgument, "height and width must be multiples of blocksize (", bs, "), input ",

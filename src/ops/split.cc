@@ -16,7 +16,8 @@ class SplitOp final : public Op {
     if (opset_ < 13 && ctx.has("split")) split_attr_ = ctx.get_ints("split");
     if (opset_ >= 18 && ctx.has("num_outputs")) {
       num_outputs_ = ctx.get_int("num_outputs", 0);
-      if (*num_outputs_ < 1) return ctx.fail(StatusCode::kInvalidModel, "num_outputs must be positive, got ", *num_outputs_);
+      if (*num_outputs_ < 1)
+        return ctx.fail(StatusCode::kInvalidModel, "num_outputs must be positive, got ", *num_outputs_);
     }
     return ctx.status();
   }
@@ -39,7 +40,8 @@ class SplitOp final : public Op {
       }
     }
     if (!x.has_rank()) {
-      for (int64_t i = 0; i < n; ++i) ctx.set_output_type(static_cast<size_t>(i), ir::ValueType::tensor_unknown_shape(x.dtype));
+      for (int64_t i = 0; i < n; ++i)
+        ctx.set_output_type(static_cast<size_t>(i), ir::ValueType::tensor_unknown_shape(x.dtype));
       return Status::ok();
     }
     HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, x.rank()));
@@ -115,15 +117,16 @@ class SplitOp final : public Op {
   // `dim` < 0: not known yet.
   static Status check_split(const std::vector<int64_t>& split, int64_t n, int64_t dim) {
     if (static_cast<int64_t>(split.size()) != n)
-      return error(StatusCode::kInvalidModel, "split ", shape_to_string(split), " has ", split.size(), " entries but the node has ",
-                   n, " outputs");
+      return error(StatusCode::kInvalidModel, "split ", shape_to_string(split), " has ", split.size(),
+                   " entries but the node has ", n, " outputs");
     int64_t sum = 0;
     for (int64_t s : split) {
       if (s < 0) return error(StatusCode::kInvalidModel, "split ", shape_to_string(split), " has a negative size ", s);
       sum += s;
     }
     if (dim >= 0 && sum != dim)
-      return error(StatusCode::kInvalidModel, "split ", shape_to_string(split), " sums to ", sum, " but the axis has size ", dim);
+      return error(StatusCode::kInvalidModel, "split ", shape_to_string(split), " sums to ", sum,
+                   " but the axis has size ", dim);
     return Status::ok();
   }
 

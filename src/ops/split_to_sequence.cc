@@ -13,13 +13,15 @@ class SplitToSequenceOp final : public Op {
   Status init(InitContext& ctx) override {
     axis_ = ctx.get_int("axis", 0);
     keepdims_ = ctx.get_int("keepdims", 1);
-    if (keepdims_ != 0 && keepdims_ != 1) return ctx.fail(StatusCode::kInvalidModel, "keepdims must be 0 or 1, got ", keepdims_);
+    if (keepdims_ != 0 && keepdims_ != 1)
+      return ctx.fail(StatusCode::kInvalidModel, "keepdims must be 0 or 1, got ", keepdims_);
     return ctx.status();
   }
 
   Status infer(InferContext& ctx) const override {
     if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2 || !ctx.has_input(0))
-      return error(StatusCode::kInvalidModel, "SplitToSequence takes 1 or 2 inputs (input, split), the node has ", ctx.num_inputs());
+      return error(StatusCode::kInvalidModel, "SplitToSequence takes 1 or 2 inputs (input, split), the node has ",
+                   ctx.num_inputs());
     HI_RETURN_IF_ERROR(check_tensor_type(ctx, 0, "input"));
     const ir::ValueType& x = ctx.input_type(0);
     HI_RETURN_IF_ERROR(check_movable(ctx.node(), x.dtype));
@@ -84,7 +86,8 @@ class SplitToSequenceOp final : public Op {
     if (!split) return std::vector<int64_t>(static_cast<size_t>(dim), 1);
     if (split->dtype() != DType::kInt32 && split->dtype() != DType::kInt64)
       return error(StatusCode::kInvalidArgument, "split must be int32 or int64, got ", split->type_string());
-    if (split->rank() > 1) return error(StatusCode::kInvalidArgument, "split must be a scalar or 1-D, got ", split->type_string());
+    if (split->rank() > 1)
+      return error(StatusCode::kInvalidArgument, "split must be a scalar or 1-D, got ", split->type_string());
     if (split->rank() == 0) {
       const int64_t chunk = split->as_int64(0);
       if (chunk <= 0) return error(StatusCode::kInvalidArgument, "split is ", chunk, "; a chunk size must be positive");
@@ -95,13 +98,16 @@ class SplitToSequenceOp final : public Op {
     std::vector<int64_t> sizes = split->to_int64_vector();
     int64_t sum = 0;
     for (int64_t s : sizes) {
-      if (s < 0) return error(StatusCode::kInvalidArgument, "split ", shape_to_string(sizes), " has a negative size ", s);
+      if (s < 0)
+        return error(StatusCode::kInvalidArgument, "split ", shape_to_string(sizes), " has a negative size ", s);
       if (s > dim - sum)
-        return error(StatusCode::kInvalidArgument, "split ", shape_to_string(sizes), " sums to more than the axis's size ", dim);
+        return error(StatusCode::kInvalidArgument, "split ", shape_to_string(sizes),
+                     " sums to more than the axis's size ", dim);
       sum += s;
     }
     if (sum != dim)
-      return error(StatusCode::kInvalidArgument, "split ", shape_to_string(sizes), " sums to ", sum, " but the axis has size ", dim);
+      return error(StatusCode::kInvalidArgument, "split ", shape_to_string(sizes), " sums to ", sum,
+                   " but the axis has size ", dim);
     return sizes;
   }
 

@@ -6,7 +6,9 @@ namespace {
 
 struct SqrtFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(std::sqrt(x)); }
+  T operator()(T x) const {
+    return static_cast<T>(std::sqrt(x));
+  }
 };
 
 }  // namespace

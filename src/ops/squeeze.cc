@@ -28,10 +28,10 @@ class SqueezeOp final : public Op {
         // Axes known only at run time: the rank follows from their count, if that is known.
         const ir::ValueType& a = ctx.input_type(1);
         if (x.has_rank() && a.is_static() && a.rank() == 1 && a.concrete_shape()[0] > 0)
-          ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::vector<ir::Dim>(
-                                                                    static_cast<size_t>(std::max<int64_t>(0, x.rank() - a.concrete_shape()[0])))));
-        else
-          ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
+          ctx.set_output_type(
+              0, ir::ValueType::tensor(x.dtype, std::vector<ir::Dim>(static_cast<size_t>(
+                                                    std::max<int64_t>(0, x.rank() - a.concrete_shape()[0])))));
+        else ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
         return Status::ok();
       }
     }
@@ -47,8 +47,8 @@ class SqueezeOp final : public Op {
       for (int64_t a : norm) {
         const ir::Dim& d = dims[static_cast<size_t>(a)];
         if (d.is_known() && d.value != 1)
-          return error(StatusCode::kInvalidModel, "cannot squeeze axis ", a, " of ", x.to_string(), ": its size is ", d.value,
-                       ", not 1");
+          return error(StatusCode::kInvalidModel, "cannot squeeze axis ", a, " of ", x.to_string(), ": its size is ",
+                       d.value, ", not 1");
         drop[static_cast<size_t>(a)] = true;
       }
     } else {
@@ -80,8 +80,8 @@ class SqueezeOp final : public Op {
       HI_ASSIGN_OR_RETURN(auto norm, normalize_axes(*axes, x.rank(), "axes"));
       for (int64_t a : norm) {
         if (x.dim(a) != 1)
-          return error(StatusCode::kInvalidArgument, "cannot squeeze axis ", a, " of ", x.type_string(), ": its size is ",
-                       x.dim(a), ", not 1");
+          return error(StatusCode::kInvalidArgument, "cannot squeeze axis ", a, " of ", x.type_string(),
+                       ": its size is ", x.dim(a), ", not 1");
         drop[static_cast<size_t>(a)] = true;
       }
     } else {

@@ -31,7 +31,8 @@ class StringConcatOp final : public Op {
     const std::string* pa = a.strings();
     const std::string* pb = b.strings();
     std::string* po = out.strings();
-    for_each_broadcast(shape, a.shape(), b.shape(), [&](int64_t o, int64_t ia, int64_t ib) { po[o] = pa[ia] + pb[ib]; });
+    for_each_broadcast(shape, a.shape(), b.shape(),
+                       [&](int64_t o, int64_t ia, int64_t ib) { po[o] = pa[ia] + pb[ib]; });
     return Status::ok();
   }
 

@@ -20,17 +20,17 @@ enum class CaseAction { kNone, kLower, kUpper };
 // Simple case mapping of one code point for the scripts listed above.
 char32_t to_upper(char32_t c) {
   if (c >= 'a' && c <= 'z') return c - 32;
-  if ((c >= 0xE0 && c <= 0xFE && c != 0xF7)) return c - 0x20;          // Latin-1
-  if (c == 0xFF) return 0x178;                                         // ÿ -> Ÿ
+  if ((c >= 0xE0 && c <= 0xFE && c != 0xF7)) return c - 0x20;  // Latin-1
+  if (c == 0xFF) return 0x178;                                 // ÿ -> Ÿ
   if (c >= 0x100 && c <= 0x17F && c != 0x130 && c != 0x131 && c != 0x138 && c != 0x149 && c != 0x17F) {
     // Latin Extended-A pairs: even/odd, except the 0x139-0x148 and 0x179-0x17E runs (odd/even).
     const bool odd_upper = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
     if (odd_upper) return (c % 2 == 0) ? c - 1 : c;
     return (c % 2 == 1) ? c - 1 : c;
   }
-  if (c >= 0x3B1 && c <= 0x3C9 && c != 0x3C2) return c - 0x20;           // Greek (not final sigma)
-  if (c == 0x3C2) return 0x3A3;                                        // ς -> Σ
-  if (c >= 0x430 && c <= 0x44F) return c - 0x20;                      // Cyrillic
+  if (c >= 0x3B1 && c <= 0x3C9 && c != 0x3C2) return c - 0x20;  // Greek (not final sigma)
+  if (c == 0x3C2) return 0x3A3;                                 // ς -> Σ
+  if (c >= 0x430 && c <= 0x44F) return c - 0x20;                // Cyrillic
   if (c >= 0x450 && c <= 0x45F) return c - 0x50;
   return c;
 }
@@ -104,10 +104,11 @@ class StringNormalizerOp final : public Op {
     else if (action == "LOWER") action_ = CaseAction::kLower;
     else if (action == "UPPER") action_ = CaseAction::kUpper;
     else
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": case_change_action must be LOWER, UPPER or NONE, got '",
-                      action, "'");
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_),
+                      ": case_change_action must be LOWER, UPPER or NONE, got '", action, "'");
     case_sensitive_ = ctx.get_int("is_case_sensitive", 0) != 0;
-    for (const auto& w : ctx.get_strings("stopwords")) stopwords_.insert(case_sensitive_ ? w : change_case(w, CaseAction::kLower));
+    for (const auto& w : ctx.get_strings("stopwords"))
+      stopwords_.insert(case_sensitive_ ? w : change_case(w, CaseAction::kLower));
     (void)ctx.get_string("locale", "");  // read for its type check; see the note on case mapping
     return ctx.status();
   }
@@ -120,7 +121,8 @@ class StringNormalizerOp final : public Op {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(DType::kString));
       return Status::ok();
     }
-    HI_RETURN_IF_ERROR(check_rank(x.rank(), x.rank() == 2 ? (*x.shape)[0].value : 1, x.to_string(), StatusCode::kInvalidModel));
+    HI_RETURN_IF_ERROR(
+        check_rank(x.rank(), x.rank() == 2 ? (*x.shape)[0].value : 1, x.to_string(), StatusCode::kInvalidModel));
     // Stopword removal makes the length data-dependent unless there are none.
     const ir::Dim c = stopwords_.empty() ? (*x.shape).back() : ir::Dim{};
     std::vector<ir::Dim> y = x.rank() == 1 ? std::vector<ir::Dim>{c} : std::vector<ir::Dim>{ir::Dim::known(1), c};
@@ -131,7 +133,8 @@ class StringNormalizerOp final : public Op {
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     if (x.dtype() != DType::kString) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
-    HI_RETURN_IF_ERROR(check_rank(x.rank(), x.rank() == 2 ? x.dim(0) : 1, x.type_string(), StatusCode::kInvalidArgument));
+    HI_RETURN_IF_ERROR(
+        check_rank(x.rank(), x.rank() == 2 ? x.dim(0) : 1, x.type_string(), StatusCode::kInvalidArgument));
     std::vector<std::string> kept;
     for (int64_t i = 0; i < x.numel(); ++i) {
       const std::string& s = x.strings()[i];

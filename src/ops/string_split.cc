@@ -58,7 +58,8 @@ class StringSplitOp final : public Op {
     delimiter_ = ctx.get_string("delimiter", "");
     maxsplit_ = ctx.get_int("maxsplit", std::numeric_limits<int64_t>::max());
     if (maxsplit_ < 0)
-      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": maxsplit must be >= 0, got ", maxsplit_);
+      return ctx.fail(StatusCode::kInvalidModel, op_label(ctx.node(), opset_), ": maxsplit must be >= 0, got ",
+                      maxsplit_);
     return ctx.status();
   }
 
@@ -96,11 +97,13 @@ class StringSplitOp final : public Op {
     std::string* py = y.strings();
     for (int64_t i = 0; i < n; ++i) {
       const auto& p = pieces[static_cast<size_t>(i)];
-      for (size_t j = 0; j < longest; ++j) py[static_cast<size_t>(i) * longest + j] = j < p.size() ? p[j] : std::string();
+      for (size_t j = 0; j < longest; ++j)
+        py[static_cast<size_t>(i) * longest + j] = j < p.size() ? p[j] : std::string();
     }
     if (ctx.num_outputs() > 1) {
       Tensor& z = ctx.output(1, DType::kInt64, x.shape());
-      for (int64_t i = 0; i < n; ++i) z.data<int64_t>()[i] = static_cast<int64_t>(pieces[static_cast<size_t>(i)].size());
+      for (int64_t i = 0; i < n; ++i)
+        z.data<int64_t>()[i] = static_cast<int64_t>(pieces[static_cast<size_t>(i)].size());
     }
     return Status::ok();
   }

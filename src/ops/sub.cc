@@ -7,7 +7,9 @@ namespace {
 
 struct SubFn {
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(wrap_sub(a, b)); }  // integers wrap, as in numpy
+  T operator()(T a, T b) const {
+    return static_cast<T>(wrap_sub(a, b));
+  }  // integers wrap, as in numpy
 };
 
 }  // namespace

@@ -7,7 +7,9 @@ namespace {
 
 struct SumFn {
   template <typename C>
-  C operator()(C a, C b) const { return wrap_add(a, b); }  // integers wrap, as in numpy
+  C operator()(C a, C b) const {
+    return wrap_add(a, b);
+  }  // integers wrap, as in numpy
 };
 
 }  // namespace

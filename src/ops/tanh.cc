@@ -6,7 +6,9 @@ namespace {
 
 struct TanhFn {
   template <typename T>
-  T operator()(T x) const { return static_cast<T>(std::tanh(x)); }
+  T operator()(T x) const {
+    return static_cast<T>(std::tanh(x));
+  }
 };
 
 }  // namespace

@@ -24,7 +24,8 @@ class TensorScatterOp final : public Op {
     const ir::ValueType& upd = ctx.input_type(1);
     HI_RETURN_IF_ERROR(check_movable(ctx.node(), past.dtype, "past_cache"));
     if (upd.dtype != DType::kUndefined && past.dtype != DType::kUndefined && upd.dtype != past.dtype)
-      return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " must have the type of past_cache ", past.to_string());
+      return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " must have the type of past_cache ",
+                   past.to_string());
     if (ctx.has_input(2)) {
       const ir::ValueType& wi = ctx.input_type(2);
       if (wi.dtype != DType::kUndefined && wi.dtype != DType::kInt64)
@@ -36,12 +37,14 @@ class TensorScatterOp final : public Op {
       HI_ASSIGN_OR_RETURN(int64_t axis, seq_axis(past.rank()));
       if (upd.has_rank()) {
         if (upd.rank() != past.rank())
-          return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " must have the rank of past_cache ", past.to_string());
+          return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " must have the rank of past_cache ",
+                       past.to_string());
         for (int64_t d = 0; d < past.rank(); ++d) {
           const ir::Dim& p = (*past.shape)[static_cast<size_t>(d)];
           const ir::Dim& u = (*upd.shape)[static_cast<size_t>(d)];
           if (d != axis && !dims_may_match(p, u))
-            return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " differs from past_cache ", past.to_string(), " in dim ", d);
+            return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " differs from past_cache ",
+                         past.to_string(), " in dim ", d);
           if (d == axis && p.is_known() && u.is_known() && u.value > p.value)
             return error(StatusCode::kInvalidModel, "update ", upd.to_string(), " has a longer sequence (axis ", axis,
                          ") than past_cache ", past.to_string());
@@ -57,26 +60,29 @@ class TensorScatterOp final : public Op {
     const Tensor& upd = ctx.in(1);
     const Tensor* wi = ctx.input(2);
     if (upd.dtype() != past.dtype())
-      return error(StatusCode::kInvalidArgument, "update ", upd.type_string(), " must have the type of past_cache ", past.type_string());
+      return error(StatusCode::kInvalidArgument, "update ", upd.type_string(), " must have the type of past_cache ",
+                   past.type_string());
     HI_ASSIGN_OR_RETURN(int64_t axis, seq_axis(past.rank()));
     if (upd.rank() != past.rank())
-      return error(StatusCode::kInvalidArgument, "update ", upd.type_string(), " must have the rank of past_cache ", past.type_string());
+      return error(StatusCode::kInvalidArgument, "update ", upd.type_string(), " must have the rank of past_cache ",
+                   past.type_string());
     for (int64_t d = 0; d < past.rank(); ++d)
       if ((d != axis && upd.dim(d) != past.dim(d)) || (d == axis && upd.dim(d) > past.dim(d)))
-        return error(StatusCode::kInvalidArgument, "update ", upd.type_string(), " does not fit past_cache ", past.type_string(),
-                     " in dim ", d, " (only the sequence axis ", axis, " may be shorter)");
+        return error(StatusCode::kInvalidArgument, "update ", upd.type_string(), " does not fit past_cache ",
+                     past.type_string(), " in dim ", d, " (only the sequence axis ", axis, " may be shorter)");
     const int64_t batch = past.dim(0), max_len = past.dim(axis), seq_len = upd.dim(axis);
     std::vector<int64_t> start(static_cast<size_t>(batch), 0);
     if (wi) {
       HI_RETURN_IF_ERROR(check_index_tensor(*wi, "write_indices"));
       if (wi->rank() != 1 || wi->dim(0) != batch)
-        return error(StatusCode::kInvalidArgument, "write_indices ", wi->type_string(), " must be [", batch, "] (the batch size)");
+        return error(StatusCode::kInvalidArgument, "write_indices ", wi->type_string(), " must be [", batch,
+                     "] (the batch size)");
       for (int64_t b = 0; b < batch; ++b) {
         const int64_t w = wi->as_int64(b);
         if (!circular_ && (w < 0 || w > max_len - seq_len))
           return error(StatusCode::kInvalidArgument, "write_indices[", b, "] = ", w, " writes ", seq_len,
-                       " positions past the end of the cache: expected [0, ", max_len - seq_len, "] for a sequence axis of size ",
-                       max_len);
+                       " positions past the end of the cache: expected [0, ", max_len - seq_len,
+                       "] for a sequence axis of size ", max_len);
         if (circular_ && w < 0)
           return error(StatusCode::kInvalidArgument, "write_indices[", b, "] = ", w, " is negative");
         start[static_cast<size_t>(b)] = w;
@@ -112,9 +118,11 @@ class TensorScatterOp final : public Op {
  private:
   // The sequence axis, which must not be the batch axis 0.
   Result<int64_t> seq_axis(int64_t rank) const {
-    if (rank < 2) return error(StatusCode::kInvalidModel, "past_cache must have rank >= 2 (batch and sequence), got rank ", rank);
+    if (rank < 2)
+      return error(StatusCode::kInvalidModel, "past_cache must have rank >= 2 (batch and sequence), got rank ", rank);
     HI_ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, rank));
-    if (axis == 0) return error(StatusCode::kInvalidModel, "axis ", axis_, " is the batch dim; the sequence axis must be another");
+    if (axis == 0)
+      return error(StatusCode::kInvalidModel, "axis ", axis_, " is the batch dim; the sequence axis must be another");
     return axis;
   }
 

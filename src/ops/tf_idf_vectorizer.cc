@@ -40,17 +40,18 @@ class TfIdfVectorizerOp final : public Op {
     const std::vector<float> weights = ctx.get_floats("weights");
     HI_RETURN_IF_ERROR(ctx.status());
     if (min_gram_ < 1 || max_gram_ < min_gram_)
-      return ctx.fail(StatusCode::kInvalidModel, label, ": need 1 <= min_gram_length <= max_gram_length, got ", min_gram_, " and ",
-                      max_gram_);
+      return ctx.fail(StatusCode::kInvalidModel, label, ": need 1 <= min_gram_length <= max_gram_length, got ",
+                      min_gram_, " and ", max_gram_);
     // ngram_counts has one start per n-gram length the pool holds, so no longer n-gram can match
     // (ONNX Runtime refuses these too); counting up to a huge max_gram_length never ended.
     const auto longest = static_cast<int64_t>(counts.size());
     for (const auto& [name, value] : {std::pair{"min_gram_length", min_gram_}, std::pair{"max_gram_length", max_gram_}})
       if (value > longest)
         return ctx.fail(StatusCode::kInvalidModel, label, ": ", name, " = ", value,
-                        " is longer than the longest n-gram the pool holds: ngram_counts ", shape_to_string(counts), " has ",
-                        longest, " entries, so n-grams of length 1..", longest);
-    if (max_skip_ < 0) return ctx.fail(StatusCode::kInvalidModel, label, ": max_skip_count must be >= 0, got ", max_skip_);
+                        " is longer than the longest n-gram the pool holds: ngram_counts ", shape_to_string(counts),
+                        " has ", longest, " entries, so n-grams of length 1..", longest);
+    if (max_skip_ < 0)
+      return ctx.fail(StatusCode::kInvalidModel, label, ": max_skip_count must be >= 0, got ", max_skip_);
     if (pool_ints.empty() == pool_strings.empty())
       return ctx.fail(StatusCode::kInvalidModel, label, ": exactly one of pool_int64s and pool_strings must be set");
     string_pool_ = !pool_strings.empty();
@@ -59,18 +60,19 @@ class TfIdfVectorizerOp final : public Op {
     for (size_t k = 0; k < counts.size(); ++k) {
       const int64_t next = k + 1 < counts.size() ? counts[k + 1] : pool_size;
       if (counts[k] < 0 || counts[k] > next || next > pool_size)
-        return ctx.fail(StatusCode::kInvalidModel, label, ": ngram_counts must be non-decreasing starts inside the pool of ",
-                        pool_size, " items, got ", counts[k], " at position ", k);
+        return ctx.fail(StatusCode::kInvalidModel, label,
+                        ": ngram_counts must be non-decreasing starts inside the pool of ", pool_size, " items, got ",
+                        counts[k], " at position ", k);
       if ((next - counts[k]) % static_cast<int64_t>(k + 1) != 0)
-        return ctx.fail(StatusCode::kInvalidModel, label, ": the ", k + 1, "-gram section of the pool holds ", next - counts[k],
-                        " items, not a multiple of ", k + 1);
+        return ctx.fail(StatusCode::kInvalidModel, label, ": the ", k + 1, "-gram section of the pool holds ",
+                        next - counts[k], " items, not a multiple of ", k + 1);
     }
     for (int64_t i : indexes)
       if (i < 0) return ctx.fail(StatusCode::kInvalidModel, label, ": ngram_indexes must be >= 0, got ", i);
     output_size_ = *std::max_element(indexes.begin(), indexes.end()) + 1;
     if (!weights.empty() && static_cast<int64_t>(weights.size()) < output_size_)
-      return ctx.fail(StatusCode::kInvalidModel, label, ": weights has ", weights.size(), " values, the output has ", output_size_,
-                      " slots");
+      return ctx.fail(StatusCode::kInvalidModel, label, ": weights has ", weights.size(), " values, the output has ",
+                      output_size_, " slots");
     weights_ = weights;
 
     // Every pooled n-gram, keyed by its tokens (as strings or int64s) and length.
@@ -80,8 +82,8 @@ class TfIdfVectorizerOp final : public Op {
       const int64_t end = k + 1 < counts.size() ? counts[k + 1] : pool_size;
       for (int64_t start = counts[k]; start < end; start += n, ++ngram) {
         if (ngram >= static_cast<int64_t>(indexes.size()))
-          return ctx.fail(StatusCode::kInvalidModel, label, ": the pool holds more n-grams than ngram_indexes has entries (",
-                          indexes.size(), ")");
+          return ctx.fail(StatusCode::kInvalidModel, label,
+                          ": the pool holds more n-grams than ngram_indexes has entries (", indexes.size(), ")");
         const int64_t slot = indexes[static_cast<size_t>(ngram)];
         bool fresh = true;
         if (string_pool_) {
@@ -91,7 +93,8 @@ class TfIdfVectorizerOp final : public Op {
           std::vector<int64_t> key(pool_ints.begin() + start, pool_ints.begin() + start + n);
           fresh = int_grams_.emplace(std::move(key), slot).second;
         }
-        if (!fresh) return ctx.fail(StatusCode::kInvalidModel, label, ": pool n-gram ", ngram, " repeats an earlier one");
+        if (!fresh)
+          return ctx.fail(StatusCode::kInvalidModel, label, ": pool n-gram ", ngram, " repeats an earlier one");
       }
     }
     return ctx.status();
@@ -100,7 +103,8 @@ class TfIdfVectorizerOp final : public Op {
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1, 1));
     const uint64_t allowed = string_pool_ ? bit(DType::kString) : bit(DType::kInt32) | bit(DType::kInt64);
-    HI_RETURN_IF_ERROR(check_input_type(ctx.node(), opset_, ctx, 0, allowed, string_pool_ ? "X (pool_strings)" : "X (pool_int64s)"));
+    HI_RETURN_IF_ERROR(
+        check_input_type(ctx.node(), opset_, ctx, 0, allowed, string_pool_ ? "X (pool_strings)" : "X (pool_int64s)"));
     const ir::ValueType& x = ctx.input_type(0);
     if (!x.has_rank()) {
       ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(DType::kFloat32));
@@ -116,8 +120,10 @@ class TfIdfVectorizerOp final : public Op {
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    const bool ok_type = string_pool_ ? x.dtype() == DType::kString : (x.dtype() == DType::kInt32 || x.dtype() == DType::kInt64);
-    if (!ok_type) return unsupported_type(ctx.node(), opset_, string_pool_ ? "X (pool_strings)" : "X (pool_int64s)", x.dtype());
+    const bool ok_type =
+        string_pool_ ? x.dtype() == DType::kString : (x.dtype() == DType::kInt32 || x.dtype() == DType::kInt64);
+    if (!ok_type)
+      return unsupported_type(ctx.node(), opset_, string_pool_ ? "X (pool_strings)" : "X (pool_int64s)", x.dtype());
     HI_RETURN_IF_ERROR(check_rank(x.rank(), x.type_string(), StatusCode::kInvalidArgument));
     const int64_t rows = x.rank() == 2 ? x.dim(0) : 1;
     const int64_t cols = x.dim(x.rank() - 1);

@@ -48,7 +48,8 @@ class TileOp final : public Op {
     } else if (!legacy_) {
       const ir::ValueType& r = ctx.input_type(1);
       if (r.has_rank() && r.rank() == 1 && (*r.shape)[0].is_known() && (*r.shape)[0].value != x.rank())
-        return error(StatusCode::kInvalidModel, "repeats ", r.to_string(), " must have one entry per input dim (", x.rank(), ")");
+        return error(StatusCode::kInvalidModel, "repeats ", r.to_string(), " must have one entry per input dim (",
+                     x.rank(), ")");
     }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, std::move(out)));
     return Status::ok();
@@ -62,7 +63,8 @@ class TileOp final : public Op {
     for (size_t d = 0; d < out_shape.size(); ++d) {
       HI_ASSIGN_OR_RETURN(out_shape[d], tiled_size(x.shape()[d], reps, d, StatusCode::kInvalidArgument));
     }
-    HI_RETURN_IF_ERROR(check_output_shape(out_shape, "input 'repeats' " + shape_to_string(reps), StatusCode::kInvalidArgument));
+    HI_RETURN_IF_ERROR(
+        check_output_shape(out_shape, "input 'repeats' " + shape_to_string(reps), StatusCode::kInvalidArgument));
     Tensor& y = ctx.output(0, x.dtype(), out_shape);
     if (y.numel() == 0) return Status::ok();
     // Input strides; output element (i0..ik) reads input (i0 % d0, .., ik % dk).
@@ -90,8 +92,9 @@ class TileOp final : public Op {
   // Input dim d of `size` times repeats[d], when that fits in int64.
   static Result<int64_t> tiled_size(int64_t size, const std::vector<int64_t>& reps, size_t d, StatusCode code) {
     const auto r = checked_mul(size, reps[d]);
-    if (!r) return error(code, "input 'repeats' ", shape_to_string(reps), " makes dim ", d, " (", size, " x ", reps[d],
-                         ") larger than int64 can count");
+    if (!r)
+      return error(code, "input 'repeats' ", shape_to_string(reps), " makes dim ", d, " (", size, " x ", reps[d],
+                   ") larger than int64 can count");
     return *r;
   }
   // Opset 6+: one non-negative repeat per input dim, with a product that fits.
@@ -99,8 +102,8 @@ class TileOp final : public Op {
     if (r.dtype() != DType::kInt64 && r.dtype() != DType::kInt32)
       return error(StatusCode::kInvalidArgument, "repeats must be int64, got ", r.type_string());
     if (r.rank() != 1 || r.numel() != rank)
-      return error(StatusCode::kInvalidArgument, "repeats ", r.type_string(), " must be 1-D with one entry per input dim (",
-                   rank, ")");
+      return error(StatusCode::kInvalidArgument, "repeats ", r.type_string(),
+                   " must be 1-D with one entry per input dim (", rank, ")");
     std::vector<int64_t> v = r.to_int64_vector();
     for (size_t d = 0; d < v.size(); ++d)
       if (v[d] < 0)

@@ -86,7 +86,8 @@ class TopKOp final : public Op {
     const auto a = static_cast<size_t>(axis);
     const int64_t n = x.dim(axis);
     if (k > n)
-      return error(StatusCode::kInvalidArgument, "k = ", k, " is larger than axis ", axis, " of input ", x.type_string());
+      return error(StatusCode::kInvalidArgument, "k = ", k, " is larger than axis ", axis, " of input ",
+                   x.type_string());
     const int64_t outer = dims_product(x.shape(), 0, a), inner = dims_product(x.shape(), a + 1, x.shape().size());
     Shape out_shape = x.shape();
     out_shape[a] = k;

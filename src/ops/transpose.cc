@@ -96,7 +96,8 @@ class TransposeOp final : public Op {
     std::vector<bool> seen(static_cast<size_t>(rank), false);
     for (int64_t p : perm_) {
       if (p < 0 || p >= rank || seen[static_cast<size_t>(p)])
-        return error(StatusCode::kInvalidModel, "perm ", shape_to_string(perm_), " is not a permutation of 0..", rank - 1);
+        return error(StatusCode::kInvalidModel, "perm ", shape_to_string(perm_), " is not a permutation of 0..",
+                     rank - 1);
       seen[static_cast<size_t>(p)] = true;
     }
     return perm_;

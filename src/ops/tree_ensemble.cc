@@ -42,15 +42,21 @@ class TreeEnsembleOp final : public Op {
     const int64_t aggregate = ctx.get_int("aggregate_function", 1);
     const int64_t transform = ctx.get_int("post_transform", 0);
     HI_RETURN_IF_ERROR(ctx.status());
-    for (const char* required : {"nodes_featureids", "nodes_truenodeids", "nodes_falsenodeids", "nodes_trueleafs", "nodes_falseleafs",
-                                 "leaf_targetids", "tree_roots", "nodes_modes", "nodes_splits", "leaf_weights"})
-      if (!ctx.has(required)) return ctx.fail(StatusCode::kInvalidModel, label_, ": required attribute '", required, "' is missing");
+    for (const char* required :
+         {"nodes_featureids", "nodes_truenodeids", "nodes_falsenodeids", "nodes_trueleafs", "nodes_falseleafs",
+          "leaf_targetids", "tree_roots", "nodes_modes", "nodes_splits", "leaf_weights"})
+      if (!ctx.has(required))
+        return ctx.fail(StatusCode::kInvalidModel, label_, ": required attribute '", required, "' is missing");
     if (aggregate < 0 || aggregate > 3)
-      return ctx.fail(StatusCode::kUnsupported, label_, ": aggregate_function ", aggregate, " is not 0 (AVERAGE), 1 (SUM), 2 (MIN) or 3 (MAX)");
-    aggregate_ = aggregate == 0 ? TreeAggregate::kAverage : aggregate == 1 ? TreeAggregate::kSum
-                                                          : aggregate == 2 ? TreeAggregate::kMin : TreeAggregate::kMax;
+      return ctx.fail(StatusCode::kUnsupported, label_, ": aggregate_function ", aggregate,
+                      " is not 0 (AVERAGE), 1 (SUM), 2 (MIN) or 3 (MAX)");
+    aggregate_ = aggregate == 0   ? TreeAggregate::kAverage
+                 : aggregate == 1 ? TreeAggregate::kSum
+                 : aggregate == 2 ? TreeAggregate::kMin
+                                  : TreeAggregate::kMax;
     if (transform < 0 || transform > 4)
-      return ctx.fail(StatusCode::kUnsupported, label_, ": post_transform ", transform, " is not one of 0 (NONE) .. 4 (PROBIT)");
+      return ctx.fail(StatusCode::kUnsupported, label_, ": post_transform ", transform,
+                      " is not one of 0 (NONE) .. 4 (PROBIT)");
     transform_ = static_cast<PostTransform>(transform);
 
     HI_ASSIGN_OR_RETURN(const std::vector<double> modes, tensor_to_doubles(*modes_t, "nodes_modes"));
@@ -62,15 +68,20 @@ class TreeEnsembleOp final : public Op {
     }
     const size_t n = features.size();
     for (const auto& [name, size] : {std::pair<const char*, size_t>{"nodes_truenodeids", true_ids.size()},
-                                     {"nodes_falsenodeids", false_ids.size()}, {"nodes_trueleafs", true_leafs.size()},
-                                     {"nodes_falseleafs", false_leafs.size()}, {"nodes_modes", modes.size()},
+                                     {"nodes_falsenodeids", false_ids.size()},
+                                     {"nodes_trueleafs", true_leafs.size()},
+                                     {"nodes_falseleafs", false_leafs.size()},
+                                     {"nodes_modes", modes.size()},
                                      {"nodes_splits", splits.size()}})
-      if (size != n) return ctx.fail(StatusCode::kInvalidModel, label_, ": ", name, " has ", size, " entries, nodes_featureids has ", n);
+      if (size != n)
+        return ctx.fail(StatusCode::kInvalidModel, label_, ": ", name, " has ", size, " entries, nodes_featureids has ",
+                        n);
     if (!missing.empty() && missing.size() != n)
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": nodes_missing_value_tracks_true has ", missing.size(), " entries for ", n, " nodes");
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": nodes_missing_value_tracks_true has ", missing.size(),
+                      " entries for ", n, " nodes");
     if (weights.size() != leaf_targets.size())
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": leaf_weights has ", weights.size(), " entries, leaf_targetids has ",
-                      leaf_targets.size());
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": leaf_weights has ", weights.size(),
+                      " entries, leaf_targetids has ", leaf_targets.size());
 
     // Nodes first, then one node per leaf, so every branch is an index into model_.nodes.
     const auto leaf_base = static_cast<int64_t>(n);
@@ -79,16 +90,19 @@ class TreeEnsembleOp final : public Op {
       TreeModel::Node node;
       const double m = modes[i];
       if (!(m >= 0 && m <= 6 && m == std::floor(m)))
-        return ctx.fail(StatusCode::kUnsupported, label_, ": node ", i, " has mode ", m, ", not one of 0 (BRANCH_LEQ) .. 6 (BRANCH_MEMBER)");
+        return ctx.fail(StatusCode::kUnsupported, label_, ": node ", i, " has mode ", m,
+                        ", not one of 0 (BRANCH_LEQ) .. 6 (BRANCH_MEMBER)");
       node.mode = static_cast<TreeModel::Mode>(static_cast<int>(m));
       node.feature = features[i];
       node.threshold = splits[i];
       node.missing_tracks_true = !missing.empty() && missing[i] != 0;
       if (node.mode == TreeModel::Mode::kMember) {
         node.members_begin = model_.members.size();
-        while (member_pos < members.size() && !std::isnan(members[member_pos])) model_.members.push_back(members[member_pos++]);
+        while (member_pos < members.size() && !std::isnan(members[member_pos]))
+          model_.members.push_back(members[member_pos++]);
         if (member_pos >= members.size())
-          return ctx.fail(StatusCode::kInvalidModel, label_, ": membership_values has no NaN-ended set for BRANCH_MEMBER node ", i);
+          return ctx.fail(StatusCode::kInvalidModel, label_,
+                          ": membership_values has no NaN-ended set for BRANCH_MEMBER node ", i);
         ++member_pos;  // the NaN
         node.members_end = model_.members.size();
       }
@@ -100,8 +114,9 @@ class TreeEnsembleOp final : public Op {
       node.true_child = child(true_ids[i], true_leafs[i]);
       node.false_child = child(false_ids[i], false_leafs[i]);
       if (node.true_child < 0 || node.false_child < 0)
-        return ctx.fail(StatusCode::kInvalidModel, label_, ": node ", i, " branches to ", node.true_child < 0 ? true_ids[i] : false_ids[i],
-                        ", which is not a ", (node.true_child < 0 ? true_leafs[i] : false_leafs[i]) ? "leaf" : "node");
+        return ctx.fail(StatusCode::kInvalidModel, label_, ": node ", i, " branches to ",
+                        node.true_child < 0 ? true_ids[i] : false_ids[i], ", which is not a ",
+                        (node.true_child < 0 ? true_leafs[i] : false_leafs[i]) ? "leaf" : "node");
       model_.nodes.push_back(node);
     }
     for (size_t j = 0; j < weights.size(); ++j) {
@@ -112,13 +127,15 @@ class TreeEnsembleOp final : public Op {
       model_.nodes.push_back(leaf);
     }
     for (int64_t r : roots) {
-      if (r < 0 || r >= leaf_base) return ctx.fail(StatusCode::kInvalidModel, label_, ": tree root ", r, " is not a node index");
+      if (r < 0 || r >= leaf_base)
+        return ctx.fail(StatusCode::kInvalidModel, label_, ": tree root ", r, " is not a node index");
       model_.roots.push_back(r);
     }
     // n_targets is optional in the schema: the largest target id tells it then.
     if (!ctx.has("n_targets"))
       for (int64_t t : leaf_targets) n_targets_ = std::max(n_targets_, t + 1);
-    if (n_targets_ <= 0) return ctx.fail(StatusCode::kInvalidModel, label_, ": n_targets must be >= 1, got ", n_targets_);
+    if (n_targets_ <= 0)
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": n_targets must be >= 1, got ", n_targets_);
     HI_RETURN_IF_ERROR(model_.validate(label_, n_targets_));
     max_feature_ = model_.max_feature();
     return Status::ok();
@@ -134,7 +151,8 @@ class TreeEnsembleOp final : public Op {
       n = (*x.shape)[0];
       const ir::Dim f = (*x.shape)[1];
       if (f.is_known() && f.value <= max_feature_)
-        return error(StatusCode::kInvalidModel, label_, ": X has ", f.value, " features, the trees read feature ", max_feature_);
+        return error(StatusCode::kInvalidModel, label_, ": X has ", f.value, " features, the trees read feature ",
+                     max_feature_);
     }
     ctx.set_output_type(0, ir::ValueType::tensor(x.dtype, {n, ir::Dim::known(n_targets_)}));
     return Status::ok();
@@ -146,8 +164,8 @@ class TreeEnsembleOp final : public Op {
     if (x.rank() != 2) return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F], got ", x.type_string());
     const int64_t rows = x.dim(0), f = x.dim(1);
     if (f <= max_feature_)
-      return error(StatusCode::kInvalidArgument, label_, ": X ", x.type_string(), " has ", f, " features, the trees read feature ",
-                   max_feature_);
+      return error(StatusCode::kInvalidArgument, label_, ": X ", x.type_string(), " has ", f,
+                   " features, the trees read feature ", max_feature_);
     Tensor& y = ctx.output(0, x.dtype(), {rows, n_targets_});
     std::vector<double> row(static_cast<size_t>(f)), scores(static_cast<size_t>(n_targets_));
     for (int64_t r = 0; r < rows; ++r) {

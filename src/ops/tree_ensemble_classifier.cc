@@ -15,7 +15,8 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kTreeInputTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
+constexpr uint64_t kTreeInputTypes =
+    bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
 
 class TreeEnsembleClassifierOp final : public Op {
  public:
@@ -29,17 +30,20 @@ class TreeEnsembleClassifierOp final : public Op {
     const auto class_ids = ctx.get_ints("class_ids");
     HI_RETURN_IF_ERROR(ctx.status());
     if (int_labels_.empty() == string_labels_.empty())
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": exactly one of classlabels_int64s and classlabels_strings must be set");
+      return ctx.fail(StatusCode::kInvalidModel, label_,
+                      ": exactly one of classlabels_int64s and classlabels_strings must be set");
     strings_ = !string_labels_.empty();
     n_classes_ = static_cast<int64_t>(strings_ ? string_labels_.size() : int_labels_.size());
     if (!base_values_.empty() && static_cast<int64_t>(base_values_.size()) != n_classes_)
-      return ctx.fail(StatusCode::kInvalidModel, label_, ": ", base_values_.size(), " base_values for ", n_classes_, " classes");
+      return ctx.fail(StatusCode::kInvalidModel, label_, ": ", base_values_.size(), " base_values for ", n_classes_,
+                      " classes");
     HI_RETURN_IF_ERROR(read_legacy_trees(ctx, label_, "class", n_classes_, &model_));
     const std::set<int64_t> voted(class_ids.begin(), class_ids.end());
     binary_ = n_classes_ <= 2 && voted.size() == 1;
     if (binary_) binary_class_ = *voted.begin();
     if (n_classes_ == 1 && strings_)
-      return ctx.fail(StatusCode::kUnsupported, label_, ": a single string class label is not supported (the other class has no name)");
+      return ctx.fail(StatusCode::kUnsupported, label_,
+                      ": a single string class label is not supported (the other class has no name)");
     max_feature_ = model_.max_feature();
     return Status::ok();
   }
@@ -50,25 +54,29 @@ class TreeEnsembleClassifierOp final : public Op {
     const ir::ValueType& x = ctx.input_type(0);
     ir::Dim n;
     if (x.has_rank()) {
-      if (x.rank() != 1 && x.rank() != 2) return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
+      if (x.rank() != 1 && x.rank() != 2)
+        return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
       n = x.rank() == 1 ? ir::Dim::known(1) : (*x.shape)[0];
       const ir::Dim f = x.shape->back();
       if (f.is_known() && f.value <= max_feature_)
-        return error(StatusCode::kInvalidModel, label_, ": X has ", f.value, " features, the trees read feature ", max_feature_);
+        return error(StatusCode::kInvalidModel, label_, ": X has ", f.value, " features, the trees read feature ",
+                     max_feature_);
     }
     ctx.set_output_type(0, ir::ValueType::tensor(strings_ ? DType::kString : DType::kInt64, {n}));
-    if (ctx.num_outputs() > 1) ctx.set_output_type(1, ir::ValueType::tensor(DType::kFloat32, {n, ir::Dim::known(columns())}));
+    if (ctx.num_outputs() > 1)
+      ctx.set_output_type(1, ir::ValueType::tensor(DType::kFloat32, {n, ir::Dim::known(columns())}));
     return Status::ok();
   }
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
     if (!in_set(kTreeInputTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
-    if (x.rank() != 1 && x.rank() != 2) return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
+    if (x.rank() != 1 && x.rank() != 2)
+      return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
     const RowView v = rows_of(x.shape());
     if (v.features <= max_feature_)
-      return error(StatusCode::kInvalidArgument, label_, ": X ", x.type_string(), " has ", v.features, " features, the trees read feature ",
-                   max_feature_);
+      return error(StatusCode::kInvalidArgument, label_, ": X ", x.type_string(), " has ", v.features,
+                   " features, the trees read feature ", max_feature_);
     const int64_t cols = columns();
     Tensor& y = ctx.output(0, strings_ ? DType::kString : DType::kInt64, {v.rows});
     Tensor z = Tensor::empty(DType::kFloat32, {v.rows, cols});
@@ -91,7 +99,8 @@ class TreeEnsembleClassifierOp final : public Op {
       for (int64_t c = 1; c < cols; ++c)
         if (out[static_cast<size_t>(c)] > out[static_cast<size_t>(best)]) best = c;
       set_label(y, r, best);
-      for (int64_t c = 0; c < cols; ++c) z.data<float>()[r * cols + c] = static_cast<float>(out[static_cast<size_t>(c)]);
+      for (int64_t c = 0; c < cols; ++c)
+        z.data<float>()[r * cols + c] = static_cast<float>(out[static_cast<size_t>(c)]);
     }
     if (ctx.num_outputs() > 1) ctx.set_output(1, z);
     return Status::ok();

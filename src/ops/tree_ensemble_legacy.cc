@@ -25,41 +25,48 @@ Status read_legacy_trees(InitContext& ctx, const std::string& label, const std::
 
   const size_t n = node_ids.size();
   if (n == 0) return ctx.fail(StatusCode::kInvalidModel, label, ": the ensemble has no nodes (nodes_nodeids is empty)");
-  for (const auto& [name, size] :
-       {std::pair<const char*, size_t>{"nodes_treeids", tree_ids.size()}, {"nodes_featureids", features.size()},
-        {"nodes_modes", modes.size()}, {"nodes_truenodeids", true_ids.size()}, {"nodes_falsenodeids", false_ids.size()}})
-    if (size != n) return ctx.fail(StatusCode::kInvalidModel, label, ": ", name, " has ", size, " entries, nodes_nodeids has ", n);
+  for (const auto& [name, size] : {std::pair<const char*, size_t>{"nodes_treeids", tree_ids.size()},
+                                   {"nodes_featureids", features.size()},
+                                   {"nodes_modes", modes.size()},
+                                   {"nodes_truenodeids", true_ids.size()},
+                                   {"nodes_falsenodeids", false_ids.size()}})
+    if (size != n)
+      return ctx.fail(StatusCode::kInvalidModel, label, ": ", name, " has ", size, " entries, nodes_nodeids has ", n);
   if (!values.empty() && values.size() != n)
-    return ctx.fail(StatusCode::kInvalidModel, label, ": nodes_values has ", values.size(), " entries for ", n, " nodes");
+    return ctx.fail(StatusCode::kInvalidModel, label, ": nodes_values has ", values.size(), " entries for ", n,
+                    " nodes");
   if (!missing.empty() && missing.size() != n)
-    return ctx.fail(StatusCode::kInvalidModel, label, ": nodes_missing_value_tracks_true has ", missing.size(), " entries for ", n, " nodes");
+    return ctx.fail(StatusCode::kInvalidModel, label, ": nodes_missing_value_tracks_true has ", missing.size(),
+                    " entries for ", n, " nodes");
   const size_t nv = vote_ids.size();
   if (vote_trees.size() != nv || vote_nodes.size() != nv || vote_weights.size() != nv)
     return ctx.fail(StatusCode::kInvalidModel, label, ": ", vote_prefix, "_treeids, _nodeids, _ids and _weights have ",
                     vote_trees.size(), ", ", vote_nodes.size(), ", ", nv, " and ", vote_weights.size(), " entries");
 
   std::map<std::pair<int64_t, int64_t>, int64_t> index;  // (tree, node) -> position
-  std::map<int64_t, int64_t> roots;                     // tree -> its first node
+  std::map<int64_t, int64_t> roots;                      // tree -> its first node
   for (size_t i = 0; i < n; ++i) {
     if (!index.emplace(std::make_pair(tree_ids[i], node_ids[i]), static_cast<int64_t>(i)).second)
-      return ctx.fail(StatusCode::kInvalidModel, label, ": node ", node_ids[i], " of tree ", tree_ids[i], " is listed twice");
+      return ctx.fail(StatusCode::kInvalidModel, label, ": node ", node_ids[i], " of tree ", tree_ids[i],
+                      " is listed twice");
     roots.emplace(tree_ids[i], static_cast<int64_t>(i));
   }
   std::vector<std::vector<TreeModel::Vote>> votes(n);
   for (size_t v = 0; v < nv; ++v) {
     auto it = index.find({vote_trees[v], vote_nodes[v]});
     if (it == index.end())
-      return ctx.fail(StatusCode::kInvalidModel, label, ": ", vote_prefix, " weight ", v, " is for node ", vote_nodes[v], " of tree ",
-                      vote_trees[v], ", which does not exist");
+      return ctx.fail(StatusCode::kInvalidModel, label, ": ", vote_prefix, " weight ", v, " is for node ",
+                      vote_nodes[v], " of tree ", vote_trees[v], ", which does not exist");
     if (vote_ids[v] < 0 || vote_ids[v] >= n_targets)
-      return ctx.fail(StatusCode::kInvalidModel, label, ": ", vote_prefix, "_ids[", v, "] = ", vote_ids[v], " is outside [0, ",
-                      n_targets, ")");
+      return ctx.fail(StatusCode::kInvalidModel, label, ": ", vote_prefix, "_ids[", v, "] = ", vote_ids[v],
+                      " is outside [0, ", n_targets, ")");
     votes[static_cast<size_t>(it->second)].push_back({vote_ids[v], vote_weights[v]});
   }
   for (size_t i = 0; i < n; ++i) {
     TreeModel::Node node;
     if (!parse_tree_mode(modes[i], &node.mode))
-      return ctx.fail(StatusCode::kUnsupported, label, ": node ", node_ids[i], " of tree ", tree_ids[i], " has mode '", modes[i],
+      return ctx.fail(StatusCode::kUnsupported, label, ": node ", node_ids[i], " of tree ", tree_ids[i], " has mode '",
+                      modes[i],
                       "', not one of BRANCH_LEQ, BRANCH_LT, BRANCH_GTE, BRANCH_GT, BRANCH_EQ, BRANCH_NEQ, LEAF");
     node.feature = features[i];
     node.threshold = values.empty() ? 0.0 : values[i];
@@ -70,13 +77,14 @@ Status read_legacy_trees(InitContext& ctx, const std::string& label, const std::
       node.votes_end = model->votes.size();
     } else {
       if (!votes[i].empty())
-        return ctx.fail(StatusCode::kInvalidModel, label, ": node ", node_ids[i], " of tree ", tree_ids[i], " is a ", modes[i],
-                        " node but has ", vote_prefix, " weights");
+        return ctx.fail(StatusCode::kInvalidModel, label, ": node ", node_ids[i], " of tree ", tree_ids[i], " is a ",
+                        modes[i], " node but has ", vote_prefix, " weights");
       auto t = index.find({tree_ids[i], true_ids[i]});
       auto f = index.find({tree_ids[i], false_ids[i]});
       if (t == index.end() || f == index.end())
-        return ctx.fail(StatusCode::kInvalidModel, label, ": node ", node_ids[i], " of tree ", tree_ids[i], " branches to node ",
-                        t == index.end() ? true_ids[i] : false_ids[i], ", which the tree does not have");
+        return ctx.fail(StatusCode::kInvalidModel, label, ": node ", node_ids[i], " of tree ", tree_ids[i],
+                        " branches to node ", t == index.end() ? true_ids[i] : false_ids[i],
+                        ", which the tree does not have");
       node.true_child = t->second;
       node.false_child = f->second;
     }

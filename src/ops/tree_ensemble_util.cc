@@ -8,9 +8,9 @@ namespace hi::ops {
 
 bool parse_tree_mode(const std::string& name, TreeModel::Mode* mode) {
   using M = TreeModel::Mode;
-  static const std::pair<const char*, M> kModes[] = {{"BRANCH_LEQ", M::kLeq}, {"BRANCH_LT", M::kLt}, {"BRANCH_GTE", M::kGte},
-                                                     {"BRANCH_GT", M::kGt},   {"BRANCH_EQ", M::kEq}, {"BRANCH_NEQ", M::kNeq},
-                                                     {"LEAF", M::kLeaf}};
+  static const std::pair<const char*, M> kModes[] = {
+      {"BRANCH_LEQ", M::kLeq}, {"BRANCH_LT", M::kLt},   {"BRANCH_GTE", M::kGte}, {"BRANCH_GT", M::kGt},
+      {"BRANCH_EQ", M::kEq},   {"BRANCH_NEQ", M::kNeq}, {"LEAF", M::kLeaf}};
   for (const auto& [n, m] : kModes)
     if (name == n) {
       *mode = m;
@@ -26,7 +26,8 @@ Status TreeModel::validate(const std::string& label, int64_t n_targets) const {
     if (node.mode == Mode::kLeaf) {
       for (size_t v = node.votes_begin; v < node.votes_end; ++v)
         if (votes[v].target < 0 || votes[v].target >= n_targets)
-          return error(StatusCode::kInvalidModel, label, ": a leaf votes for target ", votes[v].target, ", outside [0, ", n_targets, ")");
+          return error(StatusCode::kInvalidModel, label, ": a leaf votes for target ", votes[v].target,
+                       ", outside [0, ", n_targets, ")");
       continue;
     }
     if (node.true_child < 0 || node.true_child >= n || node.false_child < 0 || node.false_child >= n)
@@ -86,8 +87,8 @@ const TreeModel::Node& TreeModel::leaf(const double* features, int64_t root) con
         case Mode::kNeq: go_true = x != t; break;
         case Mode::kMember:
           go_true = std::find(members.begin() + static_cast<std::ptrdiff_t>(node->members_begin),
-                              members.begin() + static_cast<std::ptrdiff_t>(node->members_end), x) !=
-                    members.begin() + static_cast<std::ptrdiff_t>(node->members_end);
+                              members.begin() + static_cast<std::ptrdiff_t>(node->members_end),
+                              x) != members.begin() + static_cast<std::ptrdiff_t>(node->members_end);
           break;
         case Mode::kLeaf: break;
       }
@@ -97,7 +98,8 @@ const TreeModel::Node& TreeModel::leaf(const double* features, int64_t root) con
   return *node;
 }
 
-void aggregate_trees(const TreeModel& model, const double* features, TreeAggregate how, double* scores, int64_t n_targets) {
+void aggregate_trees(const TreeModel& model, const double* features, TreeAggregate how, double* scores,
+                     int64_t n_targets) {
   std::vector<bool> has(static_cast<size_t>(n_targets), false);
   std::fill(scores, scores + n_targets, 0.0);
   for (int64_t root : model.roots) {

@@ -48,6 +48,7 @@ enum class TreeAggregate { kSum, kAverage, kMin, kMax };
 
 // scores[t] for one row: the aggregate of the votes for target t over all trees (AVERAGE divides
 // the sum by the number of trees). Targets no leaf votes for get 0.
-void aggregate_trees(const TreeModel& model, const double* features, TreeAggregate how, double* scores, int64_t n_targets);
+void aggregate_trees(const TreeModel& model, const double* features, TreeAggregate how, double* scores,
+                     int64_t n_targets);
 
 }  // namespace hi::ops

@@ -64,7 +64,8 @@ class UniqueOp final : public Op {
       if (!x.has_rank()) {
         y = ir::ValueType::tensor_unknown_shape(x.dtype);
       } else {
-        if (x.rank() == 0) return error(StatusCode::kInvalidModel, "input must have rank >= 1 with 'axis', got ", x.to_string());
+        if (x.rank() == 0)
+          return error(StatusCode::kInvalidModel, "input must have rank >= 1 with 'axis', got ", x.to_string());
         HI_ASSIGN_OR_RETURN(const int64_t axis, normalize_axis(axis_, x.rank()));
         std::vector<ir::Dim> dims = *x.shape;
         inverse_len = dims[static_cast<size_t>(axis)];
@@ -133,7 +134,8 @@ class UniqueOp final : public Op {
     if (!sorted_) {
       std::vector<size_t> by_first(groups.size());
       std::iota(by_first.begin(), by_first.end(), size_t{0});
-      std::sort(by_first.begin(), by_first.end(), [&](size_t p, size_t q) { return groups[p].first < groups[q].first; });
+      std::sort(by_first.begin(), by_first.end(),
+                [&](size_t p, size_t q) { return groups[p].first < groups[q].first; });
       std::vector<Group> reordered;
       for (size_t k = 0; k < by_first.size(); ++k) {
         position[by_first[k]] = static_cast<int64_t>(k);
@@ -148,14 +150,16 @@ class UniqueOp final : public Op {
     T* py = elements<T>(y);
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t g = 0; g < u; ++g)
-        for (int64_t i = 0; i < inner; ++i) py[(o * u + g) * inner + i] = at(o, groups[static_cast<size_t>(g)].first, i);
+        for (int64_t i = 0; i < inner; ++i)
+          py[(o * u + g) * inner + i] = at(o, groups[static_cast<size_t>(g)].first, i);
     if (ctx.num_outputs() > 1) {
       Tensor& t = ctx.output(1, DType::kInt64, {u});
       for (int64_t g = 0; g < u; ++g) t.data<int64_t>()[g] = groups[static_cast<size_t>(g)].first;
     }
     if (ctx.num_outputs() > 2) {
       Tensor& t = ctx.output(2, DType::kInt64, {n});
-      for (int64_t j = 0; j < n; ++j) t.data<int64_t>()[j] = position[static_cast<size_t>(group_of[static_cast<size_t>(j)])];
+      for (int64_t j = 0; j < n; ++j)
+        t.data<int64_t>()[j] = position[static_cast<size_t>(group_of[static_cast<size_t>(j)])];
     }
     if (ctx.num_outputs() > 3) {
       Tensor& t = ctx.output(3, DType::kInt64, {u});

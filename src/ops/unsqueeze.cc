@@ -29,10 +29,8 @@ class UnsqueezeOp final : public Op {
       const Tensor* v = ctx.input_value(1);
       if (!v) {
         const int64_t num_axes = a.is_static() ? shape_numel(a.concrete_shape()) : -1;
-        if (x.has_rank() && num_axes >= 0)
-          ctx.set_output_type(0, tensor_of_rank(x.dtype, x.rank() + num_axes));
-        else
-          ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
+        if (x.has_rank() && num_axes >= 0) ctx.set_output_type(0, tensor_of_rank(x.dtype, x.rank() + num_axes));
+        else ctx.set_output_type(0, ir::ValueType::tensor_unknown_shape(x.dtype));
         return Status::ok();
       }
       HI_ASSIGN_OR_RETURN(axes, int_list_checked(*v, "axes"));

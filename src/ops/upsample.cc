@@ -16,7 +16,8 @@ class UpsampleOp final : public Op {
   Status init(InitContext& ctx) override {
     opset_ = ctx.opset();
     if (opset_ >= 11)
-      return ctx.fail(StatusCode::kInvalidModel, "Upsample was removed in opset 11 (the model imports opset ", opset_, "); use Resize");
+      return ctx.fail(StatusCode::kInvalidModel, "Upsample was removed in opset 11 (the model imports opset ", opset_,
+                      "); use Resize");
     const std::string mode = ctx.get_string("mode", "nearest");
     if (mode == "nearest") opt_.mode = ResizeMode::kNearest;
     else if (mode == "linear" || mode == "bilinear") opt_.mode = ResizeMode::kLinear;
@@ -33,7 +34,8 @@ class UpsampleOp final : public Op {
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, opset_ < 9 ? 1 : 2, opset_ < 9 ? 1 : 2));
     const ir::ValueType& x = ctx.input_type(0);
-    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype)) return unsupported_dtype(ctx.node(), x.dtype, "X");
+    if (x.dtype != DType::kUndefined && !in_set(kNumericTypes, x.dtype))
+      return unsupported_dtype(ctx.node(), x.dtype, "X");
     if (opset_ >= 9 && ctx.input_type(1).dtype != DType::kUndefined && !dtype_is_float(ctx.input_type(1).dtype))
       return error(StatusCode::kInvalidModel, "scales must be float, got ", ctx.input_type(1).to_string());
     if (!x.has_rank()) {
@@ -100,7 +102,8 @@ class UpsampleOp final : public Op {
     return s + "]";
   }
   static Result<std::vector<double>> scales_of(const Tensor& t, StatusCode code) {
-    if (!dtype_is_float(t.dtype()) || t.rank() != 1) return error(code, "scales must be a 1-D float tensor, got ", t.type_string());
+    if (!dtype_is_float(t.dtype()) || t.rank() != 1)
+      return error(code, "scales must be a 1-D float tensor, got ", t.type_string());
     std::vector<double> v;
     for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.as_double(i));
     return v;

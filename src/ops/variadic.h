@@ -18,7 +18,8 @@ Status run_variadic(RunContext& ctx, Combine combine, Finish finish) {
   for (size_t i = 1; i < k; ++i) {
     const Tensor& t = ctx.in(i);
     if (t.dtype() != first.dtype())
-      return error(StatusCode::kInvalidArgument, "input ", i, " is ", t.type_string(), " but input 0 is ", first.type_string());
+      return error(StatusCode::kInvalidArgument, "input ", i, " is ", t.type_string(), " but input 0 is ",
+                   first.type_string());
     HI_ASSIGN_OR_RETURN(shape, broadcast_shapes(shape, t.shape()));
   }
   Tensor& out = ctx.output(0, first.dtype(), shape);
@@ -54,7 +55,9 @@ class VariadicOp : public Op {
 // The accumulated value as is.
 struct KeepFn {
   template <typename C>
-  C operator()(C acc, int64_t) const { return acc; }
+  C operator()(C acc, int64_t) const {
+    return acc;
+  }
 };
 
 // max/min that propagate NaN (like numpy.maximum), for float and integer compute types.

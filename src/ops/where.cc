@@ -29,9 +29,11 @@ class WhereOp final : public Op {
     const Tensor& c = ctx.in(0);
     const Tensor& x = ctx.in(1);
     const Tensor& y = ctx.in(2);
-    if (c.dtype() != DType::kBool) return error(StatusCode::kInvalidArgument, "condition must be bool, got ", c.type_string());
+    if (c.dtype() != DType::kBool)
+      return error(StatusCode::kInvalidArgument, "condition must be bool, got ", c.type_string());
     if (x.dtype() != y.dtype())
-      return error(StatusCode::kInvalidArgument, "X is ", x.type_string(), " but Y is ", y.type_string(), "; they must match");
+      return error(StatusCode::kInvalidArgument, "X is ", x.type_string(), " but Y is ", y.type_string(),
+                   "; they must match");
     HI_ASSIGN_OR_RETURN(Shape cx, broadcast_shapes(c.shape(), x.shape()));
     HI_ASSIGN_OR_RETURN(Shape shape, broadcast_shapes(cx, y.shape()));
     Tensor& out = ctx.output(0, x.dtype(), shape);

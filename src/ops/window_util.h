@@ -41,7 +41,8 @@ class WindowOp final : public Op {
 
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1, 1));
-    HI_RETURN_IF_ERROR(check_scalar_type(ctx.node(), ctx.input_type(0), bit(DType::kInt32) | bit(DType::kInt64), "size"));
+    HI_RETURN_IF_ERROR(
+        check_scalar_type(ctx.node(), ctx.input_type(0), bit(DType::kInt32) | bit(DType::kInt64), "size"));
     ir::Dim len;
     if (const Tensor* s = ctx.input_value(0)) {
       HI_ASSIGN_OR_RETURN(const int64_t n, read_size(*s));

@@ -31,7 +31,9 @@ int fold_conv_batchnorm(ir::Model& m, const TypeOracle& types) {
     const Tensor* mean = constant(g, index, bn.inputs[3]);
     const Tensor* var = constant(g, index, bn.inputs[4]);
     const int64_t mo = w->rank() >= 1 ? w->dim(0) : -1;
-    auto per_channel = [&](const Tensor* t) { return t && t->rank() == 1 && t->dim(0) == mo && dtype_is_float(t->dtype()); };
+    auto per_channel = [&](const Tensor* t) {
+      return t && t->rank() == 1 && t->dim(0) == mo && dtype_is_float(t->dtype());
+    };
     if (!per_channel(scale) || !per_channel(beta) || !per_channel(mean) || !per_channel(var)) continue;
     if (b && !per_channel(b)) continue;
     if (dtype_of_value(types, bn.outputs[0]) != w->dtype()) continue;

@@ -36,7 +36,8 @@ int fuse_attention(ir::Model& m, const TypeOracle& types) {
   };
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node& qk = g.nodes[i];
-    if (qk.op_type != "MatMul" || !qk.domain.empty() || qk.inputs.size() != 2 || dead.count(static_cast<int>(i))) continue;
+    if (qk.op_type != "MatMul" || !qk.domain.empty() || qk.inputs.size() != 2 || dead.count(static_cast<int>(i)))
+      continue;
     if (dtype_of_value(types, qk.outputs[0]) != DType::kFloat32) continue;
     const int tq = transposed(qk.inputs[0], {0, 2, 1, 3});
     const int tk = transposed(qk.inputs[1], {0, 2, 3, 1});

@@ -86,7 +86,8 @@ int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precisio
         out = add->outputs[0];
       }
     }
-    if (ir::Node* act = sole_reader(out); act && act->inputs[0] == out && as_activation(g, index, *act, &act_name, &act_params)) {
+    if (ir::Node* act = sole_reader(out);
+        act && act->inputs[0] == out && as_activation(g, index, *act, &act_name, &act_params)) {
       dead.insert(index.consumers(out)[0]);
       out = act->outputs[0];
     }

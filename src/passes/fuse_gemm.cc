@@ -17,7 +17,8 @@ int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precisio
     if (float_attr(gemm, "alpha", 1.f) != 1.f || int_attr(gemm, "transA", 0) != 0) continue;
     const ir::ValueType* a = types(gemm.inputs[0]);
     const Tensor* w = constant(g, idx, gemm.inputs[1]);
-    if (!a || a->dtype != DType::kFloat32 || a->rank() != 2 || !w || w->dtype() != DType::kFloat32 || w->rank() != 2) continue;
+    if (!a || a->dtype != DType::kFloat32 || a->rank() != 2 || !w || w->dtype() != DType::kFloat32 || w->rank() != 2)
+      continue;
     const bool trans_b = int_attr(gemm, "transB", 0) != 0;
     const int64_t k = w->dim(trans_b ? 1 : 0), n = w->dim(trans_b ? 0 : 1);
     const bool has_c = gemm.inputs.size() > 2 && !gemm.inputs[2].empty();

@@ -73,7 +73,8 @@ class HardSwishMatcher {
         if (p < 0) continue;
         const ir::Node& gn = g_.nodes[static_cast<size_t>(p)];
         if (gn.op_type == "HardSigmoid" && gn.domain.empty() && index_.single_use(gate) && gn.inputs.size() == 1 &&
-            gn.inputs[0] == cand_x && near(float_attr(gn, "alpha", 0.2f), 1.f / 6.f) && near(float_attr(gn, "beta", 0.5f), 0.5f)) {
+            gn.inputs[0] == cand_x && near(float_attr(gn, "alpha", 0.2f), 1.f / 6.f) &&
+            near(float_attr(gn, "beta", 0.5f), 0.5f)) {
           inner->push_back(p);
           *x = cand_x;
           return true;
@@ -109,8 +110,8 @@ class HardSwishMatcher {
     if (!add || add->inputs.size() != 2) return false;
     float three = 0;
     for (int i = 0; i < 2; ++i)
-      if (add->inputs[static_cast<size_t>(i)] == x && scalar_constant(g_, index_, add->inputs[static_cast<size_t>(1 - i)], &three) &&
-          near(three, 3.f))
+      if (add->inputs[static_cast<size_t>(i)] == x &&
+          scalar_constant(g_, index_, add->inputs[static_cast<size_t>(1 - i)], &three) && near(three, 3.f))
         return true;
     return false;
   }

@@ -18,7 +18,8 @@ bool all_equal(const std::vector<int64_t>& v, int64_t value) {
 // A channels-last float32 FusedConv reading a channels-last input, with constant weights of
 // rank 4 (bias constant too when present), computing in float32 with an activation the kernel has.
 const Tensor* fusable_conv(const ir::Graph& g, const GraphIndex& index, const ir::Node& n) {
-  if (n.domain != ops::kInternalDomain || n.op_type != "FusedConv" || int_attr(n, "channels_last", 0) != 1) return nullptr;
+  if (n.domain != ops::kInternalDomain || n.op_type != "FusedConv" || int_attr(n, "channels_last", 0) != 1)
+    return nullptr;
   if (const ir::Attribute* p = n.attr("precision"); p && p->s != "fp32") return nullptr;
   cpu::Activation act;
   const ir::Attribute* name = n.attr("activation");
@@ -63,7 +64,8 @@ int fuse_inverted_residual(ir::Model& m) {
     if (di < 0 || dead.count(di) || !index.single_use(project.inputs[0])) continue;
     const ir::Node& dw = g.nodes[static_cast<size_t>(di)];
     const Tensor* wd = fusable_conv(g, index, dw);
-    if (!wd || has_residual(dw) || wd->dim(1) != 1 || int_attr(dw, "group", 1) != wd->dim(0) || wp->dim(1) != wd->dim(0))
+    if (!wd || has_residual(dw) || wd->dim(1) != 1 || int_attr(dw, "group", 1) != wd->dim(0) ||
+        wp->dim(1) != wd->dim(0))
       continue;
     // The expansion, when the depthwise convolution reads one.
     const ir::Node* expand = nullptr;
@@ -77,9 +79,14 @@ int fuse_inverted_residual(ir::Model& m) {
     fusedn.name = project.name;
     fusedn.domain = ops::kInternalDomain;
     fusedn.op_type = "InvertedResidual";
-    fusedn.inputs = {expand ? expand->inputs[0] : dw.inputs[0], expand ? expand->inputs[1] : "",
-                     expand ? input_or_empty(*expand, 2) : "", dw.inputs[1], input_or_empty(dw, 2),
-                     project.inputs[1], input_or_empty(project, 2), input_or_empty(project, 3)};
+    fusedn.inputs = {expand ? expand->inputs[0] : dw.inputs[0],
+                     expand ? expand->inputs[1] : "",
+                     expand ? input_or_empty(*expand, 2) : "",
+                     dw.inputs[1],
+                     input_or_empty(dw, 2),
+                     project.inputs[1],
+                     input_or_empty(project, 2),
+                     input_or_empty(project, 3)};
     fusedn.outputs = project.outputs;
     for (const char* key : {"kernel_shape", "strides", "pads", "dilations", "auto_pad"})
       if (const ir::Attribute* a = dw.attr(key)) fusedn.attributes[key] = *a;

@@ -23,8 +23,8 @@ class LayerNormMatcher {
   struct Match {
     std::string x, gamma, beta, y;  // gamma / beta empty when absent
     float epsilon = 0;
-    int64_t width = 0;        // the last axis's size
-    std::vector<int> inner;   // nodes replaced, the one that ends the pattern excluded
+    int64_t width = 0;       // the last axis's size
+    std::vector<int> inner;  // nodes replaced, the one that ends the pattern excluded
   };
 
   // `n` (the Div, or the Mul / Add after it) ends a LayerNorm: fills m.
@@ -107,7 +107,9 @@ class LayerNormMatcher {
   }
 
  private:
-  static bool is(const ir::Node& n, const char* op) { return n.domain.empty() && n.op_type == op && n.outputs.size() == 1; }
+  static bool is(const ir::Node& n, const char* op) {
+    return n.domain.empty() && n.op_type == op && n.outputs.size() == 1;
+  }
 
   int sole_producer(const std::string& v, const char* op) const {
     const int p = index_.producer(v);

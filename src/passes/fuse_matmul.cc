@@ -33,13 +33,14 @@ Match match_gelu(const ir::Graph& g, const GraphIndex& idx, const std::string& x
     float c = 0;
     const bool div = scale.op_type == "Div" && scale.inputs.size() == 2 && scale.inputs[0] == x &&
                      scalar_constant(g, idx, scale.inputs[1], &c) && near(c, std::sqrt(2.f));
-    const bool mul = scale.op_type == "Mul" && scalar_constant(g, idx, other_input(scale, x), &c) &&
-                     near(c, 1.f / std::sqrt(2.f));
+    const bool mul =
+        scale.op_type == "Mul" && scalar_constant(g, idx, other_input(scale, x), &c) && near(c, 1.f / std::sqrt(2.f));
     if (!scale.domain.empty() || (!div && !mul)) continue;
     const int erf = sole(scale.outputs[0], "Erf");
     if (erf < 0) continue;
     const int add = sole(node(erf).outputs[0], "Add");
-    if (add < 0 || !scalar_constant(g, idx, other_input(node(add), node(erf).outputs[0]), &c) || !near(c, 1.f)) continue;
+    if (add < 0 || !scalar_constant(g, idx, other_input(node(add), node(erf).outputs[0]), &c) || !near(c, 1.f))
+      continue;
     const int prod = sole(node(add).outputs[0], "Mul");
     if (prod < 0) continue;
     const int second = readers[0] == first ? readers[1] : readers[0];

@@ -26,7 +26,8 @@ int fuse_qdq_add(ir::Model& m) {
     fused_add.name = add.name;
     fused_add.domain = ops::kInternalDomain;
     fused_add.op_type = "QLinearAdd";
-    fused_add.inputs = {da->inputs[0], da->inputs[1], da->inputs[2], db->inputs[0], db->inputs[1], db->inputs[2], q.inputs[1], q.inputs[2]};
+    fused_add.inputs = {da->inputs[0], da->inputs[1], da->inputs[2], db->inputs[0],
+                        db->inputs[1], db->inputs[2], q.inputs[1],   q.inputs[2]};
     fused_add.outputs = {q.outputs[0]};
     dequantized.insert(index.producer(add.inputs[0]));
     dequantized.insert(index.producer(add.inputs[1]));

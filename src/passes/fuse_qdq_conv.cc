@@ -61,9 +61,11 @@ int fuse_qdq_conv(ir::Model& m) {
     const Tensor* wq = constant(g, index, dw.inputs[0]);
     const Tensor* ws = constant(g, index, dw.inputs[1]);
     const Tensor* wzp = constant(g, index, dw.inputs[2]);
-    if (!wq || wq->dtype() != DType::kInt8 || wq->rank() != 4 || !is_float_scale(ws) || !wzp || !all_zero(*wzp)) continue;
+    if (!wq || wq->dtype() != DType::kInt8 || wq->rank() != 4 || !is_float_scale(ws) || !wzp || !all_zero(*wzp))
+      continue;
     const int64_t out_channels = wq->dim(0);
-    if (ws->numel() != 1 && !(ws->rank() == 1 && ws->numel() == out_channels && int_attr(dw, "axis", 1) % 4 == 0)) continue;
+    if (ws->numel() != 1 && !(ws->rank() == 1 && ws->numel() == out_channels && int_attr(dw, "axis", 1) % 4 == 0))
+      continue;
     // bias: DequantizeLinear of constant int32 with scale x_scale * w_scale, zero point 0.
     const ir::Node* db = nullptr;
     if (conv.inputs.size() > 2 && !conv.inputs[2].empty()) {
@@ -94,14 +96,16 @@ int fuse_qdq_conv(ir::Model& m) {
     fusedq.name = conv.name;
     fusedq.domain = ops::kInternalDomain;
     fusedq.op_type = "FusedQLinearConv";
-    fusedq.inputs = {dx->inputs[0], dx->inputs[1], dx->inputs[2], dw.inputs[0], dw.inputs[1], dw.inputs[2], q.inputs[1], q.inputs[2]};
+    fusedq.inputs = {dx->inputs[0], dx->inputs[1], dx->inputs[2], dw.inputs[0],
+                     dw.inputs[1],  dw.inputs[2],  q.inputs[1],   q.inputs[2]};
     if (db) fusedq.inputs.push_back(db->inputs[0]);
     fusedq.outputs = {q.outputs[0]};
     for (const char* key : {"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad"})
       if (const ir::Attribute* a = conv.attr(key)) fusedq.attributes[key] = *a;
     if (relu) fusedq.attributes["activation"] = *act;
     for (int weight_node : {pw, db ? index.producer(conv.inputs[2]) : -1})
-      if (weight_node >= 0 && index.single_use(g.nodes[static_cast<size_t>(weight_node)].outputs[0])) dead.insert(weight_node);
+      if (weight_node >= 0 && index.single_use(g.nodes[static_cast<size_t>(weight_node)].outputs[0]))
+        dead.insert(weight_node);
     dead.insert(pq);
     dequantized_inputs.insert(index.producer(conv.inputs[0]));
     conv = std::move(fusedq);

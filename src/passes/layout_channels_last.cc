@@ -2,9 +2,9 @@
 // fastest float32 convolutions use on AVX-512. Convolutions and pools switch to their
 // channels-last forms (FusedConv channels_last=1, ChannelsLastPool); elementwise ops between
 // them (QDQ models' per-tensor QuantizeLinear / DequantizeLinear too, and binary ops that
-// broadcast rank-4 or one-element operands) follow their inputs' layout; a Transpose enters the region and one leaves it for each
-// reader that needs the original layout. Without this, every convolution would reorder its
-// input and output.
+// broadcast rank-4 or one-element operands) follow their inputs' layout; a Transpose enters the region and one leaves
+// it for each reader that needs the original layout. Without this, every convolution would reorder its input and
+// output.
 #include <map>
 
 #include "ops/internal.h"
@@ -119,7 +119,8 @@ int to_channels_last(ir::Model& m, const TypeOracle& types) {
       // Elementwise: follows its inputs when they are already channels-last.
       if (kUnary.count(n.op_type)) {
         convert = last.count(n.inputs[0]) > 0;
-        for (size_t i = 1; i < n.inputs.size(); ++i) convert = convert && (n.inputs[i].empty() || !is_float_rank4(types, n.inputs[i]));
+        for (size_t i = 1; i < n.inputs.size(); ++i)
+          convert = convert && (n.inputs[i].empty() || !is_float_rank4(types, n.inputs[i]));
       } else if (kBinary.count(n.op_type) && n.inputs.size() == 2) {
         // Broadcasting commutes with permuting both operands alike when both are rank 4 (an SE
         // block's [N, C, H, W] * [N, C, 1, 1]), and a one-element operand (hard-swish's + 3)

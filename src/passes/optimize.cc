@@ -38,11 +38,11 @@ int drop_unused_initializers(ir::Graph& g) {
 }  // namespace
 
 // Every pass, in the order they run.
-const char* const kPassNames[] = {"eliminate_identity",    "fold_conv_batchnorm", "fold_conv_affine",
-                                  "fuse_hard_swish",       "fuse_layer_norm",     "fuse_conv",
-                                  "fuse_attention",        "fuse_matmul",         "fuse_gemm",
-                                  "to_channels_last",      "fuse_inverted_residual", "fuse_qdq_conv",
-                                  "fuse_qdq_add"};
+const char* const kPassNames[] = {
+    "eliminate_identity", "fold_conv_batchnorm", "fold_conv_affine",       "fuse_hard_swish",
+    "fuse_layer_norm",    "fuse_conv",           "fuse_attention",         "fuse_matmul",
+    "fuse_gemm",          "to_channels_last",    "fuse_inverted_residual", "fuse_qdq_conv",
+    "fuse_qdq_add"};
 
 Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& types, PassReport* report) {
   PassReport local;
@@ -68,7 +68,8 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
     pass("fuse_hard_swish", [&] { return fuse_hard_swish(model, types); });
     pass("fuse_layer_norm", [&] { return fuse_layer_norm(model, types); });
   }
-  if (options.level >= 2 || options.precision == "bf16") pass("fuse_conv", [&] { return fuse_conv(model, types, options.precision); });
+  if (options.level >= 2 || options.precision == "bf16")
+    pass("fuse_conv", [&] { return fuse_conv(model, types, options.precision); });
   if (options.level >= 2) {
     pass("fuse_attention", [&] { return fuse_attention(model, types); });
     pass("fuse_matmul", [&] { return fuse_matmul(model, types, options.precision); });

@@ -95,7 +95,8 @@ Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& 
 }
 
 void fold_channel_affine_into_conv(ir::Graph& g, ir::Node& conv, const Tensor& w, const Tensor* b,
-                                   const std::vector<double>& scale, const std::vector<double>& shift, const std::string& tag) {
+                                   const std::vector<double>& scale, const std::vector<double>& shift,
+                                   const std::string& tag) {
   const int64_t mo = w.dim(0);
   std::vector<double> wv = as_doubles(w), bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
   const size_t per_out = wv.size() / static_cast<size_t>(mo);
@@ -202,7 +203,6 @@ bool maybe_same_shape(const TypeOracle& types, const std::string& a, const std::
     return x.is_known() || y.is_known() || x.symbol.empty() || y.symbol.empty() || x.symbol == y.symbol;
   });
 }
-
 
 DType dtype_of_value(const TypeOracle& types, const std::string& name) {
   const ir::ValueType* t = types ? types(name) : nullptr;

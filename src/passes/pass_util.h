@@ -44,7 +44,8 @@ Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& 
 // plus shift[o] per output channel: W' = W * scale, B' = B * scale + shift, in double, rounded
 // once to w's type, stored as new initializers named after the old ones and `tag`.
 void fold_channel_affine_into_conv(ir::Graph& g, ir::Node& conv, const Tensor& w, const Tensor* b,
-                                   const std::vector<double>& scale, const std::vector<double>& shift, const std::string& tag);
+                                   const std::vector<double>& scale, const std::vector<double>& shift,
+                                   const std::string& tag);
 // ai.onnx HardSwish, or the one fuse_hard_swish puts in hipinfer's domain for older opsets.
 bool is_hard_swish(const ir::Node& n);
 float float_attr(const ir::Node& n, const char* key, float def);

@@ -1,10 +1,10 @@
 // Graph passes: rewrite an ir::Model before it is compiled, by optimisation level as in ONNX
 // Runtime: 0 none; 1 basic (constant folding - done by the executor -, Identity/Dropout
 // removal, Conv+BatchNormalization folding); 2 extended (Conv/MatMul/Gemm + bias +
-// activation + residual fusion, GELU fusion into MatMul, BERT-style multi-head attention); 3 all (channels-last layout for
-// the convolutional part of the graph, when the fast kernels are built in). precision bf16
-// turns every float32 convolution into a FusedConv computing in bfloat16, at any level.
-// Every pass keeps the model's outputs equal within float32 rounding.
+// activation + residual fusion, GELU fusion into MatMul, BERT-style multi-head attention); 3 all (channels-last layout
+// for the convolutional part of the graph, when the fast kernels are built in). precision bf16 turns every float32
+// convolution into a FusedConv computing in bfloat16, at any level. Every pass keeps the model's outputs equal within
+// float32 rounding.
 #pragma once
 
 #include <functional>

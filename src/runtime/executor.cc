@@ -119,7 +119,8 @@ ir::ValueType more_specific(const ir::ValueType& declared, const ir::ValueType* 
 
 // A copy of `n` whose graph attributes are reduced to signatures (inputs, and outputs typed by
 // the compiled subgraph): what If/Loop/Scan need to infer their output types.
-ir::Node with_inferred_signatures(const ir::Node& n, const std::map<std::string, std::unique_ptr<Executor>>& subgraphs) {
+ir::Node with_inferred_signatures(const ir::Node& n,
+                                  const std::map<std::string, std::unique_ptr<Executor>>& subgraphs) {
   ir::Node typed = n;
   for (const auto& [attr_name, sub] : subgraphs) {
     auto sig = std::make_shared<ir::Graph>();
@@ -190,7 +191,8 @@ void note_in_place(const Op& op, const std::vector<int>& inputs, int node, const
         continue;
       bool read_twice = false;
       for (size_t j = 0; j < inputs.size(); ++j)
-        if (const Tensor* other = input_tensor(j); j != i && other && other->storage() == t->storage()) read_twice = true;
+        if (const Tensor* other = input_tensor(j); j != i && other && other->storage() == t->storage())
+          read_twice = true;
       if (!read_twice) in_place->push_back({node, in->second, out->second});
     }
   }
@@ -292,7 +294,8 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
   outputs_ = graph.outputs;
   overridable_ = graph.overridable_initializers;
   for (const auto& in : graph.inputs) {
-    if (in.type.kind == ir::ValueKind::kTensor && in.type.dtype != DType::kUndefined && !dtype_is_supported(in.type.dtype))
+    if (in.type.kind == ir::ValueKind::kTensor && in.type.dtype != DType::kUndefined &&
+        !dtype_is_supported(in.type.dtype))
       return error(StatusCode::kUnsupported, "input '", in.name, "' has data type ", dtype_name(in.type.dtype),
                    ", which hipinfer does not support");
     input_slots_.push_back(new_slot(in.name, in.type));
@@ -311,17 +314,19 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     auto ds = opsets.find(n.domain);
     const int64_t version = ds == opsets.end() ? 0 : ds->second;
     if (ds == opsets.end())
-      return error(StatusCode::kInvalidModel, n.describe(), " uses domain '", n.domain, "', which the model does not import");
+      return error(StatusCode::kInvalidModel, n.describe(), " uses domain '", n.domain,
+                   "', which the model does not import");
     if (!entry || version < entry->since_version) {
-      const std::string key = (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(version) + ")";
-      unsupported[key].push_back(!n.name.empty() ? n.name
+      const std::string key =
+          (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(version) + ")";
+      unsupported[key].push_back(!n.name.empty()     ? n.name
                                  : n.outputs.empty() ? "#" + std::to_string(&n - graph.nodes.data())
                                                      : "producing " + n.outputs[0]);
     }
   }
   if (!unsupported.empty()) {
-    std::string msg = std::to_string(unsupported.size()) + (unsupported.size() == 1 ? " op is" : " ops are") +
-                      " not supported: ";
+    std::string msg =
+        std::to_string(unsupported.size()) + (unsupported.size() == 1 ? " op is" : " ops are") + " not supported: ";
     bool first = true;
     for (const auto& [op, nodes] : unsupported) {
       msg += (first ? "" : "; ") + op + " at node" + (nodes.size() > 1 ? "s " : " ");
@@ -341,8 +346,9 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
         return error(StatusCode::kInvalidModel, graph.nodes[i].describe(), " writes '", o,
                      "', which is already a graph input or initializer");
       if (!producer.emplace(o, i).second)
-        return error(StatusCode::kInvalidModel, "value '", o, "' is produced by two nodes: ",
-                     graph.nodes[producer[o]].describe(), " and ", graph.nodes[i].describe());
+        return error(StatusCode::kInvalidModel, "value '", o,
+                     "' is produced by two nodes: ", graph.nodes[producer[o]].describe(), " and ",
+                     graph.nodes[i].describe());
     }
   // Names a subgraph reads from this graph count as inputs of its node for ordering.
   auto node_reads = [&](const ir::Node& n) {
@@ -515,9 +521,10 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       RunContext rctx(n, ins, &outs, nullptr);
       {
         // What the fold allocates counts against the session's budget and, on its own, the fold limit.
-        MemoryBudgetScope fold_budget(options.fold_limit_bytes > 0
-                                          ? std::make_shared<MemoryBudget>(options.fold_limit_bytes, current_memory_budget())
-                                          : current_memory_budget());
+        MemoryBudgetScope fold_budget(
+            options.fold_limit_bytes > 0
+                ? std::make_shared<MemoryBudget>(options.fold_limit_bytes, current_memory_budget())
+                : current_memory_budget());
         s = guarded(n, [&] { return cn.op->run(rctx); });
       }
       if (s.is_ok()) {
@@ -547,7 +554,8 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       outer_slots_.push_back({slot, o.name});
     }
     if (slot < 0)
-      return error(StatusCode::kInvalidModel, "graph output '", o.name, "' is not produced by any node, input or initializer");
+      return error(StatusCode::kInvalidModel, "graph output '", o.name,
+                   "' is not produced by any node, input or initializer");
     const ir::ValueType& inferred = slot_types_[static_cast<size_t>(slot)];
     if (o.type.kind == ir::ValueKind::kTensor && inferred.kind == ir::ValueKind::kTensor &&
         o.type.dtype != DType::kUndefined && inferred.dtype != DType::kUndefined && o.type.dtype != inferred.dtype)
@@ -563,7 +571,8 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       if (s >= 0) last_use[static_cast<size_t>(s)] = static_cast<int>(i);
   for (int s : output_slots_) last_use[static_cast<size_t>(s)] = -1;
   for (size_t s = 0; s < last_use.size(); ++s)
-    if (last_use[s] >= 0 && !is_constant_[s]) nodes_[static_cast<size_t>(last_use[s])].release.push_back(static_cast<int>(s));
+    if (last_use[s] >= 0 && !is_constant_[s])
+      nodes_[static_cast<size_t>(last_use[s])].release.push_back(static_cast<int>(s));
 
   // 7. Memory planning: main graphs whose values are all plain tensors (a sequence could hold a
   // planned buffer past its lifetime; subgraphs run inside their node's lifetime anyway).
@@ -592,8 +601,8 @@ void note_traffic(const ir::Node& n, size_t index, const RunContext& ctx, const 
 
 }  // namespace
 
-Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent,
-                     int64_t* arena_bytes, int64_t* activation_bytes, std::vector<double>* node_ms) const {
+Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, const Frame* parent, int64_t* arena_bytes,
+                     int64_t* activation_bytes, std::vector<double>* node_ms) const {
   HI_ASSERT(inputs.size() == input_slots_.size() + overridable_slots_.size() || inputs.size() == input_slots_.size(),
             "executor got ", inputs.size(), " inputs, expects ", input_slots_.size());
   if (arena_bytes) *arena_bytes = 0;

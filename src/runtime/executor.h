@@ -78,9 +78,9 @@ class Executor {
   struct CompiledNode {
     const ir::Node* node = nullptr;
     std::unique_ptr<Op> op;
-    std::vector<int> inputs;   // slot, or -1 for an absent optional input
-    std::vector<int> outputs;  // slot, or -1 for an unused optional output
-    std::vector<int> release;  // slots whose last reader is this node
+    std::vector<int> inputs;                                     // slot, or -1 for an absent optional input
+    std::vector<int> outputs;                                    // slot, or -1 for an unused optional output
+    std::vector<int> release;                                    // slots whose last reader is this node
     std::map<std::string, std::unique_ptr<Executor>> subgraphs;  // by attribute name
   };
 
@@ -92,9 +92,9 @@ class Executor {
 
   std::vector<ir::ValueInfo> inputs_, outputs_, overridable_;
   std::vector<int> input_slots_, output_slots_, overridable_slots_;
-  std::map<std::string, int> slots_;           // value name -> slot
-  std::vector<ir::ValueType> slot_types_;      // static types per slot
-  std::vector<Value> constants_;               // per slot: initializers and folded values
+  std::map<std::string, int> slots_;       // value name -> slot
+  std::vector<ir::ValueType> slot_types_;  // static types per slot
+  std::vector<Value> constants_;           // per slot: initializers and folded values
   std::vector<bool> is_constant_;
   std::vector<std::pair<int, std::string>> outer_slots_;  // slots filled from enclosing frames
   std::vector<CompiledNode> nodes_;

@@ -21,7 +21,8 @@ void plan_offsets(MemoryPlan* plan) {
     std::vector<std::pair<int64_t, int64_t>> busy;
     for (size_t j : placed) {
       const PlannedBuffer& o = plan->buffers[j];
-      if (o.first <= b.last && b.first <= o.last) busy.push_back({o.offset, o.offset + (o.bytes + kAlign - 1) / kAlign * kAlign});
+      if (o.first <= b.last && b.first <= o.last)
+        busy.push_back({o.offset, o.offset + (o.bytes + kAlign - 1) / kAlign * kAlign});
     }
     std::sort(busy.begin(), busy.end());
     int64_t offset = 0;
@@ -47,8 +48,8 @@ MemoryPlan make_plan(std::vector<PlannedBuffer> recorded, const std::vector<bool
     const size_t root = shares[c.input];
     PlannedBuffer& in = recorded[root];
     const PlannedBuffer& out = recorded[c.output];
-    if (escapes[root] || escapes[c.output] || shares[c.output] != c.output || root == c.output || in.bytes != out.bytes ||
-        in.last != c.node || out.first != c.node)
+    if (escapes[root] || escapes[c.output] || shares[c.output] != c.output || root == c.output ||
+        in.bytes != out.bytes || in.last != c.node || out.first != c.node)
       continue;
     in.last = out.last;
     shares[c.output] = root;

@@ -34,7 +34,7 @@ struct PlannedBuffer {
 struct MemoryPlan {
   std::vector<PlannedBuffer> buffers;
   std::map<std::pair<int, int>, size_t> by_output;  // (node, output) -> index in buffers
-  int64_t arena_bytes = 0;  // the arena's size: the planned peak of intermediate tensors
+  int64_t arena_bytes = 0;                          // the arena's size: the planned peak of intermediate tensors
   int64_t total_bytes = 0;  // the sum of every planned buffer (what a run without reuse would hold)
 };
 

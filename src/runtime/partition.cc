@@ -76,7 +76,8 @@ ScopedDeviceBackends::~ScopedDeviceBackends() {
 }
 
 std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes, const PlacementReport& placement,
-                                       const std::vector<std::string>& graph_outputs, const HostInputsQuery& host_inputs) {
+                                       const std::vector<std::string>& graph_outputs,
+                                       const HostInputsQuery& host_inputs) {
   std::vector<Partition> parts;
   std::set<std::string> made_here;  // values the current run computes
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -114,7 +115,8 @@ std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes
   return parts;
 }
 
-int64_t register_partition_runner(std::shared_ptr<const PartitionRunner> runner, std::vector<ir::ValueType> output_types) {
+int64_t register_partition_runner(std::shared_ptr<const PartitionRunner> runner,
+                                  std::vector<ir::ValueType> output_types) {
   static std::atomic<int64_t> next{1};
   const int64_t id = next++;
   std::lock_guard<std::mutex> lock(registry_mutex());

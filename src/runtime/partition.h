@@ -19,11 +19,11 @@ namespace hi::runtime {
 
 // What a device needs to compile one partition.
 struct PartitionSpec {
-  std::string device;                            // "cuda:0"
-  std::vector<ir::Node> nodes;                   // in execution order
-  std::vector<ir::ValueInfo> inputs, outputs;    // with the types the session inferred
-  std::map<std::string, Tensor> constants;       // inputs known at build time (weights)
-  std::map<std::string, ir::ValueType> types;    // every value the nodes read or write
+  std::string device;                          // "cuda:0"
+  std::vector<ir::Node> nodes;                 // in execution order
+  std::vector<ir::ValueInfo> inputs, outputs;  // with the types the session inferred
+  std::map<std::string, Tensor> constants;     // inputs known at build time (weights)
+  std::map<std::string, ir::ValueType> types;  // every value the nodes read or write
   std::map<std::string, int64_t> opsets;
   bool graphs = true;  // capture the launches per input signature and replay them (SessionOptions::gpu_graphs)
 };

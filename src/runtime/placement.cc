@@ -38,7 +38,8 @@ std::string op_label(const ir::Node& n) {
 }
 
 Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& requested, const GpuRuntimeInfo& gpus) {
-  HI_RETURN_IF(requested.empty(), kInvalidArgument, "the device list is empty; give one or more of gpu, cuda, hip, emu, cpu");
+  HI_RETURN_IF(requested.empty(), kInvalidArgument,
+               "the device list is empty; give one or more of gpu, cuda, hip, emu, cpu");
   std::vector<DeviceSlot> slots;
   std::set<std::string> seen;
   for (const std::string& r : requested) {
@@ -59,7 +60,7 @@ Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& 
         bool built = false;
         for (const auto& b : gpus.compiled_backends) built = built || (r == "gpu" ? b != "emu" : b == r);
         const std::string reason = no_device_reason(r, gpus);
-        slot.missing = !built ? "this build has no " + (r == "gpu" ? std::string("GPU") : r) + " backend"
+        slot.missing = !built           ? "this build has no " + (r == "gpu" ? std::string("GPU") : r) + " backend"
                        : reason.empty() ? "no " + r + " device found"
                                         : "no GPU: " + reason;
       }
@@ -139,7 +140,8 @@ void keep_shape_math_on_cpu(const std::vector<NodeToPlace>& nodes, const HostInp
     for (const std::string& o : n.outputs) {
       if (o.empty()) continue;
       const ir::ValueType* t = types(o);
-      const bool integer = t && t->kind == ir::ValueKind::kTensor && (dtype_is_integer(t->dtype) || t->dtype == DType::kBool);
+      const bool integer =
+          t && t->kind == ir::ValueKind::kTensor && (dtype_is_integer(t->dtype) || t->dtype == DType::kBool);
       if (!integer || outputs.count(o)) {
         only_host_reads = false;
         break;
@@ -238,10 +240,11 @@ std::string PlacementReport::table() const {
     if (s.size() < w) s.append(w - s.size(), ' ');
     return s;
   };
-  std::string t = pad("node", wn) + "  " + pad("op", wo) + "  " + pad("device", wd) + "  why not " + devices.front() + "\n";
+  std::string t =
+      pad("node", wn) + "  " + pad("op", wo) + "  " + pad("device", wd) + "  why not " + devices.front() + "\n";
   for (const NodePlacement& p : nodes)
-    t += pad(p.node, wn) + "  " + pad(p.op_type, wo) + "  " + pad(p.device, wd) + "  " + (p.reason.empty() ? "-" : p.reason) +
-         "\n";
+    t += pad(p.node, wn) + "  " + pad(p.op_type, wo) + "  " + pad(p.device, wd) + "  " +
+         (p.reason.empty() ? "-" : p.reason) + "\n";
   return t + summary() + "\n";
 }
 

@@ -24,14 +24,14 @@ namespace hi {
 
 struct Session::Impl {
   std::shared_ptr<MemoryBudget> budget;  // what the session holds; destroyed after what it counts
-  ir::Model model;  // owns the nodes the executor points into
+  ir::Model model;                       // owns the nodes the executor points into
   std::unique_ptr<ops::Executor> executor;
   std::vector<TensorInfo> inputs, outputs;
   ModelMetadata metadata;
   SessionOptions options;
-  int threads = 1;               // resolved intra-op thread count
-  passes::PassReport passes;     // what the graph passes rewrote
-  PlacementReport placement;     // where each node runs
+  int threads = 1;            // resolved intra-op thread count
+  passes::PassReport passes;  // what the graph passes rewrote
+  PlacementReport placement;  // where each node runs
   std::vector<std::string> warnings;
   std::vector<int64_t> partition_ids;  // DevicePartition runners this session registered
   ~Impl() {
@@ -61,7 +61,6 @@ TensorInfo runtime::tensor_info(const ir::ValueInfo& vi) {
 }
 
 namespace {
-
 
 // The smallest axis that `input` indexes as a Gather's indices, with that axis's size known.
 int64_t index_limit(const ops::Executor& ex, const std::string& input) {
@@ -205,10 +204,12 @@ Status check_options(const SessionOptions& options) {
                "constant_folding_limit must be >= 0 (0: no limit), got ", options.constant_folding_limit);
   HI_RETURN_IF(options.optimization_level < 0 || options.optimization_level > 3, kInvalidArgument,
                "optimization_level must be 0..3, got ", options.optimization_level);
-  HI_RETURN_IF(options.threads < 0, kInvalidArgument, "threads must be >= 0 (0: the physical cores), got ", options.threads);
+  HI_RETURN_IF(options.threads < 0, kInvalidArgument, "threads must be >= 0 (0: the physical cores), got ",
+               options.threads);
   // More threads than a few per logical CPU only oversubscribe, and tens of thousands make the
   // OpenMP runtime fail to start them (it aborts the process).
-  const int max_threads = static_cast<int>(std::min<unsigned>(1024, 4 * std::max(1u, std::thread::hardware_concurrency())));
+  const int max_threads =
+      static_cast<int>(std::min<unsigned>(1024, 4 * std::max(1u, std::thread::hardware_concurrency())));
   HI_RETURN_IF(options.threads > max_threads, kInvalidArgument, "threads must be at most ", max_threads,
                " (4 per logical CPU, at most 1024), got ", options.threads);
   return Status::ok();
@@ -216,7 +217,8 @@ Status check_options(const SessionOptions& options) {
 
 // SessionOptions::free_dimension_overrides: the named symbolic dims of the graph's inputs and
 // outputs become known sizes. Returns a warning for each name that no input dim carries.
-Result<std::vector<std::string>> override_free_dimensions(ir::Graph& graph, const std::map<std::string, int64_t>& sizes) {
+Result<std::vector<std::string>> override_free_dimensions(ir::Graph& graph,
+                                                          const std::map<std::string, int64_t>& sizes) {
   std::vector<std::string> warnings;
   for (const auto& [name, size] : sizes)
     HI_RETURN_IF(size < 0, kInvalidArgument, "free dimension override '", name, "' is ", size,
@@ -237,7 +239,8 @@ Result<std::vector<std::string>> override_free_dimensions(ir::Graph& graph, cons
   fix(graph.outputs, false);
   for (const auto& [name, size] : sizes)
     if (!used.count(name))
-      warnings.push_back(str("free dimension override '", name, "' = ", size, " matches no symbolic dim of the model's inputs"));
+      warnings.push_back(
+          str("free dimension override '", name, "' = ", size, " matches no symbolic dim of the model's inputs"));
   return warnings;
 }
 
@@ -269,7 +272,8 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   bool wants_gpu = false;
   for (const auto& d : options.devices) wants_gpu = wants_gpu || d != "cpu";
   const runtime::DeviceBackends backends = runtime::device_backends();
-  HI_ASSIGN_OR_RETURN(auto devices, runtime::resolve_devices(options.devices, wants_gpu ? backends.query() : GpuRuntimeInfo{}));
+  HI_ASSIGN_OR_RETURN(auto devices,
+                      runtime::resolve_devices(options.devices, wants_gpu ? backends.query() : GpuRuntimeInfo{}));
   cpu::ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
@@ -285,8 +289,8 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     po.channels_last = devices.front().name.empty() || devices.front().name == "cpu";
     po.disabled.insert(options.disabled_passes.begin(), options.disabled_passes.end());
     const ops::Executor& t = *typed.value();
-    HI_RETURN_IF_ERROR(passes::optimize(impl->model, po, [&](const std::string& name) { return t.value_type(name); },
-                                        &impl->passes)
+    HI_RETURN_IF_ERROR(passes::optimize(
+                           impl->model, po, [&](const std::string& name) { return t.value_type(name); }, &impl->passes)
                            .with_context(impl->model.path));
   }
   bo.memory_plan = options.optimization_level >= 1;
@@ -337,7 +341,8 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
 }
 
 // Checks one input tensor against its declaration; binds symbolic dims.
-Status check_input(const ir::ValueInfo& decl, const Tensor& t, std::map<std::string, std::pair<int64_t, std::string>>& bound) {
+Status check_input(const ir::ValueInfo& decl, const Tensor& t,
+                   std::map<std::string, std::pair<int64_t, std::string>>& bound) {
   const ir::ValueType& type = decl.type;
   if (type.kind != ir::ValueKind::kTensor) return Status::ok();
   if (type.dtype != DType::kUndefined && t.dtype() != type.dtype)
@@ -351,8 +356,8 @@ Status check_input(const ir::ValueInfo& decl, const Tensor& t, std::map<std::str
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t actual = t.dim(static_cast<int64_t>(i));
     if (dims[i].is_known() && dims[i].value != actual)
-      return error(StatusCode::kInvalidArgument, "input '", decl.name, "': dim ", i, " must be ", dims[i].value,
-                   " (", type.to_string(), "), got ", t.type_string());
+      return error(StatusCode::kInvalidArgument, "input '", decl.name, "': dim ", i, " must be ", dims[i].value, " (",
+                   type.to_string(), "), got ", t.type_string());
     if (!dims[i].is_known() && !dims[i].symbol.empty()) {
       auto [it, inserted] = bound.emplace(dims[i].symbol, std::make_pair(actual, decl.name));
       if (!inserted && it->second.first != actual)
@@ -427,21 +432,23 @@ Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::create(const std::string& path, const SessionOptions& options) {
   return at_api_boundary([&]() -> Result<std::unique_ptr<Session>> {
-  // Reading holds the file's bytes and the parsed protobuf besides the tensors it makes.
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  const int64_t parse_bytes = ec ? 0 : 2 * static_cast<int64_t>(std::min<uintmax_t>(size, INT64_MAX / 4));
-  HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, path, [&] { return onnx_reader::read_model_file(path); }));
-  return std::unique_ptr<Session>(new Session(std::move(impl)));
+    // Reading holds the file's bytes and the parsed protobuf besides the tensors it makes.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    const int64_t parse_bytes = ec ? 0 : 2 * static_cast<int64_t>(std::min<uintmax_t>(size, INT64_MAX / 4));
+    HI_ASSIGN_OR_RETURN(auto impl,
+                        create_impl(options, parse_bytes, path, [&] { return onnx_reader::read_model_file(path); }));
+    return std::unique_ptr<Session>(new Session(std::move(impl)));
   });
 }
 
-Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, size_t size, const SessionOptions& options) {
+Result<std::unique_ptr<Session>> Session::create_from_bytes(const void* data, size_t size,
+                                                            const SessionOptions& options) {
   return at_api_boundary([&]() -> Result<std::unique_ptr<Session>> {
-  const int64_t parse_bytes = static_cast<int64_t>(std::min<size_t>(size, INT64_MAX / 4));
-  HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, "the model bytes",
-                                             [&] { return onnx_reader::read_model_bytes(data, size, ""); }));
-  return std::unique_ptr<Session>(new Session(std::move(impl)));
+    const int64_t parse_bytes = static_cast<int64_t>(std::min<size_t>(size, INT64_MAX / 4));
+    HI_ASSIGN_OR_RETURN(auto impl, create_impl(options, parse_bytes, "the model bytes",
+                                               [&] { return onnx_reader::read_model_bytes(data, size, ""); }));
+    return std::unique_ptr<Session>(new Session(std::move(impl)));
   });
 }
 
@@ -471,8 +478,8 @@ PartitionGraphStats Session::graph_stats() const {
   return total;
 }
 
-Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names,
-                               RunStats* stats, const RunOptions* run_options) const {
+Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names, RunStats* stats,
+                               const RunOptions* run_options) const {
   return at_api_boundary([&] { return run_guarded(inputs, output_names, stats, run_options); });
 }
 

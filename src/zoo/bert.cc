@@ -18,10 +18,7 @@ constexpr double kEmbeddingStd = 0.02;  // BERT's initializer_range
 class BertBuilder {
  public:
   BertBuilder(GraphBuilder& g, const ZooOptions& o)
-      : g_(g),
-        hidden_(o.hidden),
-        heads_(o.heads),
-        intermediate_(o.intermediate > 0 ? o.intermediate : 4 * o.hidden) {}
+      : g_(g), hidden_(o.hidden), heads_(o.heads), intermediate_(o.intermediate > 0 ? o.intermediate : 4 * o.hidden) {}
 
   // Embedding sums and their LayerNorm.
   std::string embeddings(const std::string& input_ids, const std::string& token_type_ids, int64_t vocab,
@@ -34,7 +31,8 @@ class BertBuilder {
  private:
   // x @ W + b with W stored transposed ([in, out]) as the exporter writes it for MatMul; the
   // tensor keeps the module's ".weight" name so it can be traced to the PyTorch parameter.
-  std::string linear(const std::string& x, const std::string& module, const std::string& scope, int64_t in, int64_t out);
+  std::string linear(const std::string& x, const std::string& module, const std::string& scope, int64_t in,
+                     int64_t out);
   std::string layer_norm(const std::string& x, const std::string& module, const std::string& scope,
                          const std::string& output_name = "");
   std::string gelu(const std::string& x, const std::string& scope);
@@ -48,20 +46,21 @@ class BertBuilder {
 std::string BertBuilder::linear(const std::string& x, const std::string& module, const std::string& scope, int64_t in,
                                 int64_t out) {
   const size_t n = static_cast<size_t>(in * out);
-  const std::string w = g_.add_initializer(module + ".weight", {in, out},
-                                           random_normal(g_.rng(module + ".weight"), n, 0.0, 1.0 / std::sqrt(double(in))));
-  const std::string b = g_.add_initializer(module + ".bias", {out},
-                                           random_normal(g_.rng(module + ".bias"), static_cast<size_t>(out), 0.0, 0.02));
+  const std::string w = g_.add_initializer(
+      module + ".weight", {in, out}, random_normal(g_.rng(module + ".weight"), n, 0.0, 1.0 / std::sqrt(double(in))));
+  const std::string b = g_.add_initializer(
+      module + ".bias", {out}, random_normal(g_.rng(module + ".bias"), static_cast<size_t>(out), 0.0, 0.02));
   const std::string y = g_.op("MatMul", scope, {x, w});
   return g_.op("Add", scope, {b, y});  // the exporter puts the bias first
 }
 
 std::string BertBuilder::layer_norm(const std::string& x, const std::string& module, const std::string& scope,
                                     const std::string& output_name) {
-  const std::string gamma = g_.add_initializer(module + ".weight", {hidden_},
-                                               random_normal(g_.rng(module + ".weight"), static_cast<size_t>(hidden_), 1.0, 0.05));
-  const std::string beta = g_.add_initializer(module + ".bias", {hidden_},
-                                              random_normal(g_.rng(module + ".bias"), static_cast<size_t>(hidden_), 0.0, 0.05));
+  const std::string gamma =
+      g_.add_initializer(module + ".weight", {hidden_},
+                         random_normal(g_.rng(module + ".weight"), static_cast<size_t>(hidden_), 1.0, 0.05));
+  const std::string beta = g_.add_initializer(
+      module + ".bias", {hidden_}, random_normal(g_.rng(module + ".bias"), static_cast<size_t>(hidden_), 0.0, 0.05));
   if (g_.opset() >= 17) {
     return g_.op("LayerNormalization", scope, {x, gamma, beta},
                  {Attr::i("axis", -1), Attr::f("epsilon", kLayerNormEpsilon)}, output_name);
@@ -107,7 +106,8 @@ std::string BertBuilder::embeddings(const std::string& input_ids, const std::str
   const std::string shape = g_.op("Shape", scope, {input_ids});
   const std::string seq = g_.op("Gather", scope, {shape, g_.constant_i64(scope, {}, {1})}, {Attr::i("axis", 0)});
   const std::string end = g_.unsqueeze(scope, seq, {0});
-  const std::string sliced = g_.op("Slice", scope, {position_ids, g_.constant_i64(scope, {1}, {0}), end, g_.constant_i64(scope, {1}, {1})});
+  const std::string sliced =
+      g_.op("Slice", scope, {position_ids, g_.constant_i64(scope, {1}, {0}), end, g_.constant_i64(scope, {1}, {1})});
   const std::string positions =
       g_.op("Gather", scope + "/position_embeddings", {table("position_embeddings", max_positions), sliced});
   sum = g_.op("Add", scope, {sum, positions});
@@ -121,7 +121,8 @@ std::string BertBuilder::additive_mask(const std::string& attention_mask) {
   return g_.op("Mul", "", {inverted, g_.constant_f32("", -10000.0f)});
 }
 
-std::string BertBuilder::layer(const std::string& h, const std::string& mask, int index, const std::string& output_name) {
+std::string BertBuilder::layer(const std::string& h, const std::string& mask, int index,
+                               const std::string& output_name) {
   const std::string module = "encoder.layer." + std::to_string(index);
   const std::string scope = "/encoder/layer." + std::to_string(index);
   const int64_t head_size = hidden_ / heads_;
@@ -162,11 +163,13 @@ std::string BertBuilder::layer(const std::string& h, const std::string& mask, in
 void BertBuilder::pooler(const std::string& h, const std::string& output_name) {
   // hidden_states[:, 0] -> Linear (as Gemm, torch layout [out, in]) -> tanh.
   const std::string first = g_.op("Gather", "/pooler", {h, g_.constant_i64("/pooler", {}, {0})}, {Attr::i("axis", 1)});
-  const std::string w = g_.add_initializer(
-      "pooler.dense.weight", {hidden_, hidden_},
-      random_normal(g_.rng("pooler.dense.weight"), static_cast<size_t>(hidden_ * hidden_), 0.0, 1.0 / std::sqrt(double(hidden_))));
-  const std::string b = g_.add_initializer("pooler.dense.bias", {hidden_},
-                                           random_normal(g_.rng("pooler.dense.bias"), static_cast<size_t>(hidden_), 0.0, 0.02));
+  const std::string w =
+      g_.add_initializer("pooler.dense.weight", {hidden_, hidden_},
+                         random_normal(g_.rng("pooler.dense.weight"), static_cast<size_t>(hidden_ * hidden_), 0.0,
+                                       1.0 / std::sqrt(double(hidden_))));
+  const std::string b =
+      g_.add_initializer("pooler.dense.bias", {hidden_},
+                         random_normal(g_.rng("pooler.dense.bias"), static_cast<size_t>(hidden_), 0.0, 0.02));
   const std::string dense = g_.op("Gemm", "/pooler/dense", {first, w, b},
                                   {Attr::f("alpha", 1.0f), Attr::f("beta", 1.0f), Attr::i("transB", 1)});
   g_.op("Tanh", "/pooler/activation", {dense}, {}, output_name);
@@ -187,8 +190,8 @@ Status build_bert(GraphBuilder& g, const ZooOptions& o) {
   HI_RETURN_IF(o.layers < 1 || o.layers > 1000, kInvalidArgument, "layers must be in 1..1000, got ", o.layers);
   HI_RETURN_IF(o.hidden < 1, kInvalidArgument, "hidden must be positive, got ", o.hidden);
   HI_RETURN_IF(o.heads < 1, kInvalidArgument, "heads must be positive, got ", o.heads);
-  HI_RETURN_IF(o.hidden % o.heads != 0, kInvalidArgument, "hidden (", o.hidden,
-               ") must be a multiple of heads (", o.heads, ")");
+  HI_RETURN_IF(o.hidden % o.heads != 0, kInvalidArgument, "hidden (", o.hidden, ") must be a multiple of heads (",
+               o.heads, ")");
   HI_RETURN_IF(o.sequence < 0 || o.sequence > (1 << 20), kInvalidArgument,
                "sequence must be in 0..1048576 (0 = symbolic), got ", o.sequence);
   HI_RETURN_IF(o.intermediate < 0, kInvalidArgument, "intermediate must be positive (or 0 for 4 x hidden), got ",

@@ -60,7 +60,8 @@ void conv_forward(const FeatureMap& x, const std::vector<float>& w, int64_t kern
       for (int64_t q0 = 0; q0 < out_size; q0 += kChunk) {
         const int64_t len = std::min(kChunk, out_size - q0);
         float* r[kBlock];
-        for (int64_t b = 0; b < kBlock; ++b) r[b] = &y.data[static_cast<size_t>((o0 + std::min(b, block - 1)) * out_size + q0)];
+        for (int64_t b = 0; b < kBlock; ++b)
+          r[b] = &y.data[static_cast<size_t>((o0 + std::min(b, block - 1)) * out_size + q0)];
         for (int64_t k = 0; k < depth; ++k) {
           const float* c = m + k * out_size + q0;
           float wv[kBlock] = {};
@@ -97,7 +98,8 @@ std::string torch_scope(const std::string& module_path) {
     size_t dot = module_path.find('.', start);
     if (dot == std::string::npos) dot = module_path.size();
     const std::string part = module_path.substr(start, dot - start);
-    const bool is_index = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool is_index =
+        !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
     previous = is_index && !previous.empty() ? previous + "." + part : part;
     scope += "/" + previous;
     start = dot + 1;
@@ -109,8 +111,8 @@ FeatureMap ConvNetBuilder::input(const ShapeDim& batch, int64_t channels, int64_
   g_.add_input("input", ElemType::kFloat, {batch, {channels, {}}, {size, {}}, {size, {}}});
   const int64_t s = std::min(size, kMaxCalibrationSize);
   const int64_t n = (kCalibrationPixels + s * s - 1) / (s * s);
-  return {"input", n, channels, s, s,
-          random_normal(g_.rng("calibration.input"), static_cast<size_t>(n * channels * s * s), 0.0, 1.0)};
+  return {"input", n, channels,
+          s,       s, random_normal(g_.rng("calibration.input"), static_cast<size_t>(n * channels * s * s), 0.0, 1.0)};
 }
 
 FeatureMap ConvNetBuilder::conv(const FeatureMap& x, const std::string& module, int64_t out_channels, int64_t kernel,
@@ -126,9 +128,10 @@ FeatureMap ConvNetBuilder::conv(const FeatureMap& x, const std::string& module, 
 
   FeatureMap y;
   y.batch = x.batch;
-  y.name = g_.op("Conv", torch_scope(module), {x.name, weight},
-                 {Attr::i("group", groups), Attr::ints_of("dilations", {1, 1}), Attr::ints_of("kernel_shape", {kernel, kernel}),
-                  Attr::ints_of("pads", {pad, pad, pad, pad}), Attr::ints_of("strides", {stride, stride})});
+  y.name = g_.op(
+      "Conv", torch_scope(module), {x.name, weight},
+      {Attr::i("group", groups), Attr::ints_of("dilations", {1, 1}), Attr::ints_of("kernel_shape", {kernel, kernel}),
+       Attr::ints_of("pads", {pad, pad, pad, pad}), Attr::ints_of("strides", {stride, stride})});
   y.channels = out_channels;
   y.height = conv_out_size(x.height, kernel, stride, pad);
   y.width = conv_out_size(x.width, kernel, stride, pad);
@@ -157,11 +160,12 @@ FeatureMap ConvNetBuilder::batch_norm(const FeatureMap& x, const std::string& mo
     float* out = &y.data[static_cast<size_t>(ch * size)];
     for (int64_t k = 0; k < size; ++k) out[k] = out[k] * scale + shift;
   }
-  y.name = g_.op("BatchNormalization", torch_scope(module),
-                 {x.name, g_.add_initializer(module + ".weight", {c}, gamma), g_.add_initializer(module + ".bias", {c}, beta),
-                  g_.add_initializer(module + ".running_mean", {c}, running_mean, /*is_buffer=*/true),
-                  g_.add_initializer(module + ".running_var", {c}, running_var, /*is_buffer=*/true)},
-                 {Attr::f("epsilon", kBnEpsilon), Attr::f("momentum", 0.9f)});
+  y.name = g_.op(
+      "BatchNormalization", torch_scope(module),
+      {x.name, g_.add_initializer(module + ".weight", {c}, gamma), g_.add_initializer(module + ".bias", {c}, beta),
+       g_.add_initializer(module + ".running_mean", {c}, running_mean, /*is_buffer=*/true),
+       g_.add_initializer(module + ".running_var", {c}, running_var, /*is_buffer=*/true)},
+      {Attr::f("epsilon", kBnEpsilon), Attr::f("momentum", 0.9f)});
   return y;
 }
 
@@ -176,7 +180,9 @@ FeatureMap ConvNetBuilder::relu(const FeatureMap& x, const std::string& scope) {
   return clipped(x, scope, 0.0f, std::numeric_limits<float>::infinity());
 }
 
-FeatureMap ConvNetBuilder::relu6(const FeatureMap& x, const std::string& scope) { return clipped(x, scope, 0.0f, 6.0f); }
+FeatureMap ConvNetBuilder::relu6(const FeatureMap& x, const std::string& scope) {
+  return clipped(x, scope, 0.0f, 6.0f);
+}
 
 FeatureMap ConvNetBuilder::add(const FeatureMap& a, const FeatureMap& b, const std::string& scope) {
   HI_ASSERT(a.channels == b.channels && a.height == b.height && a.width == b.width, scope);
@@ -226,8 +232,9 @@ void ConvNetBuilder::classifier(const FeatureMap& x, const std::string& pool_sco
   const std::string w = g_.add_initializer(
       fc_module + ".weight", {classes, c},
       random_normal(g_.rng(fc_module + ".weight"), static_cast<size_t>(classes * c), 0.0, 1.0 / std::sqrt(double(c))));
-  const std::string b = g_.add_initializer(fc_module + ".bias", {classes},
-                                           random_normal(g_.rng(fc_module + ".bias"), static_cast<size_t>(classes), 0.0, 0.01));
+  const std::string b =
+      g_.add_initializer(fc_module + ".bias", {classes},
+                         random_normal(g_.rng(fc_module + ".bias"), static_cast<size_t>(classes), 0.0, 0.01));
   g_.op("Gemm", torch_scope(fc_module), {flat, w, b},
         {Attr::f("alpha", 1.0f), Attr::f("beta", 1.0f), Attr::i("transB", 1)}, output_name);
   g_.add_output(output_name, ElemType::kFloat, {batch, {classes, {}}});

@@ -27,7 +27,7 @@ namespace hi::zoo {
 
 // A value in the graph and the activations the calibration batch has there.
 struct FeatureMap {
-  std::string name;  // graph value
+  std::string name;   // graph value
   int64_t batch = 0;  // of the calibration activations, not the graph's batch
   int64_t channels = 0;
   int64_t height = 0;  // of the calibration activations, not the graph's input size

@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-
 #include <onnx/onnx_pb.h>
 
 #include <bit>
@@ -52,7 +51,8 @@ int64_t element_count(const std::vector<int64_t>& dims) {
   return n;
 }
 
-void set_value_info(onnx::ValueInfoProto* vi, const std::string& name, ElemType type, const std::vector<ShapeDim>& dims) {
+void set_value_info(onnx::ValueInfoProto* vi, const std::string& name, ElemType type,
+                    const std::vector<ShapeDim>& dims) {
   vi->set_name(name);
   auto* tensor_type = vi->mutable_type()->mutable_tensor_type();
   tensor_type->set_elem_type(static_cast<int32_t>(type));
@@ -69,7 +69,8 @@ void set_value_info(onnx::ValueInfoProto* vi, const std::string& name, ElemType 
 
 // ---- Rng ----
 
-Rng::Rng(uint64_t seed, std::string_view stream) : state_(splitmix64_mix(seed + 0x9e3779b97f4a7c15ULL) ^ fnv1a64(stream)) {}
+Rng::Rng(uint64_t seed, std::string_view stream)
+    : state_(splitmix64_mix(seed + 0x9e3779b97f4a7c15ULL) ^ fnv1a64(stream)) {}
 
 uint64_t Rng::next_u64() {
   state_ += 0x9e3779b97f4a7c15ULL;
@@ -166,10 +167,11 @@ std::vector<std::string> GraphBuilder::add_node(const std::string& op_type, cons
   return outputs;
 }
 
-std::string GraphBuilder::op(const std::string& op_type, const std::string& scope, const std::vector<std::string>& inputs,
-                             const std::vector<Attr>& attrs, const std::string& output_name) {
-  return add_node(op_type, scope, inputs, attrs, 1, output_name.empty() ? std::vector<std::string>{}
-                                                                        : std::vector<std::string>{output_name})[0];
+std::string GraphBuilder::op(const std::string& op_type, const std::string& scope,
+                             const std::vector<std::string>& inputs, const std::vector<Attr>& attrs,
+                             const std::string& output_name) {
+  return add_node(op_type, scope, inputs, attrs, 1,
+                  output_name.empty() ? std::vector<std::string>{} : std::vector<std::string>{output_name})[0];
 }
 
 bool GraphBuilder::reserve_bytes(const std::string& name, uint64_t bytes) {
@@ -283,8 +285,8 @@ std::string GraphBuilder::clip(const std::string& scope, const std::string& x, f
 Status GraphBuilder::finish(const std::string& doc_string) {
   if (!too_large_.empty()) {
     return error(StatusCode::kInvalidArgument, "the weights would take ", initializer_bytes_ >> 20,
-                 " MiB, over the 2 GiB that one ONNX protobuf can hold (the limit is reached at tensor '",
-                 too_large_, "'); choose smaller sizes");
+                 " MiB, over the 2 GiB that one ONNX protobuf can hold (the limit is reached at tensor '", too_large_,
+                 "'); choose smaller sizes");
   }
   model_->set_ir_version(ir_version_for_opset(opset_));
   model_->set_producer_name("hipinfer-zoo");
@@ -325,7 +327,8 @@ Status GraphBuilder::write(const std::string& path) const {
                  "' does not exist");
   const fs::path temporary = p.string() + ".tmp-" + std::to_string(::getpid());
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  if (!out) return error(StatusCode::kInvalidArgument, "cannot write the model to '", path, "': ", std::strerror(errno));
+  if (!out)
+    return error(StatusCode::kInvalidArgument, "cannot write the model to '", path, "': ", std::strerror(errno));
   const bool ok = model_->SerializeToOstream(&out);
   out.close();
   if (!ok || !out) {

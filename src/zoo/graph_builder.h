@@ -56,7 +56,9 @@ struct Attr {
 
   static Attr i(std::string name, int64_t v) { return {std::move(name), Kind::kInt, v, 0, {}}; }
   static Attr f(std::string name, float v) { return {std::move(name), Kind::kFloat, 0, v, {}}; }
-  static Attr ints_of(std::string name, std::vector<int64_t> v) { return {std::move(name), Kind::kInts, 0, 0, std::move(v)}; }
+  static Attr ints_of(std::string name, std::vector<int64_t> v) {
+    return {std::move(name), Kind::kInts, 0, 0, std::move(v)};
+  }
 };
 
 // ONNX IR version that goes with a default-domain opset (ONNX's own release table).
@@ -96,22 +98,26 @@ class GraphBuilder {
   // Weights, stored as raw little-endian data; each returns its name, for use as a node input.
   // Buffers (BN running statistics, position ids) are stored like weights but, as in PyTorch,
   // are not counted as parameters.
-  std::string add_initializer(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& values,
-                              bool is_buffer = false);
+  std::string add_initializer(const std::string& name, const std::vector<int64_t>& dims,
+                              const std::vector<float>& values, bool is_buffer = false);
   std::string add_initializer_i64(const std::string& name, const std::vector<int64_t>& dims,
                                   const std::vector<int64_t>& values);  // always a buffer
   // Quantized weights, their zero points and int32 biases (a QDQ model's); buffers like the above.
-  std::string add_initializer_i8(const std::string& name, const std::vector<int64_t>& dims, const std::vector<int8_t>& values);
-  std::string add_initializer_u8(const std::string& name, const std::vector<int64_t>& dims, const std::vector<uint8_t>& values);
+  std::string add_initializer_i8(const std::string& name, const std::vector<int64_t>& dims,
+                                 const std::vector<int8_t>& values);
+  std::string add_initializer_u8(const std::string& name, const std::vector<int64_t>& dims,
+                                 const std::vector<uint8_t>& values);
   std::string add_initializer_i32(const std::string& name, const std::vector<int64_t>& dims,
                                   const std::vector<int32_t>& values);
   // A Constant node in `scope`, as the exporter writes scalars, shapes and axes.
-  std::string constant_i64(const std::string& scope, const std::vector<int64_t>& dims, const std::vector<int64_t>& values);
+  std::string constant_i64(const std::string& scope, const std::vector<int64_t>& dims,
+                           const std::vector<int64_t>& values);
   std::string constant_f32(const std::string& scope, float value);  // a scalar
 
   // Ops whose operands moved from attributes to inputs at some opset, spelled for opset().
   std::string unsqueeze(const std::string& scope, const std::string& x, const std::vector<int64_t>& axes);
-  std::string reduce_mean(const std::string& scope, const std::string& x, const std::vector<int64_t>& axes, bool keepdims);
+  std::string reduce_mean(const std::string& scope, const std::string& x, const std::vector<int64_t>& axes,
+                          bool keepdims);
   std::string clip(const std::string& scope, const std::string& x, float lo, float hi);
 
   // Elements of the parameters (not buffers) added so far.
@@ -128,8 +134,8 @@ class GraphBuilder {
  private:
   std::string unique_node_name(const std::string& scope, const std::string& op_type);
   bool reserve_bytes(const std::string& name, uint64_t bytes);
-  std::string add_raw_initializer(const std::string& name, const std::vector<int64_t>& dims, int32_t type, const void* data,
-                                  size_t count, size_t element_size);
+  std::string add_raw_initializer(const std::string& name, const std::vector<int64_t>& dims, int32_t type,
+                                  const void* data, size_t count, size_t element_size);
 
   std::unique_ptr<onnx::ModelProto> model_;
   int64_t opset_;

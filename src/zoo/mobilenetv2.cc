@@ -14,8 +14,8 @@ struct Setting {
   int64_t repeats;    // n
   int64_t stride;     // s, of the first block
 };
-constexpr Setting kSettings[] = {{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
-                                 {6, 96, 3, 1},  {6, 160, 3, 2}, {6, 320, 1, 1}};
+constexpr Setting kSettings[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                                 {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
 constexpr int64_t kStemChannels = 32;
 constexpr int64_t kLastChannels = 1280;
 
@@ -52,7 +52,8 @@ Status build_mobilenetv2(GraphBuilder& g, const ZooOptions& o) {
   int index = 1;
   for (const Setting& s : kSettings) {
     for (int64_t i = 0; i < s.repeats; ++i) {
-      x = inverted_residual(net, x, "features." + std::to_string(index++), s.channels, i == 0 ? s.stride : 1, s.expansion);
+      x = inverted_residual(net, x, "features." + std::to_string(index++), s.channels, i == 0 ? s.stride : 1,
+                            s.expansion);
     }
   }
   x = conv_bn_relu6(net, x, "features." + std::to_string(index), kLastChannels, 1, 1);

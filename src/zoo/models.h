@@ -8,7 +8,9 @@
 namespace hi::zoo {
 
 // The batch dimension the options ask for: symbolic "batch" or a fixed size.
-inline ShapeDim batch_dim(const ZooOptions& o) { return o.symbolic_batch ? ShapeDim{-1, "batch"} : ShapeDim{o.batch, {}}; }
+inline ShapeDim batch_dim(const ZooOptions& o) {
+  return o.symbolic_batch ? ShapeDim{-1, "batch"} : ShapeDim{o.batch, {}};
+}
 
 Status build_resnet50(GraphBuilder& g, const ZooOptions& o);
 Status build_mobilenetv2(GraphBuilder& g, const ZooOptions& o);

@@ -9,7 +9,7 @@ namespace hi::zoo {
 namespace {
 
 struct Stage {
-  int64_t width;   // channels of the 1x1 and 3x3 convs; the block outputs 4x this
+  int64_t width;  // channels of the 1x1 and 3x3 convs; the block outputs 4x this
   int64_t blocks;
   int64_t stride;  // of the first block's 3x3 conv and downsample
 };
@@ -21,12 +21,14 @@ constexpr int64_t kExpansion = 4;
 FeatureMap bottleneck(ConvNetBuilder& net, const FeatureMap& x, const std::string& prefix, int64_t width,
                       int64_t stride, bool downsample) {
   const std::string scope = torch_scope(prefix);
-  FeatureMap y = net.relu(net.batch_norm(net.conv(x, prefix + ".conv1", width, 1, 1), prefix + ".bn1"), scope + "/relu");
+  FeatureMap y =
+      net.relu(net.batch_norm(net.conv(x, prefix + ".conv1", width, 1, 1), prefix + ".bn1"), scope + "/relu");
   y = net.relu(net.batch_norm(net.conv(y, prefix + ".conv2", width, 3, stride), prefix + ".bn2"), scope + "/relu_1");
   y = net.batch_norm(net.conv(y, prefix + ".conv3", width * kExpansion, 1, 1), prefix + ".bn3");
-  const FeatureMap shortcut =
-      downsample ? net.batch_norm(net.conv(x, prefix + ".downsample.0", width * kExpansion, 1, stride), prefix + ".downsample.1")
-                 : x;
+  const FeatureMap shortcut = downsample
+                                  ? net.batch_norm(net.conv(x, prefix + ".downsample.0", width * kExpansion, 1, stride),
+                                                   prefix + ".downsample.1")
+                                  : x;
   return net.relu(net.add(y, shortcut, scope), scope + "/relu_2");
 }
 

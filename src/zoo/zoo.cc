@@ -52,8 +52,8 @@ Result<std::unique_ptr<GraphBuilder>> build(const std::string& name, const ZooOp
   for (const Entry& e : kModels)
     if (name == e.name) entry = &e;
   HI_RETURN_IF(!entry, kNotFound, "unknown zoo model '", name, "'; known models: ", known_names());
-  HI_RETURN_IF(o.opset < GraphBuilder::kMinOpset || o.opset > GraphBuilder::kMaxOpset, kInvalidArgument,
-               name, ": opset ", o.opset, " is outside the range the zoo writes (", GraphBuilder::kMinOpset, "..",
+  HI_RETURN_IF(o.opset < GraphBuilder::kMinOpset || o.opset > GraphBuilder::kMaxOpset, kInvalidArgument, name,
+               ": opset ", o.opset, " is outside the range the zoo writes (", GraphBuilder::kMinOpset, "..",
                GraphBuilder::kMaxOpset, ")");
   HI_RETURN_IF(!o.symbolic_batch && (o.batch < 1 || o.batch > (1 << 20)), kInvalidArgument, name,
                ": batch must be in 1..1048576, got ", o.batch);
@@ -83,7 +83,8 @@ Result<std::string> build_zoo_model(const std::string& name, const ZooOptions& o
   return g->serialize();
 }
 
-Status write_zoo_model(const std::string& name, const ZooOptions& options, const std::string& path, ZooModelStats* stats) {
+Status write_zoo_model(const std::string& name, const ZooOptions& options, const std::string& path,
+                       ZooModelStats* stats) {
   HI_ASSIGN_OR_RETURN(auto g, build(name, options));
   HI_RETURN_IF_ERROR(g->write(path));
   if (stats) {

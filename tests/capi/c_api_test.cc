@@ -25,9 +25,9 @@ Outcome take(hi_status* s) {
   return o;
 }
 
-#define EXPECT_OK(call)                      \
-  do {                                       \
-    Outcome o_ = take(call);                 \
+#define EXPECT_OK(call)                             \
+  do {                                              \
+    Outcome o_ = take(call);                        \
     EXPECT_EQ(o_.code, HI_STATUS_OK) << o_.message; \
   } while (0)
 
@@ -35,7 +35,8 @@ Outcome take(hi_status* s) {
 void expect_error(hi_status* s, hi_status_code code, std::vector<std::string> fragments) {
   Outcome o = take(s);
   EXPECT_EQ(o.code, code) << o.message;
-  for (const auto& f : fragments) EXPECT_NE(o.message.find(f), std::string::npos) << "'" << f << "' not in: " << o.message;
+  for (const auto& f : fragments)
+    EXPECT_NE(o.message.find(f), std::string::npos) << "'" << f << "' not in: " << o.message;
 }
 
 // A small MobileNetV2 (32x32 images, 10 classes): input "input" float32[batch, 3, 32, 32].
@@ -190,10 +191,13 @@ TEST_F(CApi, InitializersFromTheOptionsReplaceTheModels) {
   EXPECT_OK(hi_session_options_add_initializer(options_, "classifier.1.bias", v));
   hi_session* s = nullptr;
   expect_error(hi_session_create_from_bytes(env_, model_bytes().data(), model_bytes().size(), options_, &s),
-               HI_STATUS_INVALID_ARGUMENT, {"initializer 'classifier.1.bias' given in the options is float32[9], the model's is float32[10]"});
-  expect_error(hi_session_options_add_initializer(options_, "b", nullptr), HI_STATUS_INVALID_ARGUMENT, {"'value' is NULL"});
+               HI_STATUS_INVALID_ARGUMENT,
+               {"initializer 'classifier.1.bias' given in the options is float32[9], the model's is float32[10]"});
+  expect_error(hi_session_options_add_initializer(options_, "b", nullptr), HI_STATUS_INVALID_ARGUMENT,
+               {"'value' is NULL"});
   EXPECT_OK(hi_value_free(v));
-  expect_error(hi_session_options_add_initializer(options_, "b", v), HI_STATUS_INVALID_ARGUMENT, {"not a live hi_value"});
+  expect_error(hi_session_options_add_initializer(options_, "b", v), HI_STATUS_INVALID_ARGUMENT,
+               {"not a live hi_value"});
 }
 
 TEST_F(CApi, RunsAsTheCppApiDoes) {
@@ -205,7 +209,8 @@ TEST_F(CApi, RunsAsTheCppApiDoes) {
   for (int batch : {1, 3}) {
     std::vector<float> x = random_image(batch, 7u + static_cast<uint32_t>(batch));
     std::vector<float> c = run_c(x, batch);
-    auto expected = cpp.value()->run({{"input", hi::Tensor::wrap(hi::DType::kFloat32, {batch, 3, 32, 32}, x.data(), nullptr)}});
+    auto expected =
+        cpp.value()->run({{"input", hi::Tensor::wrap(hi::DType::kFloat32, {batch, 3, 32, 32}, x.data(), nullptr)}});
     ASSERT_TRUE(expected.is_ok()) << expected.status().to_string();
     const hi::Tensor& e = expected.value().begin()->second;
     ASSERT_EQ(c.size(), static_cast<size_t>(e.numel()));
@@ -260,8 +265,10 @@ TEST_F(CApi, StringTensorsRoundTrip) {
     EXPECT_EQ(std::string(s, len), words[i]);
   }
   void* data = nullptr;
-  expect_error(hi_value_get_data(v, &data, nullptr), HI_STATUS_INVALID_ARGUMENT, {"hi_value_get_data", "string tensor"});
-  expect_error(hi_value_get_string(v, 3, &words[0], nullptr), HI_STATUS_INVALID_ARGUMENT, {"'index' is 3", "3 elements"});
+  expect_error(hi_value_get_data(v, &data, nullptr), HI_STATUS_INVALID_ARGUMENT,
+               {"hi_value_get_data", "string tensor"});
+  expect_error(hi_value_get_string(v, 3, &words[0], nullptr), HI_STATUS_INVALID_ARGUMENT,
+               {"'index' is 3", "3 elements"});
   EXPECT_OK(hi_value_free(v));
 }
 
@@ -270,7 +277,8 @@ TEST_F(CApi, NullHandlesAndPointersAreNamed) {
   expect_error(hi_session_get_input_count(nullptr, &n), HI_STATUS_INVALID_ARGUMENT,
                {"hi_session_get_input_count", "'session' is NULL"});
   expect_error(hi_session_get_input_count(session_, nullptr), HI_STATUS_INVALID_ARGUMENT, {"'out' is NULL"});
-  expect_error(hi_session_create(env_, nullptr, nullptr, &session_), HI_STATUS_INVALID_ARGUMENT, {"'model_path' is NULL"});
+  expect_error(hi_session_create(env_, nullptr, nullptr, &session_), HI_STATUS_INVALID_ARGUMENT,
+               {"'model_path' is NULL"});
   hi_session* s = nullptr;
   expect_error(hi_session_create(nullptr, "m.onnx", nullptr, &s), HI_STATUS_INVALID_ARGUMENT, {"'env' is NULL"});
   expect_error(hi_session_create(env_, "m.onnx", nullptr, nullptr), HI_STATUS_INVALID_ARGUMENT, {"'out' is NULL"});
@@ -279,8 +287,10 @@ TEST_F(CApi, NullHandlesAndPointersAreNamed) {
   expect_error(hi_session_run(session_, nullptr, nullptr, nullptr, 1, nullptr, 1, nullptr), HI_STATUS_INVALID_ARGUMENT,
                {"'input_names' is NULL but 'input_count' is 1"});
   expect_error(hi_value_free(nullptr), HI_STATUS_INVALID_ARGUMENT, {"hi_value_free", "'value' is NULL"});
-  expect_error(hi_session_options_set_precision(options_, nullptr), HI_STATUS_INVALID_ARGUMENT, {"'precision' is NULL"});
-  expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, nullptr, 2, nullptr), HI_STATUS_INVALID_ARGUMENT, {"'out' is NULL"});
+  expect_error(hi_session_options_set_precision(options_, nullptr), HI_STATUS_INVALID_ARGUMENT,
+               {"'precision' is NULL"});
+  expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, nullptr, 2, nullptr), HI_STATUS_INVALID_ARGUMENT,
+               {"'out' is NULL"});
   hi_value* v = reinterpret_cast<hi_value*>(0x1);
   expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, nullptr, 2, &v), HI_STATUS_INVALID_ARGUMENT,
                {"'shape' is NULL but 'rank' is 2"});
@@ -316,17 +326,19 @@ TEST_F(CApi, WrongSizesAndTypesAreNamed) {
   std::vector<float> x = random_image(1, 1);
   const int64_t shape[] = {1, 3, 32, 32};
   hi_value* v = nullptr;
-  expect_error(hi_value_create_tensor_with_data(HI_TYPE_FLOAT32, shape, 4, x.data(), 100, &v), HI_STATUS_INVALID_ARGUMENT,
-               {"'byte_size' is 100", "float32[1, 3, 32, 32] needs 12288 bytes"});
+  expect_error(hi_value_create_tensor_with_data(HI_TYPE_FLOAT32, shape, 4, x.data(), 100, &v),
+               HI_STATUS_INVALID_ARGUMENT, {"'byte_size' is 100", "float32[1, 3, 32, 32] needs 12288 bytes"});
   const int64_t negative[] = {2, -3};
   expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, negative, 2, &v), HI_STATUS_INVALID_ARGUMENT,
                {"'shape' dim 1 is -3"});
   const int64_t huge[] = {INT64_MAX, 4};
-  expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, huge, 2, &v), HI_STATUS_INVALID_ARGUMENT, {"more elements than int64"});
+  expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, huge, 2, &v), HI_STATUS_INVALID_ARGUMENT,
+               {"more elements than int64"});
   expect_error(hi_value_create_tensor(static_cast<hi_element_type>(99), shape, 4, &v), HI_STATUS_INVALID_ARGUMENT,
                {"'type' 99 is not an element type"});
   const int64_t big[] = {int64_t{1} << 40};
-  expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, big, 1, &v), HI_STATUS_OUT_OF_MEMORY, {"hi_value_create_tensor"});
+  expect_error(hi_value_create_tensor(HI_TYPE_FLOAT32, big, 1, &v), HI_STATUS_OUT_OF_MEMORY,
+               {"hi_value_create_tensor"});
 
   // An int64 image, a wrong shape, an unknown input name, a missing input.
   const char* in_name = "input";

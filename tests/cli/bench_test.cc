@@ -131,7 +131,7 @@ TEST(BenchSvg, LinearTicksCoverTheRangeInNiceSteps) {
   ASSERT_GE(t.size(), 2u);
   EXPECT_DOUBLE_EQ(t.front(), 0);
   EXPECT_GE(t.back(), 9.3);
-  EXPECT_DOUBLE_EQ(t[1] - t[0], 2);  // 9.3 / 5 rounds up to a step of 2
+  EXPECT_DOUBLE_EQ(t[1] - t[0], 2);          // 9.3 / 5 rounds up to a step of 2
   const auto one = axis_ticks(5, 5, false);  // a single value still gets an axis around it
   EXPECT_LE(one.front(), 5);
   EXPECT_GE(one.back(), 5);
@@ -162,7 +162,8 @@ TEST(BenchSvg, ChartHasTitleLabelsAndEscapedText) {
 TEST(BenchCompare, ReportsErrorsRelativeToTheOutputScale) {
   TensorMap ours;
   ours["y"] = Tensor::from_vector<float>({1.0f, 2.0f, -4.0f}, {3});
-  const std::vector<std::pair<std::string, Tensor>> peer = {{"y", Tensor::from_vector<float>({1.0f, 2.002f, -4.0f}, {3})}};
+  const std::vector<std::pair<std::string, Tensor>> peer = {
+      {"y", Tensor::from_vector<float>({1.0f, 2.002f, -4.0f}, {3})}};
   const auto d = compare_outputs(ours, peer, 1e-3);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_TRUE(d[0].problem.empty());
@@ -180,12 +181,9 @@ TEST(BenchCompare, ShapeDtypeMissingAndNonFinite) {
   ours["d"] = Tensor::from_vector<float>({NAN, 1}, {2});
   ours["i"] = Tensor::from_vector<int64_t>({3, 4}, {2});
   const std::vector<std::pair<std::string, Tensor>> peer = {
-      {"a", Tensor::from_vector<float>({1, 2}, {1, 2})},
-      {"b", Tensor::from_vector<double>({1, 2}, {2})},
-      {"c", Tensor::from_vector<float>({NAN, INFINITY}, {2})},
-      {"d", Tensor::from_vector<float>({0, 1}, {2})},
-      {"i", Tensor::from_vector<int64_t>({3, 5}, {2})},
-      {"gone", Tensor::from_vector<float>({1}, {1})}};
+      {"a", Tensor::from_vector<float>({1, 2}, {1, 2})},       {"b", Tensor::from_vector<double>({1, 2}, {2})},
+      {"c", Tensor::from_vector<float>({NAN, INFINITY}, {2})}, {"d", Tensor::from_vector<float>({0, 1}, {2})},
+      {"i", Tensor::from_vector<int64_t>({3, 5}, {2})},        {"gone", Tensor::from_vector<float>({1}, {1})}};
   const auto d = compare_outputs(ours, peer, 1e-3);
   ASSERT_EQ(d.size(), 6u);
   EXPECT_NE(d[0].problem.find("shape [2] here, [1, 2] there"), std::string::npos) << d[0].problem;
@@ -211,7 +209,9 @@ TEST(BenchAccuracy, TopOneAgreementAndHowFarFloat32Leads) {
   // tied, flipped by the reduced precision. Row 2: a clear top-1 (class 0) that moves to class 9,
   // which a rounding error cannot do: it shows as a disagreement among the clear rows.
   std::vector<float> want(30, 0.f), got(30, 0.f);
-  for (int j = 0; j < 10; ++j) want[static_cast<size_t>(j)] = want[static_cast<size_t>(10 + j)] = want[static_cast<size_t>(20 + j)] = 0.1f * static_cast<float>(j % 3);
+  for (int j = 0; j < 10; ++j)
+    want[static_cast<size_t>(j)] = want[static_cast<size_t>(10 + j)] = want[static_cast<size_t>(20 + j)] =
+        0.1f * static_cast<float>(j % 3);
   want[3] = 5.f;
   want[15] = 1.f, want[16] = 1.001f;
   want[20] = 4.f;
@@ -269,7 +269,7 @@ TEST(BenchMachine, SeesAtLeastOneCoreAndThePeakRss) {
 struct PeerProcessTest : ::testing::Test {
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() / ("hi_peer_" + std::to_string(::getpid()) + "_" +
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -351,7 +351,8 @@ TEST_F(PeerProcessTest, AWorkerThatDoesNotReadIsKilledWhenAWriteWouldBlock) {
   const Status s = p->send(std::string(1 << 20, 'x'), 0.5);
   EXPECT_LT(seconds_since(t0), 10.0);
   ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.message().find("the test peer worker did not read its input within 0.5 s and was stopped"), std::string::npos)
+  EXPECT_NE(s.message().find("the test peer worker did not read its input within 0.5 s and was stopped"),
+            std::string::npos)
       << s.message();
   EXPECT_TRUE(dead(worker));
 }
@@ -365,7 +366,8 @@ TEST_F(PeerProcessTest, AWorkerThatNeverAnswersIsKilledAtTheDeadline) {
   auto r = p->read_line(0.5);
   EXPECT_LT(seconds_since(t0), 10.0);
   ASSERT_FALSE(r.is_ok());
-  EXPECT_NE(r.status().message().find("the test peer worker did not answer within 0.5 s and was stopped: it was killed by signal 9"),
+  EXPECT_NE(r.status().message().find(
+                "the test peer worker did not answer within 0.5 s and was stopped: it was killed by signal 9"),
             std::string::npos)
       << r.status().message();
   EXPECT_TRUE(dead(worker));

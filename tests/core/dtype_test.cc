@@ -25,7 +25,7 @@ TEST(DType, Sizes) {
   EXPECT_EQ(dtype_size(DType::kInt64), 8u);
   EXPECT_EQ(dtype_size(DType::kBool), 1u);
   EXPECT_EQ(dtype_size(DType::kInt4), 1u);  // sub-byte types are held one per byte
-  EXPECT_EQ(dtype_bits(DType::kInt4), 4);     // ... and packed in files
+  EXPECT_EQ(dtype_bits(DType::kInt4), 4);   // ... and packed in files
   EXPECT_EQ(dtype_bits(DType::kUInt2), 2);
   EXPECT_EQ(dtype_bits(DType::kFloat8E5M2), 8);
   EXPECT_EQ(dtype_size(static_cast<DType>(99)), 0u);
@@ -38,7 +38,7 @@ TEST(Float16, ExactValues) {
   EXPECT_EQ(Float16::from_float(65520.0f), 0x7c00);  // rounds to infinity
   EXPECT_EQ(Float16::from_float(std::numeric_limits<float>::infinity()), 0x7c00);
   EXPECT_EQ(Float16::from_float(5.960464477539063e-08f), 0x0001);  // smallest subnormal
-  EXPECT_EQ(Float16::from_float(2.98e-08f), 0x0000);                // below half of it
+  EXPECT_EQ(Float16::from_float(2.98e-08f), 0x0000);               // below half of it
   EXPECT_TRUE(std::isnan(Float16::to_float(Float16::from_float(std::nanf("")))));
   EXPECT_EQ(Float16::to_float(0x3555), 0.333251953125f);
   EXPECT_EQ(Float16::to_float(0x0001), 5.960464477539063e-08f);

@@ -1,8 +1,8 @@
 // The bfloat16 kernels for --precision bf16 (cpu/packed_gemm_bf16.cc, the implicit product of
-// cpu/bf16_conv.cc, the bfloat16 forms of FusedMatMul's product and of Winograd): the rounding against hand-computed bit patterns;
-// the products against a plain loop in double over the same bfloat16-rounded inputs (so only the
-// float32 summation order differs); Winograd, which rounds its transformed inputs and weights,
-// against the exact convolution within a bound on bfloat16's rounding of each output's terms.
+// cpu/bf16_conv.cc, the bfloat16 forms of FusedMatMul's product and of Winograd): the rounding against hand-computed
+// bit patterns; the products against a plain loop in double over the same bfloat16-rounded inputs (so only the float32
+// summation order differs); Winograd, which rounds its transformed inputs and weights, against the exact convolution
+// within a bound on bfloat16's rounding of each output's terms.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -26,8 +26,8 @@ std::vector<float> rounded(std::vector<float> v) {
 TEST(Bf16, RoundsToNearestEven) {
   EXPECT_EQ(to_bf16(1.f), 0x3F80);
   EXPECT_EQ(to_bf16(-2.f), 0xC000);
-  EXPECT_EQ(to_bf16(1.f + 0x1p-8f), 0x3F80);          // halfway, 0x3F80 even: down
-  EXPECT_EQ(to_bf16(1.f + 3 * 0x1p-8f), 0x3F82);      // halfway, 0x3F81 odd: up
+  EXPECT_EQ(to_bf16(1.f + 0x1p-8f), 0x3F80);             // halfway, 0x3F80 even: down
+  EXPECT_EQ(to_bf16(1.f + 3 * 0x1p-8f), 0x3F82);         // halfway, 0x3F81 odd: up
   EXPECT_EQ(to_bf16(1.f + 0x1p-8f + 0x1p-20f), 0x3F81);  // past halfway: up
   EXPECT_EQ(to_bf16(-(1.f + 0x1p-8f + 0x1p-20f)), 0xBF81);
   EXPECT_EQ(to_bf16(INFINITY), 0x7F80);
@@ -68,8 +68,10 @@ TEST(Bf16, PackedProductMatchesAPlainLoop) {
     Activation::Kind act;
     bool residual;
   };
-  const Case cases[] = {{1, 1, 1, Activation::Kind::kNone, false},  {13, 3, 17, Activation::Kind::kRelu, true},
-                        {37, 70, 100, Activation::Kind::kGelu, false}, {25, 33, 65, Activation::Kind::kNone, true},
+  const Case cases[] = {{1, 1, 1, Activation::Kind::kNone, false},
+                        {13, 3, 17, Activation::Kind::kRelu, true},
+                        {37, 70, 100, Activation::Kind::kGelu, false},
+                        {25, 33, 65, Activation::Kind::kNone, true},
                         {6, 256, 80, Activation::Kind::kClip, false}};
   uint32_t seed = 20;
   for (const Case& c : cases) {
@@ -87,8 +89,8 @@ TEST(Bf16, PackedProductMatchesAPlainLoop) {
     std::vector<uint16_t> a16(static_cast<size_t>(c.m * packed.k));
     convert_rows_to_bf16(a.data(), c.k, c.m, c.k, a16.data(), packed.k);
     std::vector<float> y(static_cast<size_t>(c.m * c.n), NAN);
-    packed_gemm_bf16(a16.data(), packed.k, c.m, packed.slice(0), c.n, y.data(), c.n, c.residual ? z.data() : nullptr, c.n,
-                     act);
+    packed_gemm_bf16(a16.data(), packed.k, c.m, packed.slice(0), c.n, y.data(), c.n, c.residual ? z.data() : nullptr,
+                     c.n, act);
     for (int64_t r = 0; r < c.m; ++r)
       for (int64_t j = 0; j < c.n; ++j) {
         double acc = b[static_cast<size_t>(j)], magnitude = std::fabs(acc);
@@ -147,7 +149,8 @@ TEST_P(Bf16ImplicitConv, MatchesAPlainLoop) {
           double acc = b[static_cast<size_t>(o)] + (c.residual ? z[at] : 0.0), magnitude = std::fabs(acc);
           for (int64_t ky = 0; ky < c.kernel; ++ky)
             for (int64_t kx = 0; kx < c.kernel; ++kx) {
-              const int64_t iy = oy * c.stride - c.pads[0] + ky * c.dilation, ix = ox * c.stride - c.pads[1] + kx * c.dilation;
+              const int64_t iy = oy * c.stride - c.pads[0] + ky * c.dilation,
+                            ix = ox * c.stride - c.pads[1] + kx * c.dilation;
               if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
               for (int64_t ci = 0; ci < c.c; ++ci) {
                 const double term = double(round_bf16(x[static_cast<size_t>(((n * c.h + iy) * c.w + ix) * c.c + ci)])) *
@@ -161,14 +164,15 @@ TEST_P(Bf16ImplicitConv, MatchesAPlainLoop) {
         }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Bf16ImplicitConv,
-                         ::testing::Values(ImplicitCase{2, 19, 37, 9, 11, 1, 1, 1, {0, 0, 0, 0}, true},   // 1x1, rows as they are
-                                           ImplicitCase{1, 70, 130, 2, 3, 1, 1, 1, {0, 0, 0, 0}, false},  // few rows, many weights
-                                           ImplicitCase{2, 24, 40, 9, 10, 1, 2, 1, {0, 0, 0, 0}, true},   // 1x1 stride 2
-                                           ImplicitCase{1, 33, 20, 11, 9, 3, 2, 1, {1, 1, 1, 1}, false},  // 3x3 stride 2
-                                           ImplicitCase{2, 3, 16, 15, 13, 7, 2, 1, {3, 3, 3, 3}, false},  // first layer, odd C
-                                           ImplicitCase{1, 8, 17, 10, 10, 3, 1, 2, {2, 0, 1, 2}, true},   // dilated, asymmetric
-                                           ImplicitCase{1, 1, 1, 1, 1, 3, 1, 1, {1, 1, 1, 1}, false}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Bf16ImplicitConv,
+    ::testing::Values(ImplicitCase{2, 19, 37, 9, 11, 1, 1, 1, {0, 0, 0, 0}, true},   // 1x1, rows as they are
+                      ImplicitCase{1, 70, 130, 2, 3, 1, 1, 1, {0, 0, 0, 0}, false},  // few rows, many weights
+                      ImplicitCase{2, 24, 40, 9, 10, 1, 2, 1, {0, 0, 0, 0}, true},   // 1x1 stride 2
+                      ImplicitCase{1, 33, 20, 11, 9, 3, 2, 1, {1, 1, 1, 1}, false},  // 3x3 stride 2
+                      ImplicitCase{2, 3, 16, 15, 13, 7, 2, 1, {3, 3, 3, 3}, false},  // first layer, odd C
+                      ImplicitCase{1, 8, 17, 10, 10, 3, 1, 2, {2, 0, 1, 2}, true},   // dilated, asymmetric
+                      ImplicitCase{1, 1, 1, 1, 1, 3, 1, 1, {1, 1, 1, 1}, false}));
 
 TEST(Bf16ImplicitConv, RefusesWhatItDoesNotDo) {
   const ConvGeometry g = conv_geometry(1, 16, 16, 8, 8, 3, 3, 1, {1, 1, 1, 1});
@@ -198,7 +202,8 @@ TEST(Bf16, MatMulMatchesAPlainLoop) {
     const auto w = random_values(static_cast<size_t>(c.k * c.n), 52);
     const auto b = random_values(static_cast<size_t>(c.n), 53);
     const auto z = random_values(static_cast<size_t>(c.rows * c.n), 54);
-    auto kernel = make_packed_matmul_kernel(c.rows, c.k, c.n, w.data(), b.data(), gelu, c.residual, Precision::kBFloat16);
+    auto kernel =
+        make_packed_matmul_kernel(c.rows, c.k, c.n, w.data(), b.data(), gelu, c.residual, Precision::kBFloat16);
     if (!bf16_kernels_available()) {
       EXPECT_EQ(kernel, nullptr);
       GTEST_SKIP() << "no AVX512_BF16 on this CPU: the bfloat16 kernels are not made";
@@ -209,9 +214,11 @@ TEST(Bf16, MatMulMatchesAPlainLoop) {
     ASSERT_TRUE(kernel->run(a.data(), c.residual ? z.data() : nullptr, y.data()).is_ok());
     for (int64_t r = 0; r < c.rows; ++r)
       for (int64_t j = 0; j < c.n; ++j) {
-        double acc = b[static_cast<size_t>(j)] + (c.residual ? z[static_cast<size_t>(r * c.n + j)] : 0.0), magnitude = std::fabs(acc);
+        double acc = b[static_cast<size_t>(j)] + (c.residual ? z[static_cast<size_t>(r * c.n + j)] : 0.0),
+               magnitude = std::fabs(acc);
         for (int64_t i = 0; i < c.k; ++i) {
-          const double term = double(round_bf16(a[static_cast<size_t>(r * c.k + i)])) * round_bf16(w[static_cast<size_t>(i * c.n + j)]);
+          const double term =
+              double(round_bf16(a[static_cast<size_t>(r * c.k + i)])) * round_bf16(w[static_cast<size_t>(i * c.n + j)]);
           acc += term;
           magnitude += std::fabs(term);
         }
@@ -277,10 +284,10 @@ TEST_P(Bf16Winograd, MatchesTheExactConvolutionWithinBf16Rounding) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Bf16Winograd,
                          ::testing::Values(WinogradCase{1, 64, 64, 14, 14, 1, false},  // ResNet-like
-                                           WinogradCase{2, 5, 7, 9, 11, 1, true},     // odd channels, partial tiles
-                                           WinogradCase{1, 17, 33, 6, 6, 0, false},   // no padding
-                                           WinogradCase{3, 16, 20, 3, 5, 2, true},    // pad 2, tiny image
-                                           WinogradCase{1, 130, 48, 7, 7, 1, true},   // 7x7 like ResNet's last stage
+                                           WinogradCase{2, 5, 7, 9, 11, 1, true},      // odd channels, partial tiles
+                                           WinogradCase{1, 17, 33, 6, 6, 0, false},    // no padding
+                                           WinogradCase{3, 16, 20, 3, 5, 2, true},     // pad 2, tiny image
+                                           WinogradCase{1, 130, 48, 7, 7, 1, true},    // 7x7 like ResNet's last stage
                                            WinogradCase{1, 1, 1, 1, 1, 1, false}));
 
 }  // namespace

@@ -23,7 +23,8 @@ class ImageConv : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ImageConv, MatchesAPlainLoop) {
   const Case& c = GetParam();
-  const ConvGeometry g = conv_geometry(c.batch, c.channels, c.out_channels, c.h, c.w, c.kh, c.kw, c.stride, c.pads, true);
+  const ConvGeometry g =
+      conv_geometry(c.batch, c.channels, c.out_channels, c.h, c.w, c.kh, c.kw, c.stride, c.pads, true);
   Activation act;
   act.kind = c.act;
   act.alpha = 0.f;
@@ -54,18 +55,20 @@ TEST_P(ImageConv, MatchesAPlainLoop) {
           const size_t at = static_cast<size_t>(((n * oh + oy) * ow + ox) * c.out_channels + o);
           if (c.residual) acc += z[at];
           const float want = act.apply(static_cast<float>(acc));
-          ASSERT_NEAR(y[at], want, 1e-4 * (1 + std::fabs(want))) << "n " << n << " oy " << oy << " ox " << ox << " o " << o;
+          ASSERT_NEAR(y[at], want, 1e-4 * (1 + std::fabs(want)))
+              << "n " << n << " oy " << oy << " ox " << ox << " o " << o;
         }
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ImageConv,
-    ::testing::Values(Case{1, 3, 224, 224, 32, 3, 3, 2, {1, 1, 1, 1}, Activation::Kind::kClip, false},  // MobileNetV2's first layer
-                      Case{2, 3, 23, 17, 40, 7, 7, 2, {3, 3, 3, 3}, Activation::Kind::kRelu, false},   // ResNet-style, odd sizes
-                      Case{1, 1, 9, 31, 5, 3, 3, 1, {1, 1, 1, 1}, Activation::Kind::kNone, true},      // one channel, residual
-                      Case{3, 4, 12, 11, 16, 5, 3, 1, {0, 2, 1, 0}, Activation::Kind::kClip, false},   // asymmetric pads
-                      Case{1, 2, 2, 3, 33, 3, 3, 2, {0, 0, 1, 1}, Activation::Kind::kRelu, true},      // tiny image, TF SAME
-                      Case{1, 3, 5, 40, 17, 3, 3, 1, {0, 0, 0, 0}, Activation::Kind::kNone, false}));  // no padding
+    ::testing::Values(
+        Case{1, 3, 224, 224, 32, 3, 3, 2, {1, 1, 1, 1}, Activation::Kind::kClip, false},  // MobileNetV2's first layer
+        Case{2, 3, 23, 17, 40, 7, 7, 2, {3, 3, 3, 3}, Activation::Kind::kRelu, false},    // ResNet-style, odd sizes
+        Case{1, 1, 9, 31, 5, 3, 3, 1, {1, 1, 1, 1}, Activation::Kind::kNone, true},       // one channel, residual
+        Case{3, 4, 12, 11, 16, 5, 3, 1, {0, 2, 1, 0}, Activation::Kind::kClip, false},    // asymmetric pads
+        Case{1, 2, 2, 3, 33, 3, 3, 2, {0, 0, 1, 1}, Activation::Kind::kRelu, true},       // tiny image, TF SAME
+        Case{1, 3, 5, 40, 17, 3, 3, 1, {0, 0, 0, 0}, Activation::Kind::kNone, false}));   // no padding
 
 TEST(ImageConv, RefusesWhatItDoesNotDo) {
   ConvGeometry g;

@@ -47,7 +47,8 @@ TEST_P(Int8Conv, MatchesQLinearConvArithmetic) {
   q.weights = w.data();
   q.bias = c.bias ? bias.data() : nullptr;
   q.relu = c.relu;
-  for (int64_t o = 0; o < c.o; ++o) q.multipliers.push_back(0.02f / static_cast<float>(c.c * taps) * (1.f + 0.1f * static_cast<float>(o % 5)));
+  for (int64_t o = 0; o < c.o; ++o)
+    q.multipliers.push_back(0.02f / static_cast<float>(c.c * taps) * (1.f + 0.1f * static_cast<float>(o % 5)));
   auto kernel = make_int8_conv_kernel(q);
   if (!int8_kernels_available()) {
     EXPECT_EQ(kernel, nullptr);
@@ -66,14 +67,16 @@ TEST_P(Int8Conv, MatchesQLinearConvArithmetic) {
           int64_t acc = c.bias ? bias[static_cast<size_t>(o)] : 0;
           for (int64_t ky = 0; ky < c.kernel; ++ky)
             for (int64_t kx = 0; kx < c.kernel; ++kx) {
-              const int64_t iy = oy * c.stride - c.pads[0] + ky * c.dilation, ix = ox * c.stride - c.pads[1] + kx * c.dilation;
+              const int64_t iy = oy * c.stride - c.pads[0] + ky * c.dilation,
+                            ix = ox * c.stride - c.pads[1] + kx * c.dilation;
               if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;  // padding: x_zero_point, which adds 0
               for (int64_t ci = 0; ci < c.c; ++ci)
                 acc += int64_t{x_value(static_cast<size_t>(((n * c.h + iy) * c.w + ix) * c.c + ci)) - q.x_zero_point} *
                        w[static_cast<size_t>((o * c.c + ci) * taps + ky * c.kernel + kx)];
             }
           const double scaled = static_cast<double>(acc) * static_cast<double>(q.multipliers[static_cast<size_t>(o)]);
-          int32_t want = static_cast<int32_t>(std::clamp(std::nearbyint(scaled) + q.y_zero_point, double(lo), double(hi)));
+          int32_t want =
+              static_cast<int32_t>(std::clamp(std::nearbyint(scaled) + q.y_zero_point, double(lo), double(hi)));
           if (c.relu) want = std::max(want, q.y_zero_point);
           saturated += want == lo || want == hi;
           const uint8_t code = y[static_cast<size_t>(((n * oh + oy) * ow + ox) * c.o + o)];
@@ -89,11 +92,12 @@ TEST_P(Int8Conv, MatchesQLinearConvArithmetic) {
 INSTANTIATE_TEST_SUITE_P(
     Shapes, Int8Conv,
     ::testing::Values(Case{2, 16, 37, 9, 11, 1, 1, 1, {0, 0, 0, 0}, false, false, false, true},  // 1x1 read in place
-                      Case{1, 70, 130, 2, 3, 1, 1, 1, {0, 0, 0, 0}, false, false, true, true},   // few rows, many weights
-                      Case{2, 24, 40, 9, 10, 1, 2, 1, {0, 0, 0, 0}, true, true, false, true},    // int8, 1x1 stride 2
+                      Case{
+                          1, 70, 130, 2, 3, 1, 1, 1, {0, 0, 0, 0}, false, false, true, true},  // few rows, many weights
+                      Case{2, 24, 40, 9, 10, 1, 2, 1, {0, 0, 0, 0}, true, true, false, true},  // int8, 1x1 stride 2
                       Case{1, 33, 20, 11, 9, 3, 2, 1, {1, 1, 1, 1}, false, false, true, false},  // 3x3 stride 2, C % 4
-                      Case{2, 3, 16, 15, 13, 7, 2, 1, {3, 3, 3, 3}, false, true, false, true},   // first layer, u8 -> s8
-                      Case{1, 8, 17, 10, 10, 3, 1, 2, {2, 0, 1, 2}, true, false, true, true},    // dilated, asymmetric
+                      Case{2, 3, 16, 15, 13, 7, 2, 1, {3, 3, 3, 3}, false, true, false, true},  // first layer, u8 -> s8
+                      Case{1, 8, 17, 10, 10, 3, 1, 2, {2, 0, 1, 2}, true, false, true, true},   // dilated, asymmetric
                       Case{1, 1, 1, 1, 1, 3, 1, 1, {1, 1, 1, 1}, false, false, false, true}));
 
 }  // namespace

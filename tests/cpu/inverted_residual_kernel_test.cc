@@ -103,8 +103,9 @@ std::vector<double> reference(const Block& b, const std::vector<float>& x, const
 
 TEST(InvertedResidualKernels, FusedAndChainedMatchTheBlockWrittenOut) {
   if (!inverted_residual_available()) GTEST_SKIP() << "no AVX-512 on this CPU: neither kernel is made";
-  const Block blocks[] = {make_block(2, 9, 11, 5, 30, 7, true, 3, 1, true, 1), make_block(1, 14, 13, 24, 0, 16, false, 3, 2, false, 2),
-                          make_block(3, 7, 7, 16, 96, 24, true, 5, 1, true, 3), make_block(1, 16, 15, 17, 40, 17, true, 3, 2, false, 4)};
+  const Block blocks[] = {
+      make_block(2, 9, 11, 5, 30, 7, true, 3, 1, true, 1), make_block(1, 14, 13, 24, 0, 16, false, 3, 2, false, 2),
+      make_block(3, 7, 7, 16, 96, 24, true, 5, 1, true, 3), make_block(1, 16, 15, 17, 40, 17, true, 3, 2, false, 4)};
   int chained_made = 0;
   for (const Block& b : blocks) {
     const InvertedResidualGeometry& g = b.g;
@@ -120,8 +121,8 @@ TEST(InvertedResidualKernels, FusedAndChainedMatchTheBlockWrittenOut) {
       std::vector<float> y(want.size(), NAN);
       k->run(x.data(), g.residual ? z.data() : nullptr, y.data());
       for (size_t i = 0; i < y.size(); ++i)
-        ASSERT_NEAR(y[i], want[i], 1e-4 * (1 + std::fabs(want[i]))) << k->describe() << " " << g.height << "x" << g.width
-                                                                       << " hidden " << g.hidden << " at " << i;
+        ASSERT_NEAR(y[i], want[i], 1e-4 * (1 + std::fabs(want[i])))
+            << k->describe() << " " << g.height << "x" << g.width << " hidden " << g.hidden << " at " << i;
     }
   }
   if (fast_kernels_available()) {

@@ -18,8 +18,8 @@ inline std::vector<float> random_values(size_t n, uint32_t seed) {
 
 // A 2-D convolution with a kh x kw kernel and stride `stride`; pads {top, left, bottom, right};
 // output size from those. Channels-last, reading channels-last unless `input_channels_first`.
-inline ConvGeometry conv_geometry(int64_t batch, int64_t channels, int64_t out_channels, int64_t h, int64_t w, int64_t kh,
-                                  int64_t kw, int64_t stride, const std::vector<int64_t>& pads,
+inline ConvGeometry conv_geometry(int64_t batch, int64_t channels, int64_t out_channels, int64_t h, int64_t w,
+                                  int64_t kh, int64_t kw, int64_t stride, const std::vector<int64_t>& pads,
                                   bool input_channels_first = false) {
   ConvGeometry g;
   g.batch = batch;

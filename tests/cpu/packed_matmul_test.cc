@@ -25,12 +25,13 @@ void expect_matches_a_plain_loop(MakeMatMul make) {
     Activation::Kind act;
     bool bias, residual;
   };
-  const Case cases[] = {{1, 1, 1, Activation::Kind::kNone, false, false},   {5, 3, 17, Activation::Kind::kRelu, true, false},
-                        {47, 17, 15, Activation::Kind::kNone, true, true},   {97, 300, 130, Activation::Kind::kGelu, true, false},
-                        {128, 64, 65, Activation::Kind::kGeluTanh, true, true}, {13, 33, 200, Activation::Kind::kClip, false, true},
-                        {49, 160, 33, Activation::Kind::kTanh, true, false},  {50, 257, 70, Activation::Kind::kRelu, true, true},
-                        {20, 384, 64, Activation::Kind::kClip, false, true},   // k past one 128-row pass
-                        {131, 40, 263, Activation::Kind::kGelu, true, true}};  // several threads' share of an epilogue
+  const Case cases[] = {
+      {1, 1, 1, Activation::Kind::kNone, false, false},       {5, 3, 17, Activation::Kind::kRelu, true, false},
+      {47, 17, 15, Activation::Kind::kNone, true, true},      {97, 300, 130, Activation::Kind::kGelu, true, false},
+      {128, 64, 65, Activation::Kind::kGeluTanh, true, true}, {13, 33, 200, Activation::Kind::kClip, false, true},
+      {49, 160, 33, Activation::Kind::kTanh, true, false},    {50, 257, 70, Activation::Kind::kRelu, true, true},
+      {20, 384, 64, Activation::Kind::kClip, false, true},   // k past one 128-row pass
+      {131, 40, 263, Activation::Kind::kGelu, true, true}};  // several threads' share of an epilogue
   uint32_t seed = 1;
   for (const Case& c : cases) {
     Activation act;
@@ -48,17 +49,20 @@ void expect_matches_a_plain_loop(MakeMatMul make) {
     for (int64_t r = 0; r < c.rows; ++r)
       for (int64_t j = 0; j < c.n; ++j) {
         double acc = c.bias ? b[static_cast<size_t>(j)] : 0.0;
-        for (int64_t i = 0; i < c.k; ++i) acc += double(a[static_cast<size_t>(r * c.k + i)]) * w[static_cast<size_t>(i * c.n + j)];
+        for (int64_t i = 0; i < c.k; ++i)
+          acc += double(a[static_cast<size_t>(r * c.k + i)]) * w[static_cast<size_t>(i * c.n + j)];
         if (c.residual) acc += z[static_cast<size_t>(r * c.n + j)];
         const float want = act.apply(static_cast<float>(acc));
         ASSERT_NEAR(y[static_cast<size_t>(r * c.n + j)], want, 1e-4 * (1 + std::fabs(want)))
-            << kernel->describe() << ": " << c.rows << "x" << c.k << "x" << c.n << " " << act.name() << " at " << r << "," << j;
+            << kernel->describe() << ": " << c.rows << "x" << c.k << "x" << c.n << " " << act.name() << " at " << r
+            << "," << j;
       }
   }
 }
 
 TEST(PackedMatMul, MatchesAPlainLoop) {
-  expect_matches_a_plain_loop([](int64_t rows, int64_t k, int64_t n, const float* w, const float* b, const Activation& act,
+  expect_matches_a_plain_loop([](int64_t rows, int64_t k, int64_t n, const float* w, const float* b,
+                                 const Activation& act,
                                  bool sum) { return make_packed_matmul_kernel(rows, k, n, w, b, act, sum); });
 }
 
@@ -92,8 +96,8 @@ TEST(PackedMatMul, ResidualMayBeTheOutput) {
 // a 1x1 convolution's [O, C]) goes through 16x16 register transposes: every element of the
 // layout, padding rows and columns included, against the definition.
 TEST(PackedWeights, ContiguousColumnsMatchTheLayoutsDefinition) {
-  for (const auto [k_real, k_padded, n, n_stride] : {std::array<int64_t, 4>{37, 40, 35, 41}, {64, 64, 128, 256},
-                                                      {1, 1, 1, 1}, {16, 17, 16, 16}, {5, 8, 70, 9}}) {
+  for (const auto [k_real, k_padded, n, n_stride] :
+       {std::array<int64_t, 4>{37, 40, 35, 41}, {64, 64, 128, 256}, {1, 1, 1, 1}, {16, 17, 16, 16}, {5, 8, 70, 9}}) {
     const auto src = random_values(static_cast<size_t>(n * n_stride + k_real), 31);
     PackedWeights p;
     p.pack(src.data(), k_real, k_padded, n, 1, n_stride, 0.5f, nullptr);
@@ -104,7 +108,8 @@ TEST(PackedWeights, ContiguousColumnsMatchTheLayoutsDefinition) {
         for (int64_t l = 0; l < 16; ++l) {
           const int64_t o = v * 16 + l;
           const float want = o < n && i < k_real ? src[static_cast<size_t>(o * n_stride + i)] * 0.5f : 0.f;
-          ASSERT_EQ(p.w[static_cast<size_t>((v * k_padded + i) * 16 + l)], want) << k_real << "x" << n << " at " << v << "," << i << "," << l;
+          ASSERT_EQ(p.w[static_cast<size_t>((v * k_padded + i) * 16 + l)], want)
+              << k_real << "x" << n << " at " << v << "," << i << "," << l;
         }
   }
 }
@@ -125,7 +130,8 @@ TEST(PackedPointwiseConv, MatchesAPlainLoop) {
   for (int64_t p = 0; p < pixels; ++p)
     for (int64_t o = 0; o < 37; ++o) {
       double acc = b[static_cast<size_t>(o)] + z[static_cast<size_t>(p * 37 + o)];
-      for (int64_t c = 0; c < 19; ++c) acc += double(x[static_cast<size_t>(p * 19 + c)]) * w[static_cast<size_t>(o * 19 + c)];
+      for (int64_t c = 0; c < 19; ++c)
+        acc += double(x[static_cast<size_t>(p * 19 + c)]) * w[static_cast<size_t>(o * 19 + c)];
       ASSERT_NEAR(y[static_cast<size_t>(p * 37 + o)], relu.apply(static_cast<float>(acc)), 1e-4) << p << " " << o;
     }
   // Strided, padded, grouped or channels-first convolutions are not products: refused.

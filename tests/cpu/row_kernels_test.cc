@@ -20,12 +20,14 @@ std::vector<float> reference_softmax(const std::vector<float>& x, int64_t rows, 
     std::vector<double> v(static_cast<size_t>(n));
     double mx = -INFINITY;
     for (int64_t j = 0; j < n; ++j) {
-      v[static_cast<size_t>(j)] = static_cast<double>(x[static_cast<size_t>(r * n + j)]) + (add ? add[r * add_stride + j] : 0.0);
+      v[static_cast<size_t>(j)] =
+          static_cast<double>(x[static_cast<size_t>(r * n + j)]) + (add ? add[r * add_stride + j] : 0.0);
       mx = std::max(mx, v[static_cast<size_t>(j)]);
     }
     double sum = 0;
     for (double& e : v) sum += (e = std::exp(e - mx));
-    for (int64_t j = 0; j < n; ++j) y[static_cast<size_t>(r * n + j)] = static_cast<float>(v[static_cast<size_t>(j)] / sum);
+    for (int64_t j = 0; j < n; ++j)
+      y[static_cast<size_t>(r * n + j)] = static_cast<float>(v[static_cast<size_t>(j)] / sum);
   }
   return y;
 }
@@ -62,8 +64,8 @@ TEST(SoftmaxRows, SpecialValues) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   const int64_t n = 19;
   std::vector<float> x(static_cast<size_t>(3 * n), 0.5f);
-  x[3] = -inf;                                          // row 0: one -inf gives exactly 0 there
-  x[static_cast<size_t>(n + 17)] = nan;                 // row 1: a NaN (in the tail) makes the row NaN
+  x[3] = -inf;                           // row 0: one -inf gives exactly 0 there
+  x[static_cast<size_t>(n + 17)] = nan;  // row 1: a NaN (in the tail) makes the row NaN
   for (int64_t j = 0; j < n; ++j) x[static_cast<size_t>(2 * n + j)] = -inf;  // row 2: all -inf: NaN
   std::vector<float> y(x.size());
   softmax_rows(x.data(), y.data(), 3, n);
@@ -80,7 +82,8 @@ TEST(LayerNormRows, MatchesTheReferenceOnAwkwardRows) {
     const int64_t rows = 4;
     std::vector<float> x = random_values(static_cast<size_t>(rows * n), static_cast<uint32_t>(n) + 100);
     for (float& v : x) v = v * 3.f + 2.f;  // an offset mean, as hidden states have
-    const std::vector<float> scale = random_values(static_cast<size_t>(n), 1), bias = random_values(static_cast<size_t>(n), 2);
+    const std::vector<float> scale = random_values(static_cast<size_t>(n), 1),
+                             bias = random_values(static_cast<size_t>(n), 2);
     for (const float* b : {bias.data(), static_cast<const float*>(nullptr)}) {
       std::vector<float> y(x.size(), NAN);
       layer_norm_rows(x.data(), scale.data(), b, y.data(), rows, n, 1e-5f);
@@ -96,7 +99,8 @@ TEST(LayerNormRows, MatchesTheReferenceOnAwkwardRows) {
         for (int64_t j = 0; j < n; ++j) {
           const size_t i = static_cast<size_t>(r * n + j);
           const double want = (x[i] - mean) * inv_std * scale[static_cast<size_t>(j)] + (b ? b[j] : 0.0);
-          ASSERT_NEAR(y[i], want, 2e-5 * (1 + std::fabs(want))) << "n " << n << " at " << r << "," << j << (b ? " bias" : "");
+          ASSERT_NEAR(y[i], want, 2e-5 * (1 + std::fabs(want)))
+              << "n " << n << " at " << r << "," << j << (b ? " bias" : "");
         }
       }
     }

@@ -13,7 +13,8 @@ namespace {
 #ifdef HI_HAVE_AVX512_KERNELS
 HI_AVX512 void activate_all(const Activation& act, const std::vector<float>& x, std::vector<float>* y) {
   y->resize(x.size());
-  for (size_t i = 0; i + 16 <= x.size(); i += 16) _mm512_storeu_ps(y->data() + i, activate(_mm512_loadu_ps(x.data() + i), act));
+  for (size_t i = 0; i + 16 <= x.size(); i += 16)
+    _mm512_storeu_ps(y->data() + i, activate(_mm512_loadu_ps(x.data() + i), act));
 }
 #endif
 

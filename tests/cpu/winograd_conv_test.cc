@@ -61,13 +61,14 @@ TEST_P(WinogradConv, MatchesAPlainLoop) {
   for (size_t i = 0; i < out_size; ++i) ASSERT_NEAR(y[i], want[i], 1e-5 * std::max(1.0, scale)) << "at " << i;
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, WinogradConv,
-                         ::testing::Values(Case{1, 64, 64, 14, 14, 1, Activation::Kind::kRelu, false},  // ResNet-like
-                                           Case{2, 5, 7, 9, 11, 1, Activation::Kind::kNone, true},     // partial tiles
-                                           Case{1, 17, 33, 6, 6, 0, Activation::Kind::kClip, false},   // no padding
-                                           Case{3, 16, 20, 3, 5, 2, Activation::Kind::kGelu, true},    // pad 2, tiny image
-                                           Case{1, 130, 48, 7, 7, 1, Activation::Kind::kRelu, true},   // 7x7 like ResNet's last stage
-                                           Case{1, 1, 1, 1, 1, 1, Activation::Kind::kNone, false}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, WinogradConv,
+    ::testing::Values(Case{1, 64, 64, 14, 14, 1, Activation::Kind::kRelu, false},  // ResNet-like
+                      Case{2, 5, 7, 9, 11, 1, Activation::Kind::kNone, true},      // partial tiles
+                      Case{1, 17, 33, 6, 6, 0, Activation::Kind::kClip, false},    // no padding
+                      Case{3, 16, 20, 3, 5, 2, Activation::Kind::kGelu, true},     // pad 2, tiny image
+                      Case{1, 130, 48, 7, 7, 1, Activation::Kind::kRelu, true},    // 7x7 like ResNet's last stage
+                      Case{1, 1, 1, 1, 1, 1, Activation::Kind::kNone, false}));
 
 TEST(WinogradConv, RefusesWhatItDoesNotDo) {
   const ConvGeometry g = conv_geometry(1, 16, 16, 8, 8, 3, 3, 1, {1, 1, 1, 1});

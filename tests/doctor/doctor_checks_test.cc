@@ -31,7 +31,8 @@ TEST(DoctorFacts, AmdMachineFromSysfsKfdAndRocminfo) {
   EXPECT_EQ(g.memory_total, 25753026560);
   EXPECT_EQ(r.facts.rocm_version, "6.2.0");
   EXPECT_EQ(r.facts.cpu_logical, 4);
-  EXPECT_NE(std::find(r.facts.cpu_features.begin(), r.facts.cpu_features.end(), "AVX512_BF16"), r.facts.cpu_features.end());
+  EXPECT_NE(std::find(r.facts.cpu_features.begin(), r.facts.cpu_features.end(), "AVX512_BF16"),
+            r.facts.cpu_features.end());
   const Finding* perm = find(r, "perm.device_access");
   ASSERT_TRUE(perm);
   EXPECT_EQ(perm->fix, "sudo usermod -a -G render,video alice");
@@ -43,7 +44,8 @@ TEST(DoctorFacts, AmdMachineFromSysfsKfdAndRocminfo) {
   for (const auto& fw : r.facts.frameworks)
     if (fw.name == "torch") {
       EXPECT_EQ(fw.built_for, "ROCm 6.2");
-      EXPECT_EQ(fw.archs, (std::vector<std::string>{"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100"}));
+      EXPECT_EQ(fw.archs,
+                (std::vector<std::string>{"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100"}));
     }
 }
 
@@ -123,15 +125,18 @@ TEST(DoctorChecks, LibrariesTheLoaderCannotLoadAreBrokenWithTheReason) {
     std::filesystem::remove(path);
     std::ofstream(path, std::ios::binary) << bytes;
   };
-  auto patched = [&](size_t at, const std::string& bytes) { return real.substr(0, at) + bytes + real.substr(at + bytes.size()); };
-  write(lib + "libcudnn.so.9.1.0", "placeholder library");                // 19 bytes of text
+  auto patched = [&](size_t at, const std::string& bytes) {
+    return real.substr(0, at) + bytes + real.substr(at + bytes.size());
+  };
+  write(lib + "libcudnn.so.9.1.0", "placeholder library");  // 19 bytes of text
   write(lib + "libcudart.so.12.4.127", patched(EI_CLASS, std::string(1, ELFCLASS32)));
 #if defined(__aarch64__)
   const uint16_t other = EM_X86_64;
 #else
   const uint16_t other = EM_AARCH64;
 #endif
-  write(lib + "libcublasLt.so.12.4.5.8", patched(offsetof(Elf64_Ehdr, e_machine), std::string(reinterpret_cast<const char*>(&other), 2)));
+  write(lib + "libcublasLt.so.12.4.5.8",
+        patched(offsetof(Elf64_Ehdr, e_machine), std::string(reinterpret_cast<const char*>(&other), 2)));
   write(lib + "libcublas.so.12.4.5.8", real.substr(0, real.size() / 2));  // a download cut short
   const uint16_t exec = ET_EXEC;
   write(o.root + "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14",
@@ -146,12 +151,16 @@ TEST(DoctorChecks, LibrariesTheLoaderCannotLoadAreBrokenWithTheReason) {
     EXPECT_FALSE(f.id == "lib.found") << "still found: " << f.title;
   }
   ASSERT_EQ(broken.size(), 5u) << ::testing::PrintToString(broken);
-  EXPECT_NE(broken["cuDNN"].find("/usr/local/cuda/lib64/libcudnn.so.9 is not a library this machine can load: not an ELF file (19 bytes"),
-            std::string::npos) << broken["cuDNN"];
+  EXPECT_NE(
+      broken["cuDNN"].find(
+          "/usr/local/cuda/lib64/libcudnn.so.9 is not a library this machine can load: not an ELF file (19 bytes"),
+      std::string::npos)
+      << broken["cuDNN"];
   EXPECT_NE(broken["CUDA runtime"].find("a 32-bit ELF file"), std::string::npos) << broken["CUDA runtime"];
   EXPECT_NE(broken["cuBLASLt"].find("built for "), std::string::npos) << broken["cuBLASLt"];
   EXPECT_NE(broken["cuBLAS"].find("truncated"), std::string::npos) << broken["cuBLAS"];
-  EXPECT_NE(broken["CUDA driver"].find("an executable, not a shared library"), std::string::npos) << broken["CUDA driver"];
+  EXPECT_NE(broken["CUDA driver"].find("an executable, not a shared library"), std::string::npos)
+      << broken["CUDA driver"];
 }
 
 TEST(DoctorChecks, CompatibilityMatrix) {
@@ -179,7 +188,8 @@ std::vector<Finding> env_findings(std::map<std::string, std::string> extra) {
 TEST(DoctorEnvironment, CleanEnvironmentHasNoFindings) { EXPECT_TRUE(env_findings({}).empty()); }
 
 TEST(DoctorEnvironment, SlowDebugSwitches) {
-  for (const char* name : {"HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "PYTORCH_NO_CUDA_MEMORY_CACHING"}) {
+  for (const char* name :
+       {"HIP_LAUNCH_BLOCKING", "CUDA_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "PYTORCH_NO_CUDA_MEMORY_CACHING"}) {
     const auto f = env_findings({{name, "1"}});
     ASSERT_EQ(f.size(), 1u) << name;
     EXPECT_EQ(f[0].level, Level::kWarning);

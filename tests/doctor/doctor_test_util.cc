@@ -55,7 +55,8 @@ std::string make_root(const std::string& name) {
   std::string tmpl = (fs::temp_directory_path() / ("hi_doctor_" + name + "_XXXXXX")).string();
   const std::string dir = mkdtemp(tmpl.data());
   temp_roots().dirs.push_back(dir);
-  fs::copy(std::string(HI_DOCTOR_ROOTS) + "/" + name + "/root", dir, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::copy(std::string(HI_DOCTOR_ROOTS) + "/" + name + "/root", dir,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   // Library files in the source tree are placeholders; the doctor wants real shared objects.
   const std::string library = std::string(HI_DOCTOR_ELF_DIR) + "/fake_library.so";
   for (const auto& e : fs::recursive_directory_iterator(dir))
@@ -63,7 +64,8 @@ std::string make_root(const std::string& name) {
       fs::copy_file(library, e.path(), fs::copy_options::overwrite_existing);
   for (const auto& line : lines_of(std::string(HI_DOCTOR_ROOTS) + "/" + name + "/elf-files")) {
     const auto space = line.find(' ');
-    const std::string target = dir + line.substr(0, space), fixture = std::string(HI_DOCTOR_ELF_DIR) + "/" + line.substr(space + 1) + ".so";
+    const std::string target = dir + line.substr(0, space),
+                      fixture = std::string(HI_DOCTOR_ELF_DIR) + "/" + line.substr(space + 1) + ".so";
     fs::create_directories(fs::path(target).parent_path());
     fs::copy_file(fixture, target, fs::copy_options::overwrite_existing);
   }

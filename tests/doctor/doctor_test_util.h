@@ -19,8 +19,8 @@ std::vector<std::string> root_names();
 // placeholder libraries with a real shared object, and returns the path.
 std::string make_root(const std::string& name);
 std::map<std::string, std::string> root_env(const std::string& name);
-std::vector<std::string> root_expected(const std::string& name);  // sorted
-DoctorOptions root_options(const std::string& name);              // root copied, env read
+std::vector<std::string> root_expected(const std::string& name);    // sorted
+DoctorOptions root_options(const std::string& name);                // root copied, env read
 std::vector<std::string> finding_keys(const DoctorResult& result);  // sorted "level id"
 const Finding* find(const DoctorResult& result, const std::string& id);
 std::string read_text(const std::string& path);

@@ -12,16 +12,20 @@
 namespace hi::doctor {
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // The libstdc++ this test process loaded.
 std::string loaded_libstdcxx() {
   std::string found;
-  dl_iterate_phdr([](dl_phdr_info* info, size_t, void* data) {
-    const std::string name = info->dlpi_name ? info->dlpi_name : "";
-    if (name.find("libstdc++.so") != std::string::npos) *static_cast<std::string*>(data) = name;
-    return 0;
-  }, &found);
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        const std::string name = info->dlpi_name ? info->dlpi_name : "";
+        if (name.find("libstdc++.so") != std::string::npos) *static_cast<std::string*>(data) = name;
+        return 0;
+      },
+      &found);
   return found;
 }
 

@@ -12,8 +12,15 @@
 namespace hi::doctor {
 namespace {
 
-const char* kSections[] = {"## Describe the problem", "## Versions", "## GPU and CPU", "## Model", "## Steps to reproduce",
-                           "## Error log", "## What was already tried", "## hipinfer doctor", "## Environment variables"};
+const char* kSections[] = {"## Describe the problem",
+                           "## Versions",
+                           "## GPU and CPU",
+                           "## Model",
+                           "## Steps to reproduce",
+                           "## Error log",
+                           "## What was already tried",
+                           "## hipinfer doctor",
+                           "## Environment variables"};
 
 // Text between a section's heading and the next one, without blank lines.
 std::string section_body(const std::string& report, const std::string& heading) {
@@ -67,7 +74,8 @@ TEST(Report, LeaksNoSecretAndMasksHome) {
   const auto report = make_report(secret_laden_options("", ""));
   ASSERT_TRUE(report.is_ok());
   const std::string& r = report.value();
-  for (const char* secret : {"wJalrXUtnFEMI", "ghp_abcdef", "do-not-show-me", "hunter2", "hf_ABCDEFGH", "AWS_SECRET", "GITHUB_TOKEN", "HI_API_TOKEN", "DATABASE_URL"})
+  for (const char* secret : {"wJalrXUtnFEMI", "ghp_abcdef", "do-not-show-me", "hunter2", "hf_ABCDEFGH", "AWS_SECRET",
+                             "GITHUB_TOKEN", "HI_API_TOKEN", "DATABASE_URL"})
     EXPECT_EQ(r.find(secret), std::string::npos) << secret;
   EXPECT_EQ(r.find("/home/dave"), std::string::npos);
   EXPECT_NE(r.find("~/models/resnet.onnx"), std::string::npos);
@@ -85,9 +93,11 @@ TEST(Report, NothingGivenStillFillsEverySection) {
 }
 
 TEST(Redaction, VariablesPassAnAllowList) {
-  for (const char* ok : {"HIP_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION", "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "CUDA_VISIBLE_DEVICES"})
+  for (const char* ok : {"HIP_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION", "LD_LIBRARY_PATH", "OMP_NUM_THREADS",
+                         "CUDA_VISIBLE_DEVICES"})
     EXPECT_TRUE(report_may_show_variable(ok)) << ok;
-  for (const char* hidden : {"HOME", "USER", "SSH_AUTH_SOCK", "HF_TOKEN", "HI_API_KEY", "CUDA_SECRET", "AWS_ACCESS_KEY_ID", "MY_PASSWORD"})
+  for (const char* hidden :
+       {"HOME", "USER", "SSH_AUTH_SOCK", "HF_TOKEN", "HI_API_KEY", "CUDA_SECRET", "AWS_ACCESS_KEY_ID", "MY_PASSWORD"})
     EXPECT_FALSE(report_may_show_variable(hidden)) << hidden;
 }
 
@@ -97,11 +107,13 @@ TEST(Redaction, TokensInTextAreReplaced) {
       "api_key=12345678 \"password\": \"s3cr3t\" Authorization: Bearer xyz0123456789abc https://u:pw@host/x "
       "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
   const std::string out = redact_secrets(text);
-  for (const char* secret : {"hf_abc", "ghp_012", "AKIAIOSF", "12345678", "s3cr3t", "xyz0123456789abc", ":pw@", "eyJhbGci"})
+  for (const char* secret :
+       {"hf_abc", "ghp_012", "AKIAIOSF", "12345678", "s3cr3t", "xyz0123456789abc", ":pw@", "eyJhbGci"})
     EXPECT_EQ(out.find(secret), std::string::npos) << secret << " in " << out;
   EXPECT_NE(out.find("api_key="), std::string::npos);  // the key stays, so the reader knows what was there
   // Ordinary log lines survive.
-  const std::string log = "gfx1100 sm_90 /opt/rocm-6.2.0/lib version `GLIBCXX_3.4.30' not found (required by libtorch_cpu.so)";
+  const std::string log =
+      "gfx1100 sm_90 /opt/rocm-6.2.0/lib version `GLIBCXX_3.4.30' not found (required by libtorch_cpu.so)";
   EXPECT_EQ(redact_secrets(log), log);
 }
 
@@ -136,8 +148,9 @@ TEST(Redaction, CommonSecretFormatsAndPasswordForms) {
 
 // A BEGIN line without an END hides its own block only, not the rest of the log.
 TEST(Redaction, PrivateKeyWithoutEndHidesOnlyItsBlock) {
-  const std::string log = "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nAbCd+/==\nerror: the real message\n"
-                          "-----END CERTIFICATE-----\nafter\n";
+  const std::string log =
+      "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nAbCd+/==\nerror: the real message\n"
+      "-----END CERTIFICATE-----\nafter\n";
   const std::string out = redact_secrets(log);
   EXPECT_EQ(out.find("MIIEpAIBAAKCAQEA"), std::string::npos) << out;
   EXPECT_NE(out.find("error: the real message"), std::string::npos) << out;

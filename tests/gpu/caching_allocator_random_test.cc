@@ -132,8 +132,7 @@ void run_random_sequence(uint64_t seed, size_t capacity) {
     ASSERT_GE(s.fragmentation, 0.0);
     ASSERT_LT(s.fragmentation, 1.0);
   }
-  for (const auto& [address, l] : live)
-    ASSERT_TRUE(alloc.free(reinterpret_cast<void*>(address)).is_ok());
+  for (const auto& [address, l] : live) ASSERT_TRUE(alloc.free(reinterpret_cast<void*>(address)).is_ok());
   ASSERT_TRUE(alloc.empty_cache().is_ok());
   EXPECT_EQ(alloc.stats().reserved_bytes, 0u);
   EXPECT_EQ(state->used, 0u);
@@ -165,10 +164,8 @@ TEST(CachingAllocatorRandom, ThreadsSharingOneAllocator) {
       for (int step = 0; step < 2000; ++step) {
         if (mine.empty() || rng() % 2 == 0) {
           Result<void*> r = alloc.allocate(random_size(rng) % (4 * MiB) + 1, stream);
-          if (r.is_ok())
-            mine.push_back(r.value());
-          else
-            ++failures[t];
+          if (r.is_ok()) mine.push_back(r.value());
+          else ++failures[t];
         } else {
           const size_t i = rng() % mine.size();
           if (!alloc.free(mine[i], stream).is_ok()) ++failures[t];

@@ -53,8 +53,8 @@ PreparedConv prepare_conv(const ConvCase& c, DType dtype, uint32_t& seed) {
   const int64_t oh = (c.x[2] + c.pads[0] + c.pads[2] - c.dilations[0] * (kh - 1) - 1) / c.strides[0] + 1;
   const int64_t ow = (c.x[3] + c.pads[1] + c.pads[3] - c.dilations[1] * (kw - 1) - 1) / c.strides[1] + 1;
   const Shape y_shape = {c.x[0], c.w[0], oh, ow};
-  const ModelBuilder b = conv_model(dtype, c.x, c.w, c.group, c.strides, c.dilations, c.pads, c.bias, c.residual,
-                                    c.activation, y_shape);
+  const ModelBuilder b =
+      conv_model(dtype, c.x, c.w, c.group, c.strides, c.dilations, c.pads, c.bias, c.residual, c.activation, y_shape);
   PreparedConv p;
   p.what = std::string("Conv ") + dtype_name(dtype) + " x " + shape_to_string(c.x) + " w " + shape_to_string(c.w) +
            " group " + std::to_string(c.group);
@@ -141,7 +141,8 @@ std::vector<double> abs_conv(const PreparedConv& p) {
 // activation (HardSwish's slope is at most 1.5); float32 as expect_close.
 void expect_close_conv(const PreparedConv& p, const Tensor& want, const Tensor& got, const std::vector<double>* abs,
                        const std::string& what) {
-  if (want.dtype() == DType::kFloat16) expect_close_f16_sums(want, got, *abs, p.d.has_activation ? 2.0 : 1.0, p.k, what);
+  if (want.dtype() == DType::kFloat16)
+    expect_close_f16_sums(want, got, *abs, p.d.has_activation ? 2.0 : 1.0, p.k, what);
   else expect_close(want, got, what, 1e-6 * static_cast<double>(p.k));
 }
 
@@ -216,7 +217,8 @@ TEST(HI_GPU_TEST_SUITE, MatrixCoreConv2dMatchesTheTiledKernelAndTheCpu) {
   // Channel counts and k = channels x kernel area on either side of the 64 x 64 x 32 tile.
   cases.push_back({{1, 65, 5, 7}, {129, 65, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}});
   cases.push_back({{3, 7, 6, 5}, {33, 7, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}, true, true});
-  cases.push_back({{1, 12, 9, 9}, {18, 4, 3, 3}, 3, {2, 1}, {1, 2}, {1, 2, 0, 2}, false, false, "Relu", {UnaryKind::kRelu}});
+  cases.push_back(
+      {{1, 12, 9, 9}, {18, 4, 3, 3}, 3, {2, 1}, {1, 2}, {1, 2, 0, 2}, false, false, "Relu", {UnaryKind::kRelu}});
   uint32_t seed = 900;
   const DType f16 = DType::kFloat16;
   for (const ConvCase& c : cases) {
@@ -226,7 +228,8 @@ TEST(HI_GPU_TEST_SUITE, MatrixCoreConv2dMatchesTheTiledKernelAndTheCpu) {
     const std::vector<double> abs = abs_conv(p);
     expect_close_conv(p, p.want, mma, &abs, p.what + ": matrix cores against the CPU");
     expect_close_conv(p, tiled, mma, &abs, p.what + ": matrix cores against the tiled kernel");
-    EXPECT_EQ(std::memcmp(chosen.raw(), mma.raw(), mma.nbytes()), 0) << p.what << ": conv2d() did not take the matrix cores";
+    EXPECT_EQ(std::memcmp(chosen.raw(), mma.raw(), mma.nbytes()), 0)
+        << p.what << ": conv2d() did not take the matrix cores";
   }
 }
 

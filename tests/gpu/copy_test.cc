@@ -73,9 +73,12 @@ const std::vector<DType>& copy_dtypes() {
 }
 
 TEST(HI_GPU_TEST_SUITE, TransposeMatchesTheCpuReference) {
-  const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {
-      {{7}, {0}}, {{3, 5}, {1, 0}}, {{2, 3, 4}, {2, 0, 1}}, {{2, 1, 33, 5}, {0, 2, 1, 3}}, {{4, 3, 2, 5, 3}, {4, 3, 2, 1, 0}},
-      {{0, 4}, {1, 0}}};
+  const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {{{7}, {0}},
+                                                                     {{3, 5}, {1, 0}},
+                                                                     {{2, 3, 4}, {2, 0, 1}},
+                                                                     {{2, 1, 33, 5}, {0, 2, 1, 3}},
+                                                                     {{4, 3, 2, 5, 3}, {4, 3, 2, 1, 0}},
+                                                                     {{0, 4}, {1, 0}}};
   if (no_gpu_reason().empty()) {
     ASSERT_TRUE(set_device(0).is_ok());
   }
@@ -98,7 +101,8 @@ TEST(HI_GPU_TEST_SUITE, TransposeMatchesTheCpuReference) {
     }
   auto bad = transpose_copy({2, 3}, {0, 0});
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(bad.status().message().find("perm [0, 0] is not a permutation"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("perm [0, 0] is not a permutation"), std::string::npos)
+      << bad.status().message();
 }
 
 struct SliceCase {
@@ -108,13 +112,12 @@ struct SliceCase {
 
 TEST(HI_GPU_TEST_SUITE, SliceMatchesTheCpuReference) {
   const int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
-  const std::vector<SliceCase> cases = {
-      {{10}, {2}, {9}, {0}, {3}},
-      {{10}, {-1}, {kMin}, {0}, {-1}},          // reversed
-      {{5, 7}, {1, -5}, {kMax, -1}, {0, 1}, {2, 1}},
-      {{4, 6, 5}, {3, 0}, {0, 6}, {0, -1}, {-2, 2}},
-      {{3, 4}, {5}, {9}, {1}, {1}},             // empty: start clamped past the end
-      {{2, 3, 4, 5}, {1, 1, 1, 1}, {2, 3, 4, 5}, {}, {}}};
+  const std::vector<SliceCase> cases = {{{10}, {2}, {9}, {0}, {3}},
+                                        {{10}, {-1}, {kMin}, {0}, {-1}},  // reversed
+                                        {{5, 7}, {1, -5}, {kMax, -1}, {0, 1}, {2, 1}},
+                                        {{4, 6, 5}, {3, 0}, {0, 6}, {0, -1}, {-2, 2}},
+                                        {{3, 4}, {5}, {9}, {1}, {1}},  // empty: start clamped past the end
+                                        {{2, 3, 4, 5}, {1, 1, 1, 1}, {2, 3, 4, 5}, {}, {}}};
   if (no_gpu_reason().empty()) {
     ASSERT_TRUE(set_device(0).is_ok());
   }
@@ -230,8 +233,8 @@ TEST(HI_GPU_TEST_SUITE, GatherMatchesTheCpuReference) {
   const Tensor got = run_on_gpu({&x, &indices, &flag}, DType::kInt32, {1}, [&](const std::vector<void*>& in, void* y) {
     void* out = nullptr;
     HI_RETURN_IF_ERROR(device_malloc(&out, 4 * sizeof(float)));
-    HI_RETURN_IF_ERROR(gather(4, in[0], static_cast<const int64_t*>(in[1]), out, 1, 3, 2, 2, static_cast<int*>(in[2]),
-                              nullptr));
+    HI_RETURN_IF_ERROR(
+        gather(4, in[0], static_cast<const int64_t*>(in[1]), out, 1, 3, 2, 2, static_cast<int*>(in[2]), nullptr));
     HI_RETURN_IF_ERROR(synchronize(nullptr));
     HI_RETURN_IF_ERROR(device_free(out));
     return copy_async(y, in[2], sizeof(int), CopyKind::kDeviceToDevice, nullptr);

@@ -31,8 +31,10 @@ TEST(HI_GPU_TEST_SUITE, CublasLtMatchesTheOwnKernel) {
     int64_t batch, m, n, k;
     bool ta, tb, broadcast_b, bias;
   };
-  const std::vector<Case> cases = {{1, 1, 1, 1, false, false, false, false}, {1, 37, 71, 29, true, false, false, true},
-                                   {3, 33, 65, 17, false, true, true, false},  {4, 128, 256, 64, false, false, false, true},
+  const std::vector<Case> cases = {{1, 1, 1, 1, false, false, false, false},
+                                   {1, 37, 71, 29, true, false, false, true},
+                                   {3, 33, 65, 17, false, true, true, false},
+                                   {4, 128, 256, 64, false, false, false, true},
                                    {1, 130, 67, 257, true, true, false, false}};
   uint32_t seed = 1000;
   for (DType dtype : {DType::kFloat32, DType::kFloat16})

@@ -79,8 +79,8 @@ TEST(HI_GPU_TEST_SUITE, CudnnSaysUnsupportedRatherThanCrashing) {
   // Buffers cuDNN's vectorised kernels may not take.
   const Conv2dDesc plain = geometry(1, 3, 8, 8, 4, 3, 1, 1, 1);
   if (available) {
-    const Status s = cudnn_conv2d(DType::kFloat32, plain, fake(258), fake(256), nullptr, nullptr, fake(256), nullptr, 0,
-                                  nullptr);
+    const Status s =
+        cudnn_conv2d(DType::kFloat32, plain, fake(258), fake(256), nullptr, nullptr, fake(256), nullptr, 0, nullptr);
     EXPECT_EQ(s.code(), StatusCode::kUnsupported) << s.to_string();
     EXPECT_EQ(cudnn_conv2d(DType::kFloat32, plain, nullptr, fake(256), nullptr, nullptr, fake(256), nullptr, 0, nullptr)
                   .code(),
@@ -88,8 +88,8 @@ TEST(HI_GPU_TEST_SUITE, CudnnSaysUnsupportedRatherThanCrashing) {
     // An empty output is nothing to do.
     Conv2dDesc none = plain;
     none.batch = 0;
-    EXPECT_TRUE(cudnn_conv2d(DType::kFloat32, none, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr)
-                    .is_ok());
+    EXPECT_TRUE(
+        cudnn_conv2d(DType::kFloat32, none, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr).is_ok());
     auto ws = cudnn_conv2d_workspace(DType::kFloat32, none);
     ASSERT_TRUE(ws.is_ok()) << ws.status().to_string();
     EXPECT_EQ(ws.value(), 0u);
@@ -139,16 +139,16 @@ TEST(HI_GPU_TEST_SUITE, CudnnConv2dMatchesTheOwnKernelAndTheCpu) {
   const UnaryOp relu = {UnaryKind::kRelu};
   const std::vector<ConvCase> cases = {
       // x, w, group, stride, dilation, pad, bias, residual, activation
-      {{1, 3, 17, 19}, {8, 3, 3, 3}, 1, 1, 1, 1},                                    // odd channels, 3x3
-      {{3, 5, 15, 13}, {7, 5, 1, 1}, 1, 1, 1, 0, true, false, "Relu", relu},        // 1x1, batch 3, fused
-      {{3, 6, 16, 15}, {10, 3, 3, 3}, 2, 2, 1, 1, true, true, "Relu", relu},        // groups 2, stride 2, fused + residual
-      {{1, 9, 14, 14}, {9, 1, 3, 3}, 9, 1, 2, 2, true, false, "Relu", relu},        // depthwise, dilation 2
-      {{3, 8, 15, 15}, {8, 1, 3, 3}, 8, 2, 1, 1, false, true, "Relu", relu},        // depthwise, ReLU without bias
-      {{1, 3, 33, 31}, {16, 3, 7, 7}, 1, 2, 1, 3, true, false, "Relu", relu},       // 7x7 stem
-      {{1, 7, 11, 9}, {5, 7, 3, 3}, 1, 1, 2, 0, false},                             // dilation 2, no pads, no bias
+      {{1, 3, 17, 19}, {8, 3, 3, 3}, 1, 1, 1, 1},                              // odd channels, 3x3
+      {{3, 5, 15, 13}, {7, 5, 1, 1}, 1, 1, 1, 0, true, false, "Relu", relu},   // 1x1, batch 3, fused
+      {{3, 6, 16, 15}, {10, 3, 3, 3}, 2, 2, 1, 1, true, true, "Relu", relu},   // groups 2, stride 2, fused + residual
+      {{1, 9, 14, 14}, {9, 1, 3, 3}, 9, 1, 2, 2, true, false, "Relu", relu},   // depthwise, dilation 2
+      {{3, 8, 15, 15}, {8, 1, 3, 3}, 8, 2, 1, 1, false, true, "Relu", relu},   // depthwise, ReLU without bias
+      {{1, 3, 33, 31}, {16, 3, 7, 7}, 1, 2, 1, 3, true, false, "Relu", relu},  // 7x7 stem
+      {{1, 7, 11, 9}, {5, 7, 3, 3}, 1, 1, 2, 0, false},                        // dilation 2, no pads, no bias
       {{3, 4, 9, 9}, {6, 4, 3, 3}, 1, 1, 1, 1, true, true, "HardSwish", {UnaryKind::kHardSwish}},
-      {{1, 16, 7, 7}, {32, 16, 5, 5}, 1, 1, 1, 2, true, true},                      // residual, no activation
-      {{3, 10, 12, 12}, {6, 5, 3, 3}, 2, 2, 2, 2, true, false, "Relu", relu},       // groups 2, stride 2, dilation 2
+      {{1, 16, 7, 7}, {32, 16, 5, 5}, 1, 1, 1, 2, true, true},                 // residual, no activation
+      {{3, 10, 12, 12}, {6, 5, 3, 3}, 2, 2, 2, 2, true, false, "Relu", relu},  // groups 2, stride 2, dilation 2
   };
   uint32_t seed = 4200;
   for (DType dtype : {DType::kFloat32, DType::kFloat16})
@@ -163,7 +163,8 @@ TEST(HI_GPU_TEST_SUITE, CudnnConv2dMatchesTheOwnKernelAndTheCpu) {
       const ModelBuilder b = conv_model(dtype, c.x, c.w, c.group, {c.stride, c.stride}, {c.dilation, c.dilation},
                                         {c.pad, c.pad, c.pad, c.pad}, c.bias, c.residual, c.activation, y_shape);
       const Tensor x = random_tensor(dtype, c.x, seed++, false), w = random_tensor(dtype, c.w, seed++, false);
-      const Tensor bias = random_tensor(dtype, {c.w[0]}, seed++, false), r = random_tensor(dtype, y_shape, seed++, false);
+      const Tensor bias = random_tensor(dtype, {c.w[0]}, seed++, false),
+                   r = random_tensor(dtype, y_shape, seed++, false);
       TensorMap feeds = {{"x", x}, {"w", w}};
       if (c.bias) feeds["b"] = bias;
       if (c.residual) feeds["r"] = r;
@@ -177,8 +178,8 @@ TEST(HI_GPU_TEST_SUITE, CudnnConv2dMatchesTheOwnKernelAndTheCpu) {
       ASSERT_TRUE(ws.is_ok()) << what << ": " << ws.status().to_string();
       void* workspace = nullptr;
       if (ws.value() > 0) {
-    ASSERT_TRUE(device_malloc(&workspace, ws.value()).is_ok());
-  }
+        ASSERT_TRUE(device_malloc(&workspace, ws.value()).is_ok());
+      }
       const auto launch = [&](bool vendor) {
         return run_on_gpu({&x, &w, &bias, &r}, dtype, y_shape, [&](const std::vector<void*>& in, void* y) {
           const void* bp = c.bias ? in[2] : nullptr;

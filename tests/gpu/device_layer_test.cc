@@ -39,8 +39,7 @@ TEST(HI_GPU_TEST_SUITE, AllocatorForAMissingDeviceIsAnError) {
   const Result<CachingAllocator*> a = device_allocator(device_count());
   ASSERT_FALSE(a.is_ok());
   EXPECT_EQ(a.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(a.status().message().find(str("this backend sees ", device_count(), " device(s)")),
-            std::string::npos)
+  EXPECT_NE(a.status().message().find(str("this backend sees ", device_count(), " device(s)")), std::string::npos)
       << a.status().message();
   EXPECT_FALSE(device_allocator(-1).is_ok());
 }
@@ -135,8 +134,7 @@ TEST(HI_GPU_TEST_SUITE, ElapsedTimeNeedsTimingEvents) {
   ASSERT_OK(event_synchronize(e.value()));
   const Result<float> ms = event_elapsed_ms(e.value(), e.value());
   ASSERT_FALSE(ms.is_ok());
-  EXPECT_NE(ms.status().message().find("EventElapsedTime"), std::string::npos)
-      << ms.status().message();
+  EXPECT_NE(ms.status().message().find("EventElapsedTime"), std::string::npos) << ms.status().message();
   ASSERT_OK(event_destroy(e.value()));
   ASSERT_OK(synchronize(nullptr));  // the failure was cleared
 }
@@ -252,8 +250,7 @@ TEST(HI_GPU_TEST_SUITE, CachingAllocatorOnTheDevice) {
   Result<void*> huge = alloc.allocate(size_t{1} << 50, s.value());
   ASSERT_FALSE(huge.is_ok());
   EXPECT_EQ(huge.status().code(), StatusCode::kOutOfMemory);
-  EXPECT_NE(huge.status().message().find(" device 0: out of memory asking for 1024.00 TiB"),
-            std::string::npos)
+  EXPECT_NE(huge.status().message().find(" device 0: out of memory asking for 1024.00 TiB"), std::string::npos)
       << huge.status().message();
   EXPECT_NE(huge.status().message().find("the device has "), std::string::npos);
 

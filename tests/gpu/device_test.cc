@@ -27,9 +27,7 @@ TEST(HI_GPU_TEST_SUITE, ErrorStatusFromAFakeCode) {
   EXPECT_TRUE(m.find("ErrorOutOfMemory (2)") != std::string::npos ||
               m.find("ErrorMemoryAllocation (2)") != std::string::npos)
       << m;
-  EXPECT_TRUE(m.find(" on device ") != std::string::npos ||
-              m.find("(device unknown)") != std::string::npos)
-      << m;
+  EXPECT_TRUE(m.find(" on device ") != std::string::npos || m.find("(device unknown)") != std::string::npos) << m;
 }
 
 TEST(HI_GPU_TEST_SUITE, DeviceCountAgreesWithQuery) {
@@ -75,9 +73,7 @@ TEST(HI_GPU_TEST_SUITE, FailedCallNamesTheDevice) {
   void* ptr = nullptr;
   const Status s = device_malloc(&ptr, size_t{1} << 62);  // 4 EiB: no device has that
   EXPECT_EQ(s.code(), StatusCode::kOutOfMemory) << s.to_string();
-  EXPECT_NE(s.message().find("failed on device 0 at src/backends/gpu/runtime.cu:"),
-            std::string::npos)
-      << s.message();
+  EXPECT_NE(s.message().find("failed on device 0 at src/backends/gpu/runtime.cu:"), std::string::npos) << s.message();
   // The failure was cleared: the next call succeeds.
   EXPECT_TRUE(synchronize(nullptr).is_ok());
 }

@@ -1,7 +1,8 @@
 // GPU elementwise kernels against the CPU reference: each case runs the ONNX op through a CPU
 // session (the op's reference kernel) and the GPU kernel on the same random data, over awkward
 // sizes (1, odd, a block plus one, over a million) and broadcasting shapes, in float32 and
-// float16 (tolerances: expect_close in kernel_harness.h). Compiled once per backend; the device cases skip without a GPU, the host-side index checks always run.
+// float16 (tolerances: expect_close in kernel_harness.h). Compiled once per backend; the device cases skip without a
+// GPU, the host-side index checks always run.
 #include "backends/gpu/kernels/elementwise.h"
 #include "gpu/gpu_skip.h"
 #include "gpu/kernel_harness.h"
@@ -74,8 +75,8 @@ TEST(HI_GPU_TEST_SUITE, BinaryKernelsMatchTheCpuReferenceWithBroadcasting) {
                                        {"Div", BinaryKind::kDiv}, {"Max", BinaryKind::kMax}, {"Min", BinaryKind::kMin},
                                        {"Pow", BinaryKind::kPow}};
   const std::vector<std::pair<Shape, Shape>> shapes = {
-      {{3, 5, 7}, {3, 5, 7}}, {{2, 1, 5}, {3, 1}}, {{1}, {4, 33}}, {{6, 1, 1, 3}, {5, 4, 1}},
-      {{0, 3}, {3}},          {{1000, 257}, {257}}, {{}, {17}},    {{2, 3, 1, 1, 1, 1, 1, 2}, {1, 2}}};
+      {{3, 5, 7}, {3, 5, 7}}, {{2, 1, 5}, {3, 1}},  {{1}, {4, 33}}, {{6, 1, 1, 3}, {5, 4, 1}},
+      {{0, 3}, {3}},          {{1000, 257}, {257}}, {{}, {17}},     {{2, 3, 1, 1, 1, 1, 1, 2}, {1, 2}}};
   uint32_t seed = 100;
   for (const BinaryCase& c : ops)
     for (DType dtype : {DType::kFloat32, DType::kFloat16})
@@ -131,9 +132,11 @@ TEST(HI_GPU_TEST_SUITE, BroadcastIndexFollowsNumpyRules) {
 }
 
 TEST(HI_GPU_TEST_SUITE, ElementwiseRejectsBadArgumentsWithoutAGpu) {
-  EXPECT_EQ(unary({UnaryKind::kRelu}, DType::kFloat32, nullptr, nullptr, -1, nullptr).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(unary({UnaryKind::kRelu}, DType::kFloat32, nullptr, nullptr, -1, nullptr).code(),
+            StatusCode::kInvalidArgument);
   EXPECT_TRUE(unary({UnaryKind::kRelu}, DType::kFloat32, nullptr, nullptr, 0, nullptr).is_ok());
-  const Status s = unary({UnaryKind::kRelu}, DType::kInt32, reinterpret_cast<void*>(16), reinterpret_cast<void*>(16), 4, nullptr);
+  const Status s =
+      unary({UnaryKind::kRelu}, DType::kInt32, reinterpret_cast<void*>(16), reinterpret_cast<void*>(16), 4, nullptr);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_NE(s.message().find("int32"), std::string::npos) << s.message();
 }

@@ -28,8 +28,10 @@ void expect_emulated_matches_cpu(const std::string& bytes, const std::string& wh
   ASSERT_TRUE(a.is_ok()) << a.status().to_string();
   ASSERT_TRUE(b.is_ok()) << b.status().to_string();
   const PlacementReport& p = b.value()->placement();
-  EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")), min_gpu_fraction * static_cast<double>(p.nodes.size()))
-      << what << "\n" << p.table();
+  EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")),
+            min_gpu_fraction * static_cast<double>(p.nodes.size()))
+      << what << "\n"
+      << p.table();
   const TensorMap feeds = model_feeds(*a.value(), dims);
   auto want = a.value()->run(feeds);
   ASSERT_TRUE(want.is_ok()) << want.status().to_string();
@@ -71,7 +73,8 @@ std::string read_file(const std::filesystem::path& p) {
 TEST(HI_GPU_TEST_SUITE, PpOcrModelsMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   const char* env = std::getenv("HI_PPOCR_DIR");
-  const std::filesystem::path dir = env ? std::filesystem::path(env) : std::filesystem::path(HI_TEST_SOURCE_DIR) / ".venv" / "ppocr";
+  const std::filesystem::path dir =
+      env ? std::filesystem::path(env) : std::filesystem::path(HI_TEST_SOURCE_DIR) / ".venv" / "ppocr";
   struct Model {
     const char* file;
     std::vector<int64_t> dims;  // the dynamic dims: batch, height, width

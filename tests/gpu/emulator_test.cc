@@ -240,7 +240,8 @@ TEST_F(Emulator, CaptureForbidsMallocAndReplaysLaunches) {
   // Launches are recorded, not run, and run at each replay.
   ASSERT_TRUE(memset_async(dy, 0, n * sizeof(float), stream.value()).is_ok());
   ASSERT_TRUE(begin_capture(stream.value(), CaptureMode::kThreadLocal).is_ok());
-  launch_kernel<copy_kernel>(2, 256, 0, static_cast<cudaStream_t>(stream.value()), static_cast<const float*>(dx), dy, n);
+  launch_kernel<copy_kernel>(2, 256, 0, static_cast<cudaStream_t>(stream.value()), static_cast<const float*>(dx), dy,
+                             n);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   auto graph = end_capture(stream.value());
   ASSERT_TRUE(graph.is_ok()) << graph.status().message();

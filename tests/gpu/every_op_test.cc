@@ -83,8 +83,9 @@ std::unique_ptr<ModelBuilder> model_for(const std::string& op, DType t, const st
 // The kernel families whose nodes need nothing but their tensors.
 bool plain(const GpuOpEntry& e) {
   using WhyNot = std::string (*)(const ir::Node&, const std::vector<ir::ValueType>&);
-  for (WhyNot f : {&unary_why_not, &binary_why_not, &compare_why_not, &predicate_why_not, &clip_why_not, &softmax_why_not,
-                   &reduce_why_not, &shape_why_not, &arg_reduce_why_not, &trilu_why_not, &global_pool_why_not})
+  for (WhyNot f :
+       {&unary_why_not, &binary_why_not, &compare_why_not, &predicate_why_not, &clip_why_not, &softmax_why_not,
+        &reduce_why_not, &shape_why_not, &arg_reduce_why_not, &trilu_why_not, &global_pool_why_not})
     if (e.why_not == f) return true;
   return false;
 }

@@ -148,8 +148,7 @@ class FakeDeviceMemory final : public DeviceMemory {
     if (it->second < 0) return Status::ok();
     const Stream stream = s_->records[static_cast<size_t>(it->second)].stream;
     for (int64_t r = 0; r <= it->second; ++r)
-      if (s_->records[static_cast<size_t>(r)].stream == stream)
-        s_->records[static_cast<size_t>(r)].done = true;
+      if (s_->records[static_cast<size_t>(r)].stream == stream) s_->records[static_cast<size_t>(r)].done = true;
     return Status::ok();
   }
 

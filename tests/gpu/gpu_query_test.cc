@@ -50,8 +50,7 @@ TEST(QueryGpus, WithoutABackendSaysHowToBuildOne) {
   if (!info.compiled_backends.empty()) GTEST_SKIP() << "this build has a GPU backend";
   EXPECT_TRUE(info.devices.empty());
   EXPECT_TRUE(info.runtime_version.empty());
-  EXPECT_EQ(info.no_gpu_reason,
-            "this build has no GPU backend (configure with -DHI_CUDA=ON or -DHI_HIP=ON)");
+  EXPECT_EQ(info.no_gpu_reason, "this build has no GPU backend (configure with -DHI_CUDA=ON or -DHI_HIP=ON)");
 }
 
 TEST(QueryGpus, DevicesAreDescribed) {

@@ -24,8 +24,7 @@ inline std::string no_gpu_reason() {
     const GpuBackendInfo* b = this_backend(info);
     if (!b) return std::string("the " HI_GPU_BACKEND " backend is missing from query_gpus()");
     if (b->device_count > 0 && device_count() > 0) return std::string();
-    return b->no_gpu_reason.empty() ? std::string("the runtime reports no device")
-                                    : b->no_gpu_reason;
+    return b->no_gpu_reason.empty() ? std::string("the runtime reports no device") : b->no_gpu_reason;
   }();
   return reason;
 }
@@ -35,8 +34,8 @@ inline std::string no_gpu_reason() {
 // On the emulated GPU (HI_GPU_EMULATED) there is always a device: a missing one is a failure,
 // so that no test skips there.
 #if defined(HI_GPU_EMULATED)
-#define SKIP_WITHOUT_GPU()                                                                  \
-  do {                                                                                      \
+#define SKIP_WITHOUT_GPU()                                                                      \
+  do {                                                                                          \
     if (!no_gpu_reason().empty()) FAIL() << "the emulated GPU is missing: " << no_gpu_reason(); \
   } while (0)
 #else

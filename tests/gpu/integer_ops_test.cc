@@ -27,12 +27,15 @@ Tensor random_of(DType dtype, const Shape& shape, uint32_t seed) {
   for (int64_t i = 0; i < t.numel(); ++i) {
     const size_t k = static_cast<size_t>(i);
     const float f = k < std::size(specials) ? specials[k] : normal(rng);
-    const int64_t n = k < 4 ? (k % 2 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : any(rng);
+    const int64_t n =
+        k < 4 ? (k % 2 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : any(rng);
     switch (dtype) {
       case DType::kFloat32: t.data<float>()[i] = f; break;
       case DType::kFloat16: t.data<Float16>()[i] = Float16(f); break;
       case DType::kInt64: t.data<int64_t>()[i] = n % (i % 3 ? 1000 : std::numeric_limits<int64_t>::max()); break;
-      case DType::kInt32: t.data<int32_t>()[i] = static_cast<int32_t>(n % (i % 3 ? 1000 : std::numeric_limits<int32_t>::max())); break;
+      case DType::kInt32:
+        t.data<int32_t>()[i] = static_cast<int32_t>(n % (i % 3 ? 1000 : std::numeric_limits<int32_t>::max()));
+        break;
       case DType::kInt8: t.data<int8_t>()[i] = static_cast<int8_t>(n); break;
       case DType::kUInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(n); break;
       case DType::kBool: t.data<bool>()[i] = (n & 1) != 0; break;
@@ -54,7 +57,8 @@ TEST(HI_GPU_TEST_SUITE, CastBetweenEveryPairMatchesTheCpu) {
       b.input("x", code(from), {37});
       b.output("y", code(to));
       ModelBuilder::set_int(b.node("Cast", {"x"}, {"y"}), "to", code(to));
-      check(b, {{"x", random_of(from, {37}, seed++)}}, std::string("Cast ") + dtype_name(from) + " -> " + dtype_name(to));
+      check(b, {{"x", random_of(from, {37}, seed++)}},
+            std::string("Cast ") + dtype_name(from) + " -> " + dtype_name(to));
     }
   ModelBuilder like(19);  // CastLike: the target is the second input's type
   like.input("x", code(DType::kFloat32), {5, 3});
@@ -80,7 +84,8 @@ TEST(HI_GPU_TEST_SUITE, ComparisonsAndLogicMatchTheCpu) {
         Tensor a = random_of(t, sa, seed++);
         Tensor c = random_of(t, sb, seed++);
         if (c.numel() > 0 && a.numel() > 4) std::memcpy(a.raw(), c.raw(), dtype_size(t));  // one equal pair
-        check(b, {{"a", a}, {"b", c}}, std::string(op) + " " + dtype_name(t) + " " + shape_to_string(sa) + " " + shape_to_string(sb));
+        check(b, {{"a", a}, {"b", c}},
+              std::string(op) + " " + dtype_name(t) + " " + shape_to_string(sa) + " " + shape_to_string(sb));
       }
     }
   for (const char* op : {"And", "Or", "Xor"})
@@ -144,7 +149,8 @@ TEST(HI_GPU_TEST_SUITE, IntegerArithmeticWrapsAsOnTheCpu) {
       b.input("b", code(t), {3, 9});
       b.output("y", code(t));
       b.node(op, {"a", "b"}, {"y"});
-      check(b, {{"a", random_of(t, {4, 1, 9}, seed++)}, {"b", random_of(t, {3, 9}, seed++)}}, std::string(op) + " " + dtype_name(t));
+      check(b, {{"a", random_of(t, {4, 1, 9}, seed++)}, {"b", random_of(t, {3, 9}, seed++)}},
+            std::string(op) + " " + dtype_name(t));
     }
 }
 
@@ -162,14 +168,16 @@ TEST(HI_GPU_TEST_SUITE, DataMovementOfIntegerAndBoolTensorsMatchesTheCpu) {
     b.initializer_i64("axes", {1}, {2});
     b.initializer_i64("pads", {6}, {0, 1, 0, 0, 2, 1});
     ModelBuilder::set_ints(b.node("Transpose", {"x"}, {"t"}), "perm", {2, 0, 1});  // [4, 3, 5]
-    ModelBuilder::set_int(b.node("Gather", {"t", "idx"}, {"g"}), "axis", 0);        // [2, 3, 5]
-    ModelBuilder::set_int(b.node("Concat", {"g", "g"}, {"cat"}), "axis", 1);        // [2, 6, 5]
-    b.node("Slice", {"x", "starts", "ends", "axes"}, {"s"});                         // [3, 5, 3]
-    b.node("Pad", {"s", "pads"}, {"p"});                                             // [3, 8, 4]
+    ModelBuilder::set_int(b.node("Gather", {"t", "idx"}, {"g"}), "axis", 0);       // [2, 3, 5]
+    ModelBuilder::set_int(b.node("Concat", {"g", "g"}, {"cat"}), "axis", 1);       // [2, 6, 5]
+    b.node("Slice", {"x", "starts", "ends", "axes"}, {"s"});                       // [3, 5, 3]
+    b.node("Pad", {"s", "pads"}, {"p"});                                           // [3, 8, 4]
     b.input("x2", code(t), {4});
-    b.node("Where", {"c", "x", "x2"}, {"w"});                                        // [3, 5, 4]
-    check(b, {{"x", random_of(t, {3, 5, 4}, seed++)}, {"c", random_of(DType::kBool, {5, 1}, seed++)},
-              {"x2", random_of(t, {4}, seed++)}},
+    b.node("Where", {"c", "x", "x2"}, {"w"});  // [3, 5, 4]
+    check(b,
+          {{"x", random_of(t, {3, 5, 4}, seed++)},
+           {"c", random_of(DType::kBool, {5, 1}, seed++)},
+           {"x2", random_of(t, {4}, seed++)}},
           std::string("data movement ") + dtype_name(t));
   }
 }
@@ -245,8 +253,8 @@ TEST(HI_GPU_TEST_SUITE, EveryElementTypeOfTheArgAndIndexKernelsMatchesTheCpu) {
   const Shape idx = {4, 2, 9};
   Tensor gi = Tensor::empty(DType::kInt64, idx), si = Tensor::empty(DType::kInt64, idx);
   for (int64_t e = 0; e < gi.numel(); ++e) {
-    gi.data<int64_t>()[e] = e * 5 % 12 - 6;                   // [-6, 6) along axis 1
-    si.data<int64_t>()[e] = (e / 9) % 2 == 0 ? 1 : -1;         // distinct targets: slots 1 and -1
+    gi.data<int64_t>()[e] = e * 5 % 12 - 6;             // [-6, 6) along axis 1
+    si.data<int64_t>()[e] = (e / 9) % 2 == 0 ? 1 : -1;  // distinct targets: slots 1 and -1
   }
   for (DType t : {DType::kUInt8, DType::kFloat16, DType::kInt64}) {
     ModelBuilder b(18);
@@ -268,7 +276,8 @@ TEST(HI_GPU_TEST_SUITE, EveryElementTypeOfTheArgAndIndexKernelsMatchesTheCpu) {
     b.input("x", code(t), dims(shape)).input("i", onnx::TensorProto::INT64, {2, 1}).input("u", code(t), {2, 6, 9});
     b.output("y", code(t));
     b.node("ScatterND", {"x", "i", "u"}, {"y"});
-    check(b, {{"x", values_of(t, shape)}, {"i", i}, {"u", values_of(t, {2, 6, 9})}}, std::string("ScatterND ") + dtype_name(t));
+    check(b, {{"x", values_of(t, shape)}, {"i", i}, {"u", values_of(t, {2, 6, 9})}},
+          std::string("ScatterND ") + dtype_name(t));
   }
 }
 

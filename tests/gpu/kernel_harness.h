@@ -1,5 +1,6 @@
 // The GPU kernel harness: random data, the op's CPU reference through a one-node CPU session,
-// device round trips, and the comparison (expect_close says the tolerances). For the kernel tests compiled once per backend.
+// device round trips, and the comparison (expect_close says the tolerances). For the kernel tests compiled once per
+// backend.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -19,7 +20,9 @@ namespace hi::gpu::HI_GPU_NS {
 
 using test::ModelBuilder;
 
-inline int32_t onnx_type(DType t) { return t == DType::kFloat16 ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::FLOAT; }
+inline int32_t onnx_type(DType t) {
+  return t == DType::kFloat16 ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::FLOAT;
+}
 
 inline Tensor random_tensor(DType dtype, const Shape& shape, uint32_t seed, bool positive) {
   Tensor t = Tensor::empty(dtype, shape);
@@ -60,9 +63,10 @@ inline void set_string_attr(ir::Node& n, const std::string& name, const std::str
 
 // Conv [+ bias] [+ Add(residual "r")] [+ activation] as a model with inputs x, w, b, r and output
 // y, for the convolution kernels' tests (conv_test.cc, cudnn_test.cc).
-inline ModelBuilder conv_model(DType dtype, const Shape& x, const Shape& w, int64_t group, const std::vector<int64_t>& strides,
-                               const std::vector<int64_t>& dilations, const std::vector<int64_t>& pads, bool bias,
-                               bool residual, const char* activation, const Shape& y_shape) {
+inline ModelBuilder conv_model(DType dtype, const Shape& x, const Shape& w, int64_t group,
+                               const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
+                               const std::vector<int64_t>& pads, bool bias, bool residual, const char* activation,
+                               const Shape& y_shape) {
   ModelBuilder b(14);
   b.input("x", onnx_type(dtype), std::vector<int64_t>(x.begin(), x.end()));
   b.input("w", onnx_type(dtype), std::vector<int64_t>(w.begin(), w.end()));
@@ -193,7 +197,8 @@ inline TensorMap model_feeds(const Session& s, const std::vector<int64_t>& dims)
 
 // Every output of `got` against `want`'s: the largest difference within `rtol` of the output's
 // largest magnitude (a NaN where `want` has a number fails).
-inline void expect_outputs_close(const TensorMap& want, const TensorMap& got, const std::string& what, double rtol = 1e-3) {
+inline void expect_outputs_close(const TensorMap& want, const TensorMap& got, const std::string& what,
+                                 double rtol = 1e-3) {
   for (const auto& [name, w] : want) {
     ASSERT_TRUE(got.count(name)) << what << ": no output " << name;
     const Tensor& g = got.at(name);

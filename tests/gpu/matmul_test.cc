@@ -28,7 +28,8 @@ std::vector<double> abs_products(const Tensor& a, const Tensor& b, const MatMulD
       for (int64_t kk = 0; kk < d.k; ++kk) {
         const double x = av[static_cast<size_t>(t * d.a_batch_stride + i * a_row + kk * a_col)];
         double* row = &out[static_cast<size_t>((t * d.m + i) * d.n)];
-        for (int64_t j = 0; j < d.n; ++j) row[j] += x * bv[static_cast<size_t>(t * d.b_batch_stride + kk * b_row + j * b_col)];
+        for (int64_t j = 0; j < d.n; ++j)
+          row[j] += x * bv[static_cast<size_t>(t * d.b_batch_stride + kk * b_row + j * b_col)];
       }
   return out;
 }
@@ -44,9 +45,9 @@ TEST(HI_GPU_TEST_SUITE, MatMulMatchesTheCpuReference) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(set_device(0).is_ok());
   // (A shape, B shape): A [batch.., m, k] with batch 1 or the full batch, B likewise.
-  const std::vector<std::pair<Shape, Shape>> cases = {
-      {{1, 1}, {1, 1}}, {{3, 5, 7}, {7, 4}}, {{1, 33, 17}, {3, 17, 65}}, {{130, 257}, {257, 67}},
-      {{2, 64, 64}, {2, 64, 64}}, {{5, 1}, {1, 9}}};
+  const std::vector<std::pair<Shape, Shape>> cases = {{{1, 1}, {1, 1}},           {{3, 5, 7}, {7, 4}},
+                                                      {{1, 33, 17}, {3, 17, 65}}, {{130, 257}, {257, 67}},
+                                                      {{2, 64, 64}, {2, 64, 64}}, {{5, 1}, {1, 9}}};
   uint32_t seed = 500;
   for (DType dtype : {DType::kFloat32, DType::kFloat16})
     for (const auto& [sa, sb] : cases) {
@@ -69,8 +70,9 @@ TEST(HI_GPU_TEST_SUITE, MatMulMatchesTheCpuReference) {
       const Tensor got = run_on_gpu({&a, &bt}, dtype, want.shape(), [&](const std::vector<void*>& in, void* y) {
         return matmul(dtype, d, in[0], in[1], nullptr, y, nullptr);
       });
-      expect_close_product(want, got, a, bt, d,
-                           std::string("MatMul ") + dtype_name(dtype) + " " + shape_to_string(sa) + " x " + shape_to_string(sb));
+      expect_close_product(
+          want, got, a, bt, d,
+          std::string("MatMul ") + dtype_name(dtype) + " " + shape_to_string(sa) + " x " + shape_to_string(sb));
     }
 }
 
@@ -119,7 +121,8 @@ TEST(HI_GPU_TEST_SUITE, GemmMatchesTheCpuReference) {
 TEST(HI_GPU_TEST_SUITE, MatMulRejectsBadArgumentsWithoutAGpu) {
   MatMulDesc d;
   d.m = -1;
-  EXPECT_EQ(matmul(DType::kFloat32, d, nullptr, nullptr, nullptr, nullptr, nullptr).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(matmul(DType::kFloat32, d, nullptr, nullptr, nullptr, nullptr, nullptr).code(),
+            StatusCode::kInvalidArgument);
   d.m = 0;
   EXPECT_TRUE(matmul(DType::kFloat32, d, nullptr, nullptr, nullptr, nullptr, nullptr).is_ok());
   d.m = 2;
@@ -189,8 +192,9 @@ std::vector<ProductCase> awkward_f16_products() {
           b.input("b", onnx_type(f16), std::vector<int64_t>(sb.begin(), sb.end()));
           if (c_kind != 0) b.input("c", onnx_type(f16), std::vector<int64_t>(c_shape.begin(), c_shape.end()));
           b.output("y", onnx_type(f16));
-          auto& node = b.node("Gemm", c_kind != 0 ? std::vector<std::string>{"a", "b", "c"} : std::vector<std::string>{"a", "b"},
-                              {"y"});
+          auto& node =
+              b.node("Gemm", c_kind != 0 ? std::vector<std::string>{"a", "b", "c"} : std::vector<std::string>{"a", "b"},
+                     {"y"});
           ModelBuilder::set_int(node, "transA", ta);
           ModelBuilder::set_int(node, "transB", tb);
           ModelBuilder::set_float(node, "alpha", 0.75f);
@@ -268,7 +272,7 @@ Tensor host_product(const ProductCase& pc) {
 TEST(HI_GPU_TEST_SUITE, AwkwardProductDescriptorsMatchTheCpuOpsWithoutAGpu) {
   for (const ProductCase& pc : awkward_f16_products())
     expect_close_f16_sums(pc.want, host_product(pc), abs_products(pc.a, pc.b, pc.d), pc.d.alpha, pc.d.k,
-                             pc.what + ": host loop against the CPU op");
+                          pc.what + ": host loop against the CPU op");
 }
 
 TEST(HI_GPU_TEST_SUITE, MatrixCoreMatMulMatchesTheTiledKernelAndTheCpu) {
@@ -298,7 +302,8 @@ TEST(HI_GPU_TEST_SUITE, MatrixCoreMatMulMatchesTheTiledKernelAndTheCpu) {
     const std::vector<double> abs = abs_products(pc.a, pc.b, pc.d);
     expect_close_f16_sums(pc.want, mma, abs, pc.d.alpha, pc.d.k, pc.what + ": matrix cores against the CPU");
     expect_close_f16_sums(tiled, mma, abs, pc.d.alpha, pc.d.k, pc.what + ": matrix cores against the tiled kernel");
-    EXPECT_EQ(std::memcmp(chosen.raw(), mma.raw(), mma.nbytes()), 0) << pc.what << ": matmul() did not take the matrix cores";
+    EXPECT_EQ(std::memcmp(chosen.raw(), mma.raw(), mma.nbytes()), 0)
+        << pc.what << ": matmul() did not take the matrix cores";
   }
 }
 

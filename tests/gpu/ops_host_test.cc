@@ -23,7 +23,6 @@ ir::ValueType vt(DType t, const Shape& shape) { return ir::ValueType::concrete(t
 ir::ValueType f32(const Shape& shape) { return vt(DType::kFloat32, shape); }
 ir::ValueType i64(const Shape& shape) { return vt(DType::kInt64, shape); }
 
-
 // Expects the kernel table to take the node ("") or to refuse it with a reason containing `want`.
 void expect_support(const ir::Node& n, const std::vector<ir::ValueType>& in, const std::string& want) {
   const std::string got = partition_support(n, in);
@@ -77,7 +76,8 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversCastWhereClipAndBatchNorm) {
   set_int_attr(cast, "to", 9);
   expect_support(cast, {vt(DType::kUInt8, {3})}, "");
   set_int_attr(cast, "to", 11);
-  expect_support(cast, {f32({3})}, "no GPU kernel for Cast from float32 to float64 (float32, float16, int64, int32, int8, uint8, bool)");
+  expect_support(cast, {f32({3})},
+                 "no GPU kernel for Cast from float32 to float64 (float32, float16, int64, int32, int8, uint8, bool)");
   set_int_attr(cast, "to", 1);
   expect_support(cast, {vt(DType::kBFloat16, {3})}, "no GPU kernel for Cast from bfloat16 to float32");
   ir::Node cast_name = make_node("Cast", {"x"});  // opset 1 names the type
@@ -89,11 +89,13 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversCastWhereClipAndBatchNorm) {
   const ir::Node where = make_node("Where", {"c", "x", "y"});
   expect_support(where, {vt(DType::kBool, {2, 1}), f32({3}), f32({2, 3})}, "");
   expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), i64({2, 3})}, "");
-  expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), f32({2, 3})}, "no GPU kernel for Where on int64 and float32");
+  expect_support(where, {vt(DType::kBool, {2, 1}), i64({3}), f32({2, 3})},
+                 "no GPU kernel for Where on int64 and float32");
   expect_support(where, {f32({2}), f32({2}), f32({2})}, "float32 condition (bool)");
 
   expect_support(make_node("Clip", {"x", "lo", "hi"}), {f32({5}), f32({}), f32({})}, "");
-  expect_support(make_node("Clip", {"x", "", "hi"}), {vt(DType::kFloat16, {5}), ir::ValueType{}, vt(DType::kFloat16, {})}, "");
+  expect_support(make_node("Clip", {"x", "", "hi"}),
+                 {vt(DType::kFloat16, {5}), ir::ValueType{}, vt(DType::kFloat16, {})}, "");
   expect_support(make_node("Clip", {"x", "lo"}), {i64({5}), i64({})}, "on int64");
 
   const std::vector<ir::ValueType> bn = {f32({2, 3, 4, 4}), f32({3}), f32({3}), f32({3}), f32({3})};
@@ -133,8 +135,8 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversReductionsResizeAndMoreUnaryOps) {
   ir::Node gelu = make_node("Gelu", {"x"});
   set_string_attr(gelu, "approximate", "tanh");
   expect_support(gelu, {f32({7})}, "");
-  for (const char* op : {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Softsign", "Celu", "Mish",
-                         "ThresholdedRelu", "Shrink", "Affine", "Swish", "ScaledTanh"}) {
+  for (const char* op : {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Softsign", "Celu",
+                         "Mish", "ThresholdedRelu", "Shrink", "Affine", "Swish", "ScaledTanh"}) {
     expect_support(make_node(op, {"x"}), {vt(DType::kFloat16, {7})}, "");
     expect_support(make_node(op, {"x"}), {i64({7})}, "on int64");
   }
@@ -144,7 +146,8 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversComparisonsLogicAndIntegerArithmetic) {
   for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"}) {
     for (DType t : {DType::kFloat32, DType::kFloat16, DType::kInt64, DType::kInt32, DType::kInt8, DType::kUInt8})
       expect_support(make_node(op, {"a", "b"}), {vt(t, {2, 3}), vt(t, {3})}, "");
-    expect_support(make_node(op, {"a", "b"}), {f32({3}), i64({3})}, std::string("no GPU kernel for ") + op + " on float32");
+    expect_support(make_node(op, {"a", "b"}), {f32({3}), i64({3})},
+                   std::string("no GPU kernel for ") + op + " on float32");
     expect_support(make_node(op, {"a", "b"}), {vt(DType::kFloat64, {3}), vt(DType::kFloat64, {3})}, "on float64");
   }
   expect_support(make_node("Equal", {"a", "b"}), {vt(DType::kBool, {3}), vt(DType::kBool, {3})}, "");
@@ -164,17 +167,21 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversComparisonsLogicAndIntegerArithmetic) {
   for (const char* op : {"Add", "Sub", "Mul", "Max", "Min"}) {
     expect_support(make_node(op, {"a", "b"}), {i64({2, 3}), i64({3})}, "");
     expect_support(make_node(op, {"a", "b"}), {vt(DType::kInt32, {3}), vt(DType::kInt32, {3})}, "");
-    expect_support(make_node(op, {"a", "b"}), {vt(DType::kInt16, {3}), vt(DType::kInt16, {3})}, "(float32, float16, int32, int64)");
+    expect_support(make_node(op, {"a", "b"}), {vt(DType::kInt16, {3}), vt(DType::kInt16, {3})},
+                   "(float32, float16, int32, int64)");
   }
   // An integer division by zero is an error the CPU reports; the GPU could not without waiting.
-  expect_support(make_node("Div", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Div on int64 (float32, float16)");
+  expect_support(make_node("Div", {"a", "b"}), {i64({3}), i64({3})},
+                 "no GPU kernel for Div on int64 (float32, float16)");
   expect_support(make_node("Pow", {"a", "b"}), {f32({3}), i64({3})}, "no GPU kernel for Pow of float32 and int64");
   for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
     expect_support(make_node(op, {"a", "b", "c"}), {f32({2, 1}), f32({3}), f32({2, 3})}, "");
     expect_support(make_node(op, {"a"}), {vt(DType::kFloat16, {4})}, "");
   }
-  expect_support(make_node("Mean", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Mean on int64 (float32, float16)");
-  expect_support(make_node("Sum", {"a", "b"}), {i64({3}), i64({3})}, "no GPU kernel for Sum on int64 (float32, float16)");
+  expect_support(make_node("Mean", {"a", "b"}), {i64({3}), i64({3})},
+                 "no GPU kernel for Mean on int64 (float32, float16)");
+  expect_support(make_node("Sum", {"a", "b"}), {i64({3}), i64({3})},
+                 "no GPU kernel for Sum on int64 (float32, float16)");
   expect_support(make_node("PRelu", {"x", "slope"}), {f32({2, 3, 4}), f32({3, 1})}, "");
   expect_support(make_node("GlobalMaxPool", {"x"}), {f32({2, 3, 4, 5})}, "");
   expect_support(make_node("Dropout", {"x", "ratio"}), {f32({2, 3}), f32({})}, "");
@@ -192,7 +199,8 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   for (const char* op : {"LayerNormalization", "RMSNormalization"}) {
     ir::Node n = make_node(op, {"x", "scale", "bias"});
     set_int_attr(n, "axis", -2);
-    const ir::ValueType x = ir::ValueType::tensor(DType::kFloat32, {ir::Dim::named("batch"), ir::Dim::known(5), ir::Dim::known(6)});
+    const ir::ValueType x =
+        ir::ValueType::tensor(DType::kFloat32, {ir::Dim::named("batch"), ir::Dim::known(5), ir::Dim::known(6)});
     expect_support(n, {x, f32({5, 6}), f32({5, 6})}, "");
     expect_support(n, {x, f32({6}), f32({5, 6})}, "scale or bias broadcast within the normalised shape");
     set_int_attr(n, "axis", 0);
@@ -222,10 +230,11 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   const std::vector<ir::ValueType> qkv = {f32({2, 4, 5, 8}), f32({2, 2, 7, 8}), f32({2, 2, 7, 6})};
   expect_support(make_node("Attention", {"q", "k", "v"}), qkv, "");
   expect_support(make_node("Attention", {"q", "k", "v", "m"}), {qkv[0], qkv[1], qkv[2], vt(DType::kBool, {5, 7})}, "");
-  expect_support(make_node("Attention", {"q", "k", "v", "", "pk", "pv"}), {qkv[0], qkv[1], qkv[2], {}, f32({2, 2, 3, 8}),
-                 f32({2, 2, 3, 6})}, "KV cache");
+  expect_support(make_node("Attention", {"q", "k", "v", "", "pk", "pv"}),
+                 {qkv[0], qkv[1], qkv[2], {}, f32({2, 2, 3, 8}), f32({2, 2, 3, 6})}, "KV cache");
   expect_support(make_node("Attention", {"q", "k", "v"}, {"y", "present_k"}), qkv, "present_key");
-  expect_support(make_node("Attention", {"q", "k", "v"}), {vt(DType::kFloat16, {2, 4, 5, 8}), qkv[1], qkv[2]}, "on float16");
+  expect_support(make_node("Attention", {"q", "k", "v"}), {vt(DType::kFloat16, {2, 4, 5, 8}), qkv[1], qkv[2]},
+                 "on float16");
   expect_support(make_node("Attention", {"q", "k", "v"}), {f32({2, 5, 32}), qkv[1], qkv[2]}, "all 3-D or all 4-D");
   for (const char* op : {"CumSum", "CumProd"}) {
     expect_support(make_node(op, {"x", "axis"}), {vt(DType::kFloat16, {3, 4}), i64({})}, "");
@@ -236,7 +245,8 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
     expect_support(make_node(op, {"x"}), {f32({8, 2, 2})}, "other than 4-D");
   }
   expect_support(make_node("GatherElements", {"x", "i"}), {vt(DType::kBool, {3, 4}), i64({3, 2})}, "");
-  expect_support(make_node("GatherElements", {"x", "i"}), {f32({3, 4}), vt(DType::kInt32, {3, 2})}, "int32 indices (int64)");
+  expect_support(make_node("GatherElements", {"x", "i"}), {f32({3, 4}), vt(DType::kInt32, {3, 2})},
+                 "int32 indices (int64)");
   expect_support(make_node("ScatterND", {"x", "i", "u"}), {f32({4, 5}), i64({2, 1}), f32({2, 5})}, "");
   ir::Node add = make_node("ScatterElements", {"x", "i", "u"});
   set_string_attr(add, "reduction", "add");
@@ -246,11 +256,15 @@ TEST(HI_GPU_TEST_SUITE, KernelTableCoversNormalisationsOverAnyAxisArgReductionsA
   expect_support(make_node("Gemm", {"a", "b"}), {f32({7}), f32({7, 3})}, "Gemm of rank-1 operands");
   expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 1, 5, 7}), f32({1, 3, 7, 4})}, "broadcasting batch dims");
   expect_support(make_node("MatMul", {"a", "b"}), {f32({2, 3, 5, 7}), f32({1, 1, 7, 4})}, "");
-  expect_support(make_node("QuantizeLinear", {"x", "s", "z"}), {vt(DType::kFloat16, {2, 3}), f32({3}), vt(DType::kInt8, {3})}, "");
+  expect_support(make_node("QuantizeLinear", {"x", "s", "z"}),
+                 {vt(DType::kFloat16, {2, 3}), f32({3}), vt(DType::kInt8, {3})}, "");
   expect_support(make_node("QuantizeLinear", {"x", "s"}), {f32({2, 3}), f32({})}, "");
-  expect_support(make_node("QuantizeLinear", {"x", "s", "z"}), {f32({2, 3}), f32({}), vt(DType::kInt16, {})}, "to int16");
-  expect_support(make_node("DequantizeLinear", {"x", "s", "z"}), {vt(DType::kUInt8, {2, 3}), f32({}), vt(DType::kUInt8, {})}, "");
-  expect_support(make_node("DequantizeLinear", {"x", "s"}), {vt(DType::kInt8, {2, 3}), vt(DType::kFloat16, {})}, "float16 scale");
+  expect_support(make_node("QuantizeLinear", {"x", "s", "z"}), {f32({2, 3}), f32({}), vt(DType::kInt16, {})},
+                 "to int16");
+  expect_support(make_node("DequantizeLinear", {"x", "s", "z"}),
+                 {vt(DType::kUInt8, {2, 3}), f32({}), vt(DType::kUInt8, {})}, "");
+  expect_support(make_node("DequantizeLinear", {"x", "s"}), {vt(DType::kInt8, {2, 3}), vt(DType::kFloat16, {})},
+                 "float16 scale");
   ir::Node blocked = make_node("DequantizeLinear", {"x", "s"});
   set_int_attr(blocked, "block_size", 2);
   expect_support(blocked, {vt(DType::kInt8, {2, 4}), f32({2, 2})}, "blocked DequantizeLinear");
@@ -269,22 +283,36 @@ template <typename D, typename S>
 void expect_same_conversions(const std::vector<S>& values, const char* what) {
   for (S v : values) {
     const D gpu = convert_plain<D>(v), cpu = hi::ops::convert_value<D>(v);
-    if constexpr (std::is_floating_point_v<D>) EXPECT_TRUE(gpu == cpu || (gpu != gpu && cpu != cpu)) << what << " " << +v;
+    if constexpr (std::is_floating_point_v<D>)
+      EXPECT_TRUE(gpu == cpu || (gpu != gpu && cpu != cpu)) << what << " " << +v;
     else EXPECT_EQ(+gpu, +cpu) << what << " of " << +v;
   }
 }
 
 TEST(HI_GPU_TEST_SUITE, CastConversionsMatchTheCpuOnTheHost) {
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> floats = {NAN, inf, -inf, 0.f, -0.f, 0.5f, -0.5f, 1.5f, -1.99f, 127.9f, 128.f, -129.f, 255.5f,
-                                     256.f, 2147483520.f, 2147483648.f, -2147483904.f, 9.3e18f, 9.2233720e18f, -9.3e18f, 1e30f};
+  const std::vector<float> floats = {
+      NAN,    inf,    -inf,  0.f,          -0.f,         0.5f,          -0.5f,   1.5f,          -1.99f,   127.9f, 128.f,
+      -129.f, 255.5f, 256.f, 2147483520.f, 2147483648.f, -2147483904.f, 9.3e18f, 9.2233720e18f, -9.3e18f, 1e30f};
   expect_same_conversions<int8_t>(floats, "float -> int8");
   expect_same_conversions<uint8_t>(floats, "float -> uint8");
   expect_same_conversions<int32_t>(floats, "float -> int32");
   expect_same_conversions<int64_t>(floats, "float -> int64");
   expect_same_conversions<bool>(floats, "float -> bool");
-  const std::vector<int64_t> longs = {0, 1, -1, 127, 128, 255, 256, -129, 2147483647, 2147483648LL, -2147483649LL,
-                                      std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(), 16777217};
+  const std::vector<int64_t> longs = {0,
+                                      1,
+                                      -1,
+                                      127,
+                                      128,
+                                      255,
+                                      256,
+                                      -129,
+                                      2147483647,
+                                      2147483648LL,
+                                      -2147483649LL,
+                                      std::numeric_limits<int64_t>::max(),
+                                      std::numeric_limits<int64_t>::min(),
+                                      16777217};
   expect_same_conversions<int8_t>(longs, "int64 -> int8");
   expect_same_conversions<uint8_t>(longs, "int64 -> uint8");
   expect_same_conversions<int32_t>(longs, "int64 -> int32");
@@ -339,7 +367,8 @@ TEST(HI_GPU_TEST_SUITE, ExpandAndTileCopiesMatchTheCpuOnTheHost) {
   EXPECT_EQ(expand_copy({3, 2}, {3, 4}).status().code(), StatusCode::kInvalidArgument);
 
   const std::vector<std::pair<Shape, std::vector<int64_t>>> tile = {
-      {{3}, {4}}, {{2, 3}, {1, 2}}, {{1, 5}, {3, 1}}, {{2, 1, 3}, {2, 3, 2}}, {{2, 3, 1, 2}, {3, 2, 4, 1}}, {{2, 2}, {0, 3}}};
+      {{3}, {4}},      {{2, 3}, {1, 2}}, {{1, 5}, {3, 1}}, {{2, 1, 3}, {2, 3, 2}}, {{2, 3, 1, 2}, {3, 2, 4, 1}},
+      {{2, 2}, {0, 3}}};
   for (const auto& [shape, reps] : tile) {
     ModelBuilder b(13);
     b.input("x", onnx::TensorProto::FLOAT, std::vector<int64_t>(shape.begin(), shape.end()));
@@ -376,8 +405,10 @@ TEST(HI_GPU_TEST_SUITE, PadSourceIndexMatchesTheCpuOnTheHost) {
   };
   const std::vector<PadCase> cases = {
       {{5}, {2, 3}}, {{3, 5, 4}, {1, 0, 2, 2, 3, 1}}, {{6}, {9, 7}}, {{4, 3}, {-1, 2, 1, -2}}, {{1, 3}, {2, 1, 2, 1}}};
-  const std::vector<std::pair<const char*, PadMode>> modes = {
-      {"constant", PadMode::kConstant}, {"reflect", PadMode::kReflect}, {"edge", PadMode::kEdge}, {"wrap", PadMode::kWrap}};
+  const std::vector<std::pair<const char*, PadMode>> modes = {{"constant", PadMode::kConstant},
+                                                              {"reflect", PadMode::kReflect},
+                                                              {"edge", PadMode::kEdge},
+                                                              {"wrap", PadMode::kWrap}};
   uint32_t seed = 40;
   for (const auto& [name, mode] : modes)
     for (const PadCase& pc : cases) {
@@ -449,8 +480,9 @@ TEST(HI_GPU_TEST_SUITE, ResizeTapsMatchTheCpuOnTheHost) {
       const float* px = x.data<float>();
       const auto load = [px](int64_t i) { return px[i]; };
       for (int64_t i = 0; i < got.numel(); ++i) got.data<float>()[i] = resize_element(d.value(), load, i);
-      expect_close(want, got, std::string("Resize ") + m.mode + " " + m.coord + " " + m.nearest + " scale " +
-                                  std::to_string(s[2]) + "x" + std::to_string(s[3]));
+      expect_close(want, got,
+                   std::string("Resize ") + m.mode + " " + m.coord + " " + m.nearest + " scale " +
+                       std::to_string(s[2]) + "x" + std::to_string(s[3]));
     }
   EXPECT_EQ(make_resize_desc({0, 2}, {3, 2}, {2, 1}, false, C::kHalfPixel, N::kFloor).status().code(),
             StatusCode::kInvalidArgument);
@@ -484,7 +516,8 @@ std::vector<double> sum_by_plan(const ReducePlan& p, const float* x) {
 
 TEST(HI_GPU_TEST_SUITE, ReducePlansMatchTheCpuOnTheHost) {
   const Shape shape = {3, 1, 4, 5, 2};
-  const std::vector<std::vector<int64_t>> axes = {{0}, {2}, {4}, {0, 2}, {0, 4}, {1, 3}, {-1, -3}, {0, 2, 4}, {2, 3}, {}, {0, 1, 2, 3, 4}};
+  const std::vector<std::vector<int64_t>> axes = {{0},      {2},       {4},    {0, 2}, {0, 4},         {1, 3},
+                                                  {-1, -3}, {0, 2, 4}, {2, 3}, {},     {0, 1, 2, 3, 4}};
   uint32_t seed = 90;
   for (const auto& a : axes)
     for (int64_t keepdims : {0, 1}) {
@@ -555,7 +588,8 @@ TEST(HI_GPU_TEST_SUITE, WhereIndexMatchesTheCpuOnTheHost) {
       }
       got.data<float>()[i] = c.data<bool>()[off[0]] ? x.data<float>()[off[1]] : e.data<float>()[off[2]];
     }
-    expect_same(want, got, "Where " + shape_to_string(wc.c) + " " + shape_to_string(wc.x) + " " + shape_to_string(wc.y));
+    expect_same(want, got,
+                "Where " + shape_to_string(wc.c) + " " + shape_to_string(wc.x) + " " + shape_to_string(wc.y));
   }
   EXPECT_EQ(make_where_index({2}, {3}, {1}).status().code(), StatusCode::kInvalidArgument);
 }

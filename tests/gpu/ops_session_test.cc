@@ -36,13 +36,12 @@ TEST(HI_GPU_TEST_SUITE, SliceOnTheGpuMatchesTheCpu) {
     Shape shape;
     std::vector<int64_t> starts, ends, axes, steps;
   };
-  const std::vector<SliceCase> cases = {
-      {{11}, {-1}, {kMin}, {0}, {-1}},                         // reversed
-      {{5, 7}, {1, -5}, {kMax, -1}, {0, 1}, {2, 1}},
-      {{4, 9, 5}, {3, 8}, {0, 0}, {0, -2}, {-2, -3}},           // negative steps on two axes
-      {{3, 4}, {5}, {9}, {1}, {1}},                             // empty
-      {{2, 3, 5, 7}, {1, 1, 1, 1}, {2, 3, 4, 6}, {}, {}},
-      {{6, 5}, {-2}, {kMax}, {}, {kMax}}};                      // one element, a huge step
+  const std::vector<SliceCase> cases = {{{11}, {-1}, {kMin}, {0}, {-1}},  // reversed
+                                        {{5, 7}, {1, -5}, {kMax, -1}, {0, 1}, {2, 1}},
+                                        {{4, 9, 5}, {3, 8}, {0, 0}, {0, -2}, {-2, -3}},  // negative steps on two axes
+                                        {{3, 4}, {5}, {9}, {1}, {1}},                    // empty
+                                        {{2, 3, 5, 7}, {1, 1, 1, 1}, {2, 3, 4, 6}, {}, {}},
+                                        {{6, 5}, {-2}, {kMax}, {}, {kMax}}};  // one element, a huge step
   uint32_t seed = 1;
   for (DType dtype : float_types())
     for (const SliceCase& sc : cases) {
@@ -101,7 +100,8 @@ TEST(HI_GPU_TEST_SUITE, ExpandSplitAndTileOnTheGpuMatchTheCpu) {
       for (const char* o : {"y", "y1", "y2"}) b.output(o, onnx_type(dtype));
       b.initializer_i64("split", {3}, {4, 0, 7});
       ModelBuilder::set_int(b.node("Split", {"x", "split"}, {"y", "y1", "y2"}), "axis", -2);
-      check(b, {{"x", random_tensor(dtype, {3, 11, 2}, seed++, false)}}, std::string("Split sizes ") + dtype_name(dtype));
+      check(b, {{"x", random_tensor(dtype, {3, 11, 2}, seed++, false)}},
+            std::string("Split sizes ") + dtype_name(dtype));
     }
     {
       ModelBuilder b(13);
@@ -121,7 +121,8 @@ TEST(HI_GPU_TEST_SUITE, ExpandSplitAndTileOnTheGpuMatchTheCpu) {
     }
   }
   const std::vector<std::pair<Shape, std::vector<int64_t>>> tile = {
-      {{3}, {5}}, {{2, 3}, {1, 3}}, {{1, 5}, {3, 1}}, {{2, 1, 3}, {2, 3, 2}}, {{3, 2, 1, 5}, {2, 3, 4, 1}}, {{2, 2}, {0, 3}}};
+      {{3}, {5}},      {{2, 3}, {1, 3}}, {{1, 5}, {3, 1}}, {{2, 1, 3}, {2, 3, 2}}, {{3, 2, 1, 5}, {2, 3, 4, 1}},
+      {{2, 2}, {0, 3}}};
   for (DType dtype : float_types())
     for (const auto& [shape, reps] : tile) {
       ModelBuilder b(13);
@@ -202,7 +203,10 @@ TEST(HI_GPU_TEST_SUITE, CastWhereClipAndBatchNormOnTheGpuMatchTheCpu) {
       Tensor c = Tensor::empty(DType::kBool, wc.c);
       std::mt19937 rng(seed++);
       for (int64_t i = 0; i < c.numel(); ++i) c.data<bool>()[i] = (rng() & 1) != 0;
-      check(b, {{"c", c}, {"x", random_tensor(dtype, wc.x, seed++, false)}, {"e", random_tensor(dtype, wc.y, seed++, false)}},
+      check(b,
+            {{"c", c},
+             {"x", random_tensor(dtype, wc.x, seed++, false)},
+             {"e", random_tensor(dtype, wc.y, seed++, false)}},
             std::string("Where ") + dtype_name(dtype) + " " + shape_to_string(wc.c));
     }
   for (DType dtype : float_types()) {
@@ -238,8 +242,10 @@ TEST(HI_GPU_TEST_SUITE, CastWhereClipAndBatchNormOnTheGpuMatchTheCpu) {
       b.output("y", onnx_type(dtype));
       ModelBuilder::set_float(b.node("BatchNormalization", {"x", "s", "b", "m", "v"}, {"y"}), "epsilon", 1e-3f);
       check(b,
-            {{"x", random_tensor(dtype, shape, seed++, false)}, {"s", random_tensor(dtype, {c}, seed++, false)},
-             {"b", random_tensor(dtype, {c}, seed++, false)}, {"m", random_tensor(dtype, {c}, seed++, false)},
+            {{"x", random_tensor(dtype, shape, seed++, false)},
+             {"s", random_tensor(dtype, {c}, seed++, false)},
+             {"b", random_tensor(dtype, {c}, seed++, false)},
+             {"m", random_tensor(dtype, {c}, seed++, false)},
              {"v", random_tensor(dtype, {c}, seed++, true)}},
             std::string("BatchNormalization ") + dtype_name(dtype) + " " + shape_to_string(shape));
     }
@@ -247,12 +253,13 @@ TEST(HI_GPU_TEST_SUITE, CastWhereClipAndBatchNormOnTheGpuMatchTheCpu) {
 
 TEST(HI_GPU_TEST_SUITE, ReductionsOverAnyAxesOnTheGpuMatchTheCpu) {
   SKIP_WITHOUT_GPU();
-  const std::vector<const char*> ops = {"ReduceSum",  "ReduceMean", "ReduceMax",       "ReduceMin",    "ReduceProd",
-                                        "ReduceSumSquare", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"};
+  const std::vector<const char*> ops = {"ReduceSum",    "ReduceMean",      "ReduceMax", "ReduceMin",
+                                        "ReduceProd",   "ReduceSumSquare", "ReduceL1",  "ReduceL2",
+                                        "ReduceLogSum", "ReduceLogSumExp"};
   // Contiguous runs and separated axes; a separated reduction long enough for the block kernel.
-  const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {
-      {{3, 5, 7}, {1}}, {{3, 5, 7}, {0, 2}}, {{2, 1, 9, 5, 3}, {-1, 2}}, {{4, 3, 6}, {}}, {{3, 33, 2, 17}, {1, 3}},
-      {{5, 6}, {0, 1}}};
+  const std::vector<std::pair<Shape, std::vector<int64_t>>> cases = {{{3, 5, 7}, {1}},           {{3, 5, 7}, {0, 2}},
+                                                                     {{2, 1, 9, 5, 3}, {-1, 2}}, {{4, 3, 6}, {}},
+                                                                     {{3, 33, 2, 17}, {1, 3}},   {{5, 6}, {0, 1}}};
   uint32_t seed = 200;
   for (const char* op : ops)
     for (DType dtype : float_types())
@@ -297,14 +304,11 @@ TEST(HI_GPU_TEST_SUITE, ResizeOnTheGpuMatchesTheCpu) {
     const char* coord;
     const char* nearest;
   };
-  const std::vector<Mode> modes = {{"nearest", "half_pixel", "round_prefer_floor"},
-                                   {"nearest", "asymmetric", "floor"},
-                                   {"nearest", "align_corners", "round_prefer_ceil"},
-                                   {"nearest", "pytorch_half_pixel", "ceil"},
-                                   {"linear", "half_pixel", "round_prefer_floor"},
-                                   {"linear", "asymmetric", "round_prefer_floor"},
-                                   {"linear", "align_corners", "round_prefer_floor"},
-                                   {"linear", "pytorch_half_pixel", "round_prefer_floor"}};
+  const std::vector<Mode> modes = {
+      {"nearest", "half_pixel", "round_prefer_floor"},   {"nearest", "asymmetric", "floor"},
+      {"nearest", "align_corners", "round_prefer_ceil"}, {"nearest", "pytorch_half_pixel", "ceil"},
+      {"linear", "half_pixel", "round_prefer_floor"},    {"linear", "asymmetric", "round_prefer_floor"},
+      {"linear", "align_corners", "round_prefer_floor"}, {"linear", "pytorch_half_pixel", "round_prefer_floor"}};
   const std::vector<std::vector<float>> scales = {{1, 1, 2, 2}, {1, 1, 0.5f, 0.6f}, {1, 1, 1.7f, 0.45f}};
   const Shape shape = {2, 3, 9, 13};
   uint32_t seed = 300;
@@ -375,10 +379,21 @@ TEST(HI_GPU_TEST_SUITE, TrigonometryAndActivationKindsOnTheGpuMatchTheCpu) {
     const char* op;
     float lo, hi;  // input range
   };
-  const Case cases[] = {{"Tan", -1.4f, 1.4f},   {"Asin", -1.f, 1.f},     {"Acos", -1.f, 1.f},       {"Atan", -9.f, 9.f},
-                        {"Sinh", -5.f, 5.f},    {"Cosh", -5.f, 5.f},     {"Asinh", -9.f, 9.f},      {"Acosh", 1.f, 9.f},
-                        {"Atanh", -0.99f, 0.99f}, {"Softsign", -9.f, 9.f}, {"Celu", -5.f, 5.f},     {"Mish", -9.f, 9.f},
-                        {"ThresholdedRelu", -3.f, 3.f}, {"Shrink", -3.f, 3.f}, {"Swish", -9.f, 9.f}};
+  const Case cases[] = {{"Tan", -1.4f, 1.4f},
+                        {"Asin", -1.f, 1.f},
+                        {"Acos", -1.f, 1.f},
+                        {"Atan", -9.f, 9.f},
+                        {"Sinh", -5.f, 5.f},
+                        {"Cosh", -5.f, 5.f},
+                        {"Asinh", -9.f, 9.f},
+                        {"Acosh", 1.f, 9.f},
+                        {"Atanh", -0.99f, 0.99f},
+                        {"Softsign", -9.f, 9.f},
+                        {"Celu", -5.f, 5.f},
+                        {"Mish", -9.f, 9.f},
+                        {"ThresholdedRelu", -3.f, 3.f},
+                        {"Shrink", -3.f, 3.f},
+                        {"Swish", -9.f, 9.f}};
   uint32_t seed = 500;
   for (const Case& c : cases)
     for (DType dtype : float_types()) {
@@ -408,7 +423,8 @@ TEST(HI_GPU_TEST_SUITE, TrigonometryAndActivationKindsOnTheGpuMatchTheCpu) {
 // with a per-channel slope; GlobalMaxPool; Dropout at inference.
 TEST(HI_GPU_TEST_SUITE, VariadicOpsPReluGlobalMaxPoolAndDropoutOnTheGpuMatchTheCpu) {
   SKIP_WITHOUT_GPU();
-  const std::vector<std::vector<Shape>> arities = {{{3, 5}}, {{3, 1}, {5}}, {{2, 1, 5}, {3, 1}, {1, 5}}, {{4}, {3, 4}, {2, 1, 1}, {1}}};
+  const std::vector<std::vector<Shape>> arities = {
+      {{3, 5}}, {{3, 1}, {5}}, {{2, 1, 5}, {3, 1}, {1, 5}}, {{4}, {3, 4}, {2, 1, 1}, {1}}};
   uint32_t seed = 600;
   for (const char* op : {"Sum", "Mean", "Max", "Min"})
     for (DType dtype : float_types())
@@ -435,7 +451,9 @@ TEST(HI_GPU_TEST_SUITE, VariadicOpsPReluGlobalMaxPoolAndDropoutOnTheGpuMatchTheC
     b.node("PRelu", {"x", "slope"}, {"y"});
     b.node("GlobalMaxPool", {"x"}, {"g"});
     b.node("Dropout", {"x"}, {"d"});
-    check(b, {{"x", random_tensor(dtype, {2, 3, 5, 7}, seed++, false)}, {"slope", random_tensor(dtype, {3, 1, 1}, seed++, false)}},
+    check(b,
+          {{"x", random_tensor(dtype, {2, 3, 5, 7}, seed++, false)},
+           {"slope", random_tensor(dtype, {3, 1, 1}, seed++, false)}},
           std::string("PRelu, GlobalMaxPool, Dropout ") + dtype_name(dtype));
   }
 }
@@ -488,7 +506,8 @@ TEST(HI_GPU_TEST_SUITE, NormalisationsOverTrailingDimsMatchTheCpu) {
         ModelBuilder::set_int(n, "axis", axis);
         ModelBuilder::set_float(n, "epsilon", 1e-3f);
         check(b,
-              {{"x", random_tensor(dtype, shape, seed++, false)}, {"scale", random_tensor(dtype, norm, seed++, false)},
+              {{"x", random_tensor(dtype, shape, seed++, false)},
+               {"scale", random_tensor(dtype, norm, seed++, false)},
                {"bias", random_tensor(dtype, norm, seed++, false)}},
               str(op, " axis ", axis, " ", dtype_name(dtype)), 1e-5);
       }
@@ -512,7 +531,8 @@ TEST(HI_GPU_TEST_SUITE, ArgReductionsAndTriluMatchTheCpu) {
           ModelBuilder::set_int(n, "keepdims", keep);
           ModelBuilder::set_int(n, "select_last_index", last);
           Tensor x = random_tensor(DType::kFloat16, shape, seed++, false);
-          for (int64_t i = 0; i < x.numel(); ++i) x.data<Float16>()[i] = Float16(std::round(static_cast<float>(x.data<Float16>()[i])));
+          for (int64_t i = 0; i < x.numel(); ++i)
+            x.data<Float16>()[i] = Float16(std::round(static_cast<float>(x.data<Float16>()[i])));
           check(b, {{"x", x}}, str(op, " axis ", axis, " keepdims ", keep, " last ", last));
         }
   for (int64_t upper = 0; upper < 2; ++upper)
@@ -522,7 +542,8 @@ TEST(HI_GPU_TEST_SUITE, ArgReductionsAndTriluMatchTheCpu) {
       b.output("y", onnx_type(DType::kFloat32));
       b.initializer_i64("k", {}, {k});
       ModelBuilder::set_int(b.node("Trilu", {"x", "k"}, {"y"}), "upper", upper);
-      check(b, {{"x", random_tensor(DType::kFloat32, {2, 3, 5, 7}, seed++, false)}}, str("Trilu upper ", upper, " k ", k));
+      check(b, {{"x", random_tensor(DType::kFloat32, {2, 3, 5, 7}, seed++, false)}},
+            str("Trilu upper ", upper, " k ", k));
     }
 }
 
@@ -546,8 +567,9 @@ TEST(HI_GPU_TEST_SUITE, AutoPadAndOneDimensionalPoolingMatchTheCpu) {
         ModelBuilder::set_ints(pool, "kernel_shape", {3, 2});
         ModelBuilder::set_ints(pool, "strides", {stride, stride});
       }
-      check(b, {{"x", random_tensor(DType::kFloat32, {2, 3, 11, 8}, seed++, false)},
-                {"w", random_tensor(DType::kFloat32, {4, 3, 3, 2}, seed++, false)}},
+      check(b,
+            {{"x", random_tensor(DType::kFloat32, {2, 3, 11, 8}, seed++, false)},
+             {"w", random_tensor(DType::kFloat32, {4, 3, 3, 2}, seed++, false)}},
             str("auto_pad ", pad, " stride ", stride), 1e-5);
     }
   for (DType dtype : float_types())
@@ -563,7 +585,8 @@ TEST(HI_GPU_TEST_SUITE, AutoPadAndOneDimensionalPoolingMatchTheCpu) {
         ModelBuilder::set_int(pool, "ceil_mode", ceil);
         if (op == std::string("AveragePool")) ModelBuilder::set_int(pool, "count_include_pad", 1 - ceil);
       }
-      check(b, {{"x", random_tensor(dtype, {2, 5, 17}, seed++, false)}}, str("1-D pooling ", dtype_name(dtype), " ceil ", ceil));
+      check(b, {{"x", random_tensor(dtype, {2, 5, 17}, seed++, false)}},
+            str("1-D pooling ", dtype_name(dtype), " ceil ", ceil));
     }
   for (DType dtype : float_types()) {
     ModelBuilder b(13);
@@ -596,7 +619,8 @@ TEST(HI_GPU_TEST_SUITE, CumulativeAndBlockShufflesMatchTheCpu) {
           Tensor x = random_tensor(dtype == DType::kInt64 ? DType::kFloat32 : dtype, shape, seed++, false);
           if (dtype == DType::kInt64) {
             Tensor xi = Tensor::empty(DType::kInt64, shape);
-            for (int64_t i = 0; i < x.numel(); ++i) xi.data<int64_t>()[i] = static_cast<int64_t>(x.data<float>()[i] * 1e6f);
+            for (int64_t i = 0; i < x.numel(); ++i)
+              xi.data<int64_t>()[i] = static_cast<int64_t>(x.data<float>()[i] * 1e6f);
             x = xi;
           } else if (std::string(op) == "CumProd") {  // factors near 1, so 37 of them stay in range
             for (int64_t i = 0; i < x.numel(); ++i) {
@@ -646,8 +670,11 @@ TEST(HI_GPU_TEST_SUITE, GatherElementsAndScattersMatchTheCpu) {
     b.output("g", onnx_type(DType::kFloat32)).output("s", onnx_type(DType::kFloat32));
     ModelBuilder::set_int(b.node("GatherElements", {"x", "gi"}, {"g"}), "axis", axis);
     ModelBuilder::set_int(b.node("ScatterElements", {"x", "si", "u"}, {"s"}), "axis", axis);
-    check(b, {{"x", random_tensor(DType::kFloat32, data, seed++, false)}, {"gi", gi}, {"si", si},
-              {"u", random_tensor(DType::kFloat32, idx, seed++, false)}},
+    check(b,
+          {{"x", random_tensor(DType::kFloat32, data, seed++, false)},
+           {"gi", gi},
+           {"si", si},
+           {"u", random_tensor(DType::kFloat32, idx, seed++, false)}},
           str("GatherElements / ScatterElements axis ", axis));
   }
   for (const Shape& ishape : std::vector<Shape>{{2, 1}, {3, 2}, {2, 3}}) {  // k = 1, 2, 3
@@ -672,7 +699,8 @@ TEST(HI_GPU_TEST_SUITE, GatherElementsAndScattersMatchTheCpu) {
 // MatMul with rank-1 operands (numpy's promotion) on either side, and with a batch of ones.
 TEST(HI_GPU_TEST_SUITE, MatMulOfVectorsAndBroadcastBatchesMatchesTheCpu) {
   SKIP_WITHOUT_GPU();
-  const std::vector<std::pair<Shape, Shape>> cases = {{{37}, {37}}, {{37}, {37, 5}}, {{6, 37}, {37}}, {{37}, {2, 37, 5}},
+  const std::vector<std::pair<Shape, Shape>> cases = {{{37}, {37}},       {{37}, {37, 5}},
+                                                      {{6, 37}, {37}},    {{37}, {2, 37, 5}},
                                                       {{2, 3, 37}, {37}}, {{2, 3, 4, 37}, {1, 1, 37, 5}}};
   uint32_t seed = 1500;
   for (const auto& [sa, sb] : cases) {
@@ -681,7 +709,9 @@ TEST(HI_GPU_TEST_SUITE, MatMulOfVectorsAndBroadcastBatchesMatchesTheCpu) {
     b.input("b", onnx_type(DType::kFloat32), dims(sb));
     b.output("y", onnx_type(DType::kFloat32));
     b.node("MatMul", {"a", "b"}, {"y"});
-    check(b, {{"a", random_tensor(DType::kFloat32, sa, seed++, false)}, {"b", random_tensor(DType::kFloat32, sb, seed++, false)}},
+    check(b,
+          {{"a", random_tensor(DType::kFloat32, sa, seed++, false)},
+           {"b", random_tensor(DType::kFloat32, sb, seed++, false)}},
           str("MatMul ", shape_to_string(sa), " x ", shape_to_string(sb)), 1e-5);
   }
 }
@@ -719,8 +749,8 @@ TEST(HI_GPU_TEST_SUITE, QuantizeAndDequantizeMatchTheCpu) {
           if (dtype == DType::kFloat16) x.data<Float16>()[i] = Float16(specials[i]);
           else x.data<float>()[i] = specials[i];
         }
-        check(b, {{"x", x}, {"s", s}, {"z", z}}, str("Q/DQ ", dtype_name(static_cast<DType>(q)), " axis ", axis, " ",
-                                                    dtype_name(dtype)));
+        check(b, {{"x", x}, {"s", s}, {"z", z}},
+              str("Q/DQ ", dtype_name(static_cast<DType>(q)), " axis ", axis, " ", dtype_name(dtype)));
       }
 }
 
@@ -780,8 +810,10 @@ TEST(HI_GPU_TEST_SUITE, OnnxAttentionOnTheGpuMatchesTheCpu) {
     if (c.scale > 0) ModelBuilder::set_float(n, "scale", c.scale);
     if (c.left >= 0) ModelBuilder::set_int(n, "left_window_size", c.left);
     if (c.right >= 0) ModelBuilder::set_int(n, "right_window_size", c.right);
-    check(b, feeds, str("Attention ", c.packed ? "3-D" : "4-D", " b", c.b, " hq", c.hq, " hkv", c.hkv, " sq", c.sq, " skv", c.skv),
-          1e-5);
+    check(
+        b, feeds,
+        str("Attention ", c.packed ? "3-D" : "4-D", " b", c.b, " hq", c.hq, " hkv", c.hkv, " sq", c.sq, " skv", c.skv),
+        1e-5);
   }
 }
 
@@ -832,8 +864,9 @@ TEST(HI_GPU_TEST_SUITE, FusedAttentionOnTheGpuMatchesTheCpu) {
         for (int64_t j = 0; j < keys; ++j) m.data<float>()[j] = -std::numeric_limits<float>::infinity();
       feeds["mask"] = m;
     }
-    check(b, feeds, "FusedAttention b" + std::to_string(c.b) + " sq" + std::to_string(c.sq) + " skv" +
-                        std::to_string(c.skv) + " h" + std::to_string(c.h) + " d" + std::to_string(c.d),
+    check(b, feeds,
+          "FusedAttention b" + std::to_string(c.b) + " sq" + std::to_string(c.sq) + " skv" + std::to_string(c.skv) +
+              " h" + std::to_string(c.h) + " d" + std::to_string(c.d),
           1e-5);
   }
 }

@@ -17,8 +17,9 @@ ir::ValueType f32(const Shape& shape) { return ir::ValueType::concrete(DType::kF
 
 TEST(HI_GPU_TEST_SUITE, KernelTableSaysWhatIsMissing) {
   EXPECT_EQ(partition_support(make_node("Relu", {"x"}, {"y"}), {f32({2, 3})}), "");
-  EXPECT_NE(partition_support(make_node("Relu", {"x"}, {"y"}), {ir::ValueType::concrete(DType::kInt32, {2})}).find("int32"),
-            std::string::npos);
+  EXPECT_NE(
+      partition_support(make_node("Relu", {"x"}, {"y"}), {ir::ValueType::concrete(DType::kInt32, {2})}).find("int32"),
+      std::string::npos);
   EXPECT_NE(partition_support(make_node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5}), f32({3, 2, 3})}).find("2-D"),
             std::string::npos);
   EXPECT_EQ(partition_support(make_node("Conv", {"x", "w"}, {"y"}), {f32({1, 2, 5, 5}), f32({3, 2, 3, 3})}), "");
@@ -28,20 +29,23 @@ TEST(HI_GPU_TEST_SUITE, KernelTableSaysWhatIsMissing) {
   ir::Node sm = make_node("Softmax", {"x"}, {"y"});
   set_int_attr(sm, "axis", 1);
   EXPECT_EQ(partition_support(sm, {f32({2, 3, 4})}), "");  // any axis, with the opset's meaning of it
-  EXPECT_NE(partition_support(make_node("Gather", {"d", "i"}, {"y"}), {f32({4, 2}), ir::ValueType::concrete(DType::kInt32, {3})})
+  EXPECT_NE(partition_support(make_node("Gather", {"d", "i"}, {"y"}),
+                              {f32({4, 2}), ir::ValueType::concrete(DType::kInt32, {3})})
                 .find("int32 indices"),
             std::string::npos);
-  EXPECT_EQ(partition_support(make_node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}), "no GPU kernel for TopK");
+  EXPECT_EQ(partition_support(make_node("TopK", {"x", "k"}, {"v", "i"}), {f32({4}), f32({1})}),
+            "no GPU kernel for TopK");
   const ir::Node att = make_node("FusedAttention", {"q", "k", "v", "m"}, {"y"}, "com.hipinfer");
-  EXPECT_EQ(partition_support(att, {f32({2, 9, 4, 16}), f32({2, 30, 4, 16}), f32({2, 30, 4, 16}), f32({2, 1, 1, 30})}), "");
+  EXPECT_EQ(partition_support(att, {f32({2, 9, 4, 16}), f32({2, 30, 4, 16}), f32({2, 30, 4, 16}), f32({2, 1, 1, 30})}),
+            "");
   EXPECT_NE(partition_support(att, {f32({1, 9, 1, 16}), f32({1, 30, 1, 16}), f32({1, 30, 1, 2000}), f32({1, 30})})
                 .find("value size 2000"),
             std::string::npos);
   EXPECT_NE(partition_support(att, {f32({9, 16}), f32({30, 16}), f32({30, 16}), f32({30})}).find("rank 4"),
             std::string::npos);
   // Strings have no GPU kernel; integers do (placement keeps shape arithmetic on the CPU).
-  EXPECT_EQ(partition_support(make_node("Concat", {"a", "b"}, {"y"}),
-                              {ir::ValueType::concrete(DType::kString, {1}), ir::ValueType::concrete(DType::kString, {1})}),
+  EXPECT_EQ(partition_support(make_node("Concat", {"a", "b"}, {"y"}), {ir::ValueType::concrete(DType::kString, {1}),
+                                                                       ir::ValueType::concrete(DType::kString, {1})}),
             "no GPU kernel for Concat on string");
 }
 
@@ -62,9 +66,9 @@ runtime::PartitionSpec conv_net_spec() {
   pool.attributes["strides"] = k;
   spec.nodes = {conv, make_node("Relu", {"c"}, {"r"}), pool, make_node("Flatten", {"p"}, {"f"}),
                 make_node("Gemm", {"f", "fw", "fb"}, {"y"})};
-  spec.types = {{"x", f32({1, 3, 8, 8})},  {"w", f32({4, 3, 3, 3})}, {"b", f32({4})},   {"c", f32({1, 4, 8, 8})},
-                {"r", f32({1, 4, 8, 8})},  {"p", f32({1, 4, 4, 4})}, {"f", f32({1, 64})}, {"fw", f32({64, 10})},
-                {"fb", f32({10})},         {"y", f32({1, 10})}};
+  spec.types = {{"x", f32({1, 3, 8, 8})}, {"w", f32({4, 3, 3, 3})}, {"b", f32({4})},     {"c", f32({1, 4, 8, 8})},
+                {"r", f32({1, 4, 8, 8})}, {"p", f32({1, 4, 4, 4})}, {"f", f32({1, 64})}, {"fw", f32({64, 10})},
+                {"fb", f32({10})},        {"y", f32({1, 10})}};
   for (const char* in : {"x", "w", "b", "fw", "fb"}) spec.inputs.push_back({in, spec.types.at(in)});
   spec.outputs.push_back({"y", spec.types.at("y")});
   return spec;
@@ -104,7 +108,8 @@ void expect_gpu_matches_cpu(const std::string& model, const zoo::ZooOptions& o, 
   auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), gpu);
   ASSERT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();
   const PlacementReport& p = b.value()->placement();
-  EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")), min_gpu_fraction * static_cast<double>(p.nodes.size()))
+  EXPECT_GE(static_cast<double>(p.count_on(HI_GPU_BACKEND ":0")),
+            min_gpu_fraction * static_cast<double>(p.nodes.size()))
       << p.table();
   const TensorMap feeds = model_feeds(*a.value(), {});
   auto want = a.value()->run(feeds);
@@ -183,7 +188,8 @@ TEST(HI_GPU_TEST_SUITE, GraphReplayMatchesDirectLaunches) {
   const std::string input = a.value()->inputs().at(0).name;
   for (int64_t batch : {1, 3, 1}) {
     for (uint32_t seed : {1u, 2u}) {
-      TensorMap feeds{{input, random_tensor(DType::kFloat32, {batch, 3, 32, 32}, seed + static_cast<uint32_t>(batch), false)}};
+      TensorMap feeds{
+          {input, random_tensor(DType::kFloat32, {batch, 3, 32, 32}, seed + static_cast<uint32_t>(batch), false)}};
       auto want = a.value()->run(feeds);
       auto got = b.value()->run(feeds);
       ASSERT_TRUE(want.is_ok() && got.is_ok()) << got.status().to_string();

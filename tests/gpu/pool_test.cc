@@ -18,14 +18,15 @@ struct PoolCase {
 TEST(HI_GPU_TEST_SUITE, PoolingMatchesTheCpuReference) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(set_device(0).is_ok());
-  const std::vector<PoolCase> cases = {{{1, 3, 17, 19}, 3, 2, 1, {1, 1, 1, 1}, false},
-                                       {{2, 4, 8, 8}, 2, 2, 1, {0, 0, 0, 0}, false},
-                                       {{1, 2, 7, 7}, 3, 2, 1, {0, 0, 0, 0}, true},
-                                       {{1, 2, 11, 11}, 3, 1, 2, {2, 2, 2, 2}, false},
-                                       {{1, 1, 6, 5}, 3, 2, 1, {1, 0, 2, 1}, true},
-                                       // Issue 24: a window of 1e9 x 1e9 taps, nearly all padding, walked
-                                       // tap by tap; now each window costs what it reads of the input.
-                                       {{1, 2, 5, 4}, 1000000000, 1000000000, 1, {999999999, 999999999, 999999999, 999999999}, false}};
+  const std::vector<PoolCase> cases = {
+      {{1, 3, 17, 19}, 3, 2, 1, {1, 1, 1, 1}, false},
+      {{2, 4, 8, 8}, 2, 2, 1, {0, 0, 0, 0}, false},
+      {{1, 2, 7, 7}, 3, 2, 1, {0, 0, 0, 0}, true},
+      {{1, 2, 11, 11}, 3, 1, 2, {2, 2, 2, 2}, false},
+      {{1, 1, 6, 5}, 3, 2, 1, {1, 0, 2, 1}, true},
+      // Issue 24: a window of 1e9 x 1e9 taps, nearly all padding, walked
+      // tap by tap; now each window costs what it reads of the input.
+      {{1, 2, 5, 4}, 1000000000, 1000000000, 1, {999999999, 999999999, 999999999, 999999999}, false}};
   uint32_t seed = 900;
   for (DType dtype : {DType::kFloat32, DType::kFloat16})
     for (const PoolCase& c : cases)
@@ -63,8 +64,11 @@ TEST(HI_GPU_TEST_SUITE, PoolingMatchesTheCpuReference) {
         const Tensor got = run_on_gpu({&x}, dtype, want.shape(), [&](const std::vector<void*>& in, void* y) {
           return pool2d(kind, dtype, d, in[0], y, nullptr);
         });
-        expect_close(want, got, std::string(variant == 0 ? "MaxPool " : variant == 1 ? "AveragePool " : "AveragePool (pads) ") +
-                                    dtype_name(dtype) + " " + shape_to_string(c.x));
+        expect_close(want, got,
+                     std::string(variant == 0   ? "MaxPool "
+                                 : variant == 1 ? "AveragePool "
+                                                : "AveragePool (pads) ") +
+                         dtype_name(dtype) + " " + shape_to_string(c.x));
       }
 }
 

@@ -16,10 +16,11 @@ TEST(HI_GPU_TEST_SUITE, ReductionsMatchTheCpuReference) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(set_device(0).is_ok());
   const std::vector<ReduceCase> ops = {
-      {"ReduceSum", ReduceKind::kSum},       {"ReduceMean", ReduceKind::kMean}, {"ReduceMax", ReduceKind::kMax},
-      {"ReduceMin", ReduceKind::kMin},       {"ReduceProd", ReduceKind::kProd}, {"ReduceSumSquare", ReduceKind::kSumSquare},
-      {"ReduceL1", ReduceKind::kL1},         {"ReduceL2", ReduceKind::kL2},     {"ReduceLogSum", ReduceKind::kLogSum},
-      {"ReduceLogSumExp", ReduceKind::kLogSumExp}};
+      {"ReduceSum", ReduceKind::kSum},       {"ReduceMean", ReduceKind::kMean},
+      {"ReduceMax", ReduceKind::kMax},       {"ReduceMin", ReduceKind::kMin},
+      {"ReduceProd", ReduceKind::kProd},     {"ReduceSumSquare", ReduceKind::kSumSquare},
+      {"ReduceL1", ReduceKind::kL1},         {"ReduceL2", ReduceKind::kL2},
+      {"ReduceLogSum", ReduceKind::kLogSum}, {"ReduceLogSumExp", ReduceKind::kLogSumExp}};
   const std::vector<std::pair<Shape, int64_t>> cases = {
       {{3, 5, 7}, 0}, {{3, 5, 7}, 1}, {{3, 5, 7}, 2}, {{2, 1000}, 1}, {{1, 1}, 0}, {{33, 257, 3}, 1}, {{4, 9001}, 1}};
   uint32_t seed = 300;
@@ -46,8 +47,10 @@ TEST(HI_GPU_TEST_SUITE, ReductionsMatchTheCpuReference) {
           return reduce(c.kind, dtype, in[0], y, outer, shape[static_cast<size_t>(axis)], inner, nullptr);
         });
         // Sums of thousands of terms in another order: atol scaled by the row length.
-        expect_close(want, got, std::string(c.onnx_op) + " " + dtype_name(dtype) + " " + shape_to_string(shape) +
-                                    " axis " + std::to_string(axis), 1e-6 * static_cast<double>(shape[static_cast<size_t>(axis)]));
+        expect_close(want, got,
+                     std::string(c.onnx_op) + " " + dtype_name(dtype) + " " + shape_to_string(shape) + " axis " +
+                         std::to_string(axis),
+                     1e-6 * static_cast<double>(shape[static_cast<size_t>(axis)]));
       }
 }
 
@@ -55,10 +58,10 @@ TEST(HI_GPU_TEST_SUITE, ReduceRejectsBadArgumentsWithoutAGpu) {
   EXPECT_EQ(reduce(ReduceKind::kSum, DType::kFloat32, nullptr, nullptr, 1, -1, 1, nullptr).code(),
             StatusCode::kInvalidArgument);
   EXPECT_TRUE(reduce(ReduceKind::kSum, DType::kFloat32, nullptr, nullptr, 0, 4, 1, nullptr).is_ok());
-  EXPECT_EQ(reduce(ReduceKind::kMax, DType::kInt8, reinterpret_cast<void*>(64), reinterpret_cast<void*>(64), 1, 2, 1,
-                   nullptr)
-                .code(),
-            StatusCode::kUnsupported);
+  EXPECT_EQ(
+      reduce(ReduceKind::kMax, DType::kInt8, reinterpret_cast<void*>(64), reinterpret_cast<void*>(64), 1, 2, 1, nullptr)
+          .code(),
+      StatusCode::kUnsupported);
 }
 
 }  // namespace

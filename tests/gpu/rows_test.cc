@@ -36,8 +36,9 @@ TEST(HI_GPU_TEST_SUITE, SoftmaxRowsMatchTheCpuReference) {
         const Tensor got = run_on_gpu({&x}, dtype, shape, [&](const std::vector<void*>& in, void* y) {
           return softmax_rows(dtype, in[0], y, rows_of(shape), cols_of(shape), log, nullptr);
         });
-        expect_close(want, got, std::string(log ? "LogSoftmax " : "Softmax ") + dtype_name(dtype) + " " +
-                                    std::to_string(rows_of(shape)) + "x" + std::to_string(cols_of(shape)));
+        expect_close(want, got,
+                     std::string(log ? "LogSoftmax " : "Softmax ") + dtype_name(dtype) + " " +
+                         std::to_string(rows_of(shape)) + "x" + std::to_string(cols_of(shape)));
       }
 }
 
@@ -54,9 +55,9 @@ TEST(HI_GPU_TEST_SUITE, LayerNormRowsMatchTheCpuReference) {
         b.input("scale", onnx_type(dtype), {cols});
         if (with_bias) b.input("bias", onnx_type(dtype), {cols});
         b.output("y", onnx_type(dtype));
-        auto& node = b.node("LayerNormalization", with_bias ? std::vector<std::string>{"x", "scale", "bias"}
-                                                            : std::vector<std::string>{"x", "scale"},
-                            {"y"});
+        auto& node = b.node(
+            "LayerNormalization",
+            with_bias ? std::vector<std::string>{"x", "scale", "bias"} : std::vector<std::string>{"x", "scale"}, {"y"});
         ModelBuilder::set_float(node, "epsilon", 1e-5f);
         // Rows with a common offset of 4x their spread: a one-pass E[x^2] - E[x]^2 would lose
         // digits the two-pass variance keeps.
@@ -74,13 +75,16 @@ TEST(HI_GPU_TEST_SUITE, LayerNormRowsMatchTheCpuReference) {
         });
         // atol 1e-5: the row mean is summed in another order on each side, and outputs near zero
         // are differences of O(1) terms.
-        expect_close(want, got, std::string("LayerNormalization ") + dtype_name(dtype) + " " +
-                                    std::to_string(rows_of(shape)) + "x" + std::to_string(cols), 1e-5);
+        expect_close(want, got,
+                     std::string("LayerNormalization ") + dtype_name(dtype) + " " + std::to_string(rows_of(shape)) +
+                         "x" + std::to_string(cols),
+                     1e-5);
       }
 }
 
 TEST(HI_GPU_TEST_SUITE, RowKernelsRejectBadArgumentsWithoutAGpu) {
-  EXPECT_EQ(softmax_rows(DType::kFloat32, nullptr, nullptr, -1, 4, false, nullptr).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(softmax_rows(DType::kFloat32, nullptr, nullptr, -1, 4, false, nullptr).code(),
+            StatusCode::kInvalidArgument);
   EXPECT_TRUE(softmax_rows(DType::kFloat32, nullptr, nullptr, 0, 4, false, nullptr).is_ok());
   EXPECT_EQ(layer_norm_rows(DType::kFloat32, nullptr, nullptr, nullptr, nullptr, 2, -3, 1e-5f, nullptr).code(),
             StatusCode::kInvalidArgument);

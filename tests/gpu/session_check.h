@@ -13,7 +13,8 @@ namespace hi::gpu::HI_GPU_NS {
 inline std::vector<int64_t> dims(const Shape& s) { return std::vector<int64_t>(s.begin(), s.end()); }
 
 // Runs the model on `devices`; with a GPU first, every node must be placed on it.
-inline TensorMap run_model(const ModelBuilder& b, const TensorMap& feeds, const std::vector<std::string>& devices, int runs) {
+inline TensorMap run_model(const ModelBuilder& b, const TensorMap& feeds, const std::vector<std::string>& devices,
+                           int runs) {
   const std::string bytes = b.bytes();
   SessionOptions o;
   o.devices = devices;

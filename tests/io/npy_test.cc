@@ -22,8 +22,7 @@ class NpyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("hi_npy_test_" + std::to_string(::getpid()) + "_" + info->name());
+    dir_ = fs::temp_directory_path() / ("hi_npy_test_" + std::to_string(::getpid()) + "_" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -69,7 +68,8 @@ std::string le_bytes(const std::vector<T>& v) {
 template <typename T>
 std::string be_bytes(const std::vector<T>& v) {
   std::string s = le_bytes(v);
-  for (size_t i = 0; i < s.size(); i += sizeof(T)) std::reverse(s.begin() + static_cast<long>(i), s.begin() + static_cast<long>(i + sizeof(T)));
+  for (size_t i = 0; i < s.size(); i += sizeof(T))
+    std::reverse(s.begin() + static_cast<long>(i), s.begin() + static_cast<long>(i + sizeof(T)));
   return s;
 }
 
@@ -100,15 +100,16 @@ void expect_error(const R& r, StatusCode code, std::initializer_list<std::string
     else return r.status();
   }();
   EXPECT_EQ(s.code(), code) << s.to_string();
-  for (const auto& p : parts) EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
+  for (const auto& p : parts)
+    EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
 }
 
 const DType kAllDTypes[] = {DType::kFloat16, DType::kFloat32, DType::kFloat64, DType::kInt8,
                             DType::kInt16,   DType::kInt32,   DType::kInt64,   DType::kUInt8,
                             DType::kUInt16,  DType::kUInt32,  DType::kUInt64,  DType::kBool};
 
-const Shape kAwkwardShapes[] = {{},        {0},       {1},          {7},        {3, 5},       {0, 3},
-                                {3, 0, 2}, {2, 3, 5}, {1, 1, 1, 1}, {2, 1, 3, 1, 5}, {13, 17}, {1, 0}};
+const Shape kAwkwardShapes[] = {
+    {}, {0}, {1}, {7}, {3, 5}, {0, 3}, {3, 0, 2}, {2, 3, 5}, {1, 1, 1, 1}, {2, 1, 3, 1, 5}, {13, 17}, {1, 0}};
 
 // Only regular files: a FIFO without a writer would block the open, /dev/zero never ends.
 TEST_F(NpyTest, RefusesWhatIsNotARegularFile) {
@@ -165,9 +166,11 @@ TEST_F(NpyTest, WritesExactlyWhatNumpyWrites) {
 
   // 0-d and 1-d headers: "()" and "(5,)"; one-byte types use '|'.
   ASSERT_TRUE(write_npy(path("b.npy"), Tensor::scalar<bool>(true)).is_ok());
-  EXPECT_NE(read_file(path("b.npy")).find("{'descr': '|b1', 'fortran_order': False, 'shape': (), }"), std::string::npos);
+  EXPECT_NE(read_file(path("b.npy")).find("{'descr': '|b1', 'fortran_order': False, 'shape': (), }"),
+            std::string::npos);
   ASSERT_TRUE(write_npy(path("c.npy"), Tensor::zeros(DType::kInt8, {5})).is_ok());
-  EXPECT_NE(read_file(path("c.npy")).find("'descr': '|i1', 'fortran_order': False, 'shape': (5,), }"), std::string::npos);
+  EXPECT_NE(read_file(path("c.npy")).find("'descr': '|i1', 'fortran_order': False, 'shape': (5,), }"),
+            std::string::npos);
 }
 
 TEST_F(NpyTest, WritesStringsAsFixedWidthUnicode) {
@@ -223,9 +226,9 @@ TEST_F(NpyTest, ReadsVersions2And3) {
 template <typename T>
 void check_big_endian(const std::string& code, DType dt, const std::vector<T>& v) {
   SCOPED_TRACE(code);
-  const std::string f = make_npy("{'descr': '>" + code + "', 'fortran_order': False, 'shape': (" +
-                                     std::to_string(v.size()) + ",), }",
-                                 be_bytes(v));
+  const std::string f =
+      make_npy("{'descr': '>" + code + "', 'fortran_order': False, 'shape': (" + std::to_string(v.size()) + ",), }",
+               be_bytes(v));
   auto r = parse_npy(f.data(), f.size(), "be.npy");
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   ASSERT_EQ(r->dtype(), dt);
@@ -249,7 +252,8 @@ TEST_F(NpyTest, ByteSwapsBigEndianData) {
 TEST_F(NpyTest, AcceptsEveryByteOrderMarkAndBoolSpelling) {
   std::vector<int32_t> v = {7, -8};
   for (const char* descr : {"<i4", "=i4", "|i4"}) {
-    const std::string f = make_npy(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (2,), }", le_bytes(v));
+    const std::string f =
+        make_npy(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (2,), }", le_bytes(v));
     auto r = parse_npy(f.data(), f.size(), "o.npy");
     ASSERT_TRUE(r.is_ok()) << descr << ": " << r.status().to_string();
     EXPECT_EQ(r->to_int64_vector(), (std::vector<int64_t>{7, -8}));
@@ -284,7 +288,8 @@ TEST_F(NpyTest, TransposesFortranOrder) {
 
   // Big-endian Fortran 2-D, through a file; and shapes where both orders coincide.
   std::vector<float> col = {1, 4, 2, 5, 3, 6};  // [[1, 2, 3], [4, 5, 6]] column by column
-  const std::string p = write_file("fbe.npy", make_npy("{'descr': '>f4', 'fortran_order': True, 'shape': (2, 3), }", be_bytes(col)));
+  const std::string p =
+      write_file("fbe.npy", make_npy("{'descr': '>f4', 'fortran_order': True, 'shape': (2, 3), }", be_bytes(col)));
   auto r2 = read_npy(p);
   ASSERT_TRUE(r2.is_ok()) << r2.status().to_string();
   EXPECT_EQ(std::vector<float>(r2->data<float>(), r2->data<float>() + 6), (std::vector<float>{1, 2, 3, 4, 5, 6}));
@@ -294,7 +299,8 @@ TEST_F(NpyTest, TransposesFortranOrder) {
     const int64_t n = shape_numel(s);
     std::vector<uint8_t> data(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) data[static_cast<size_t>(i)] = static_cast<uint8_t>(i + 1);
-    const std::string g = make_npy(std::string("{'descr': '|u1', 'fortran_order': True, 'shape': ") + shape + ", }", le_bytes(data));
+    const std::string g =
+        make_npy(std::string("{'descr': '|u1', 'fortran_order': True, 'shape': ") + shape + ", }", le_bytes(data));
     auto r3 = parse_npy(g.data(), g.size(), "g.npy");
     ASSERT_TRUE(r3.is_ok()) << shape << ": " << r3.status().to_string();
     EXPECT_EQ(r3->shape(), s);
@@ -307,7 +313,7 @@ TEST_F(NpyTest, AcceptsHeaderSpellingsNumpyAccepts) {
   const char* dicts[] = {
       "{'descr': '<i4', 'fortran_order': False, 'shape': (2,)}",          // no trailing comma
       "{\"shape\": (2,), \"descr\": \"<i4\", \"fortran_order\": False}",  // any order, double quotes
-      "{'descr':'<i4','fortran_order':False,'shape':(2L,),}",            // Python 2 long
+      "{'descr':'<i4','fortran_order':False,'shape':(2L,),}",             // Python 2 long
       "{ 'descr' : '<i4' ,\t'fortran_order' : False , 'shape' : ( 2 , ) }",
       "{'descr': '<i4', 'fortran_order': False, 'shape': (+2,), }",
   };
@@ -333,23 +339,28 @@ TEST_F(NpyTest, AcceptsHeaderSpellingsNumpyAccepts) {
 }
 
 TEST_F(NpyTest, RejectsTruncatedAndForeignFiles) {
-  expect_error(parse_npy(nullptr, 0, "empty.npy"), StatusCode::kInvalidArgument, {"empty.npy", "truncated", "0 bytes", "10"});
-  expect_error(parse_npy("\x93NUMPY", 6, "short.npy"), StatusCode::kInvalidArgument, {"short.npy", "truncated", "6 bytes"});
+  expect_error(parse_npy(nullptr, 0, "empty.npy"), StatusCode::kInvalidArgument,
+               {"empty.npy", "truncated", "0 bytes", "10"});
+  expect_error(parse_npy("\x93NUMPY", 6, "short.npy"), StatusCode::kInvalidArgument,
+               {"short.npy", "truncated", "6 bytes"});
   expect_error(parse_npy("\x93NU", 3, "tiny.npy"), StatusCode::kInvalidArgument, {"tiny.npy", "truncated", "3 bytes"});
   expect_error(parse_npy("abc", 3, "text.npy"), StatusCode::kInvalidArgument, {"text.npy", "not a .npy file", "'abc'"});
   const std::string png("\x89PNG\r\n\x1a\n\0\0\0\0", 12);
-  expect_error(parse_npy(png.data(), png.size(), "pic.npy"), StatusCode::kInvalidArgument, {"pic.npy", "not a .npy file", "\\x89PNG", "\\x93NUMPY"});
+  expect_error(parse_npy(png.data(), png.size(), "pic.npy"), StatusCode::kInvalidArgument,
+               {"pic.npy", "not a .npy file", "\\x89PNG", "\\x93NUMPY"});
   const std::string zip = std::string("PK\x03\x04", 4) + std::string(20, '\0');
   expect_error(parse_npy(zip.data(), zip.size(), "a.npz"), StatusCode::kInvalidArgument, {"a.npz", "zip", ".npz"});
   std::string v4 = make_npy("{'descr': '<i4', 'fortran_order': False, 'shape': (), }", "abcd");
   v4[6] = 4;
-  expect_error(parse_npy(v4.data(), v4.size(), "v4.npy"), StatusCode::kInvalidArgument, {"v4.npy", "version 4.0", "1.0, 2.0 or 3.0"});
+  expect_error(parse_npy(v4.data(), v4.size(), "v4.npy"), StatusCode::kInvalidArgument,
+               {"v4.npy", "version 4.0", "1.0, 2.0 or 3.0"});
   std::string v11 = make_npy("{'descr': '<i4', 'fortran_order': False, 'shape': (), }", "abcd");
   v11[7] = 1;
   expect_error(parse_npy(v11.data(), v11.size(), "v11.npy"), StatusCode::kInvalidArgument, {"version 1.1"});
   // Version 2.0 needs a 4-byte header length: 11 bytes are too few.
   const std::string v2short = std::string("\x93NUMPY\x02\x00\x10\x00\x00", 11);
-  expect_error(parse_npy(v2short.data(), v2short.size(), "v2.npy"), StatusCode::kInvalidArgument, {"v2.npy", "truncated", "11 bytes", "12"});
+  expect_error(parse_npy(v2short.data(), v2short.size(), "v2.npy"), StatusCode::kInvalidArgument,
+               {"v2.npy", "truncated", "11 bytes", "12"});
 
   // Cut in the header, and cut in the data: every prefix of a good file fails cleanly.
   std::vector<double> v = {1, 2, 3, 4, 5, 6};
@@ -377,17 +388,20 @@ TEST_F(NpyTest, RejectsMalformedHeaders) {
       {"42", {"header is not a dict"}},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), ", {"cannot parse the header"}},
       {"{'descr': '<f4' 'fortran_order': False}", {"cannot parse the header", "expected ','"}},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)} junk", {"cannot parse the header", "after the literal"}},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)} junk",
+       {"cannot parse the header", "after the literal"}},
       {"{'descr': '<f4', 'fortran_order': false, 'shape': (2,)}", {"cannot parse the header", "'false'"}},
       {"{'descr': '<f4, 'fortran_order': False, 'shape': (2,)}", {"cannot parse the header"}},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2.5,)}", {"cannot parse the header", "decimal integers"}},
       {"{'descr': '<f4', 'fortran_order': False}", {"no 'shape' key"}},
       {"{'fortran_order': False, 'shape': (2,)}", {"no 'descr' key"}},
       {"{'descr': '<f4', 'shape': (2,)}", {"no 'fortran_order' key"}},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'extra': 1}", {"unexpected key 'extra'", "'descr', 'fortran_order' and 'shape'"}},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'extra': 1}",
+       {"unexpected key 'extra'", "'descr', 'fortran_order' and 'shape'"}},
       {"{1: 2, 'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", {"unexpected key 1"}},
       {"{'descr': 4, 'fortran_order': False, 'shape': (2,)}", {"descr must be a string", "got 4"}},
-      {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}", {"structured (record) arrays are not supported"}},
+      {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}",
+       {"structured (record) arrays are not supported"}},
       {"{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", {"fortran_order must be True or False", "got 0"}},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': [2, 3]}", {"shape must be a tuple", "got [2, 3]"}},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': 2}", {"shape must be a tuple", "got 2"}},
@@ -395,9 +409,11 @@ TEST_F(NpyTest, RejectsMalformedHeaders) {
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, -3)}", {"dim 1 is negative", "(2, -3)"}},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 'a')}", {"dim 1 is not an integer"}},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", {"dim 0 does not fit in 64 bits"}},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", {"[4294967296, 4294967296]", "overflows a 64-bit element count"}},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}",
+       {"[4294967296, 4294967296]", "overflows a 64-bit element count"}},
       {"{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,)}", {"overflows a 64-bit byte count"}},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': " + std::string(100, '(') + std::string(100, ')') + "}", {"nested more than 32 deep"}},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': " + std::string(100, '(') + std::string(100, ')') + "}",
+       {"nested more than 32 deep"}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.dict);
@@ -406,7 +422,8 @@ TEST_F(NpyTest, RejectsMalformedHeaders) {
     ASSERT_FALSE(r.is_ok());
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
     EXPECT_EQ(r.status().message().rfind("bad.npy: ", 0), 0u) << r.status().message();
-    for (const auto& p : c.parts) EXPECT_NE(r.status().message().find(p), std::string::npos) << "'" << p << "' not in: " << r.status().message();
+    for (const auto& p : c.parts)
+      EXPECT_NE(r.status().message().find(p), std::string::npos) << "'" << p << "' not in: " << r.status().message();
   }
 }
 
@@ -432,8 +449,10 @@ TEST_F(NpyTest, RejectsDTypesHipinferCannotHold) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.descr);
-    const std::string f = make_npy("{'descr': '" + c.descr + "', 'fortran_order': False, 'shape': (1,), }", std::string(32, '\0'));
-    expect_error(parse_npy(f.data(), f.size(), "dt.npy"), StatusCode::kInvalidArgument, {"dt.npy", "'" + c.descr + "'", c.why});
+    const std::string f =
+        make_npy("{'descr': '" + c.descr + "', 'fortran_order': False, 'shape': (1,), }", std::string(32, '\0'));
+    expect_error(parse_npy(f.data(), f.size(), "dt.npy"), StatusCode::kInvalidArgument,
+                 {"dt.npy", "'" + c.descr + "'", c.why});
   }
 }
 
@@ -447,7 +466,8 @@ TEST_F(NpyTest, ForgedHugeShapesFailBeforeAllocating) {
   std::string big = std::string("\x93NUMPY\x02\x00", 8);
   big += std::string("\x00\x00\x00\x40", 4);  // 1 GiB header
   big += std::string(100, ' ');
-  expect_error(parse_npy(big.data(), big.size(), "bighdr.npy"), StatusCode::kInvalidArgument, {"bighdr.npy", "1073741824 bytes"});
+  expect_error(parse_npy(big.data(), big.size(), "bighdr.npy"), StatusCode::kInvalidArgument,
+               {"bighdr.npy", "1073741824 bytes"});
 }
 
 TEST_F(NpyTest, ReportsOutOfMemoryAsAStatus) {
@@ -470,7 +490,8 @@ TEST_F(NpyTest, ReadReportsMissingFilesAndDirectories) {
 TEST_F(NpyTest, WriteRejectsTypesWithoutANumpyEquivalent) {
   expect_error(write_npy(path("bf.npy"), Tensor::zeros(DType::kBFloat16, {2})), StatusCode::kInvalidArgument,
                {"bf.npy", "bfloat16", "convert it to float32"});
-  expect_error(write_npy(path("f8.npy"), Tensor::zeros(DType::kFloat8E4M3FN, {2})), StatusCode::kInvalidArgument, {"f8.npy", "float8"});
+  expect_error(write_npy(path("f8.npy"), Tensor::zeros(DType::kFloat8E4M3FN, {2})), StatusCode::kInvalidArgument,
+               {"f8.npy", "float8"});
   expect_error(write_npy(path("u.npy"), Tensor()), StatusCode::kInvalidArgument, {"u.npy", "undefined"});
   EXPECT_FALSE(fs::exists(path("bf.npy")));
   expect_error(write_npy(path("no/such/dir/x.npy"), Tensor::zeros(DType::kFloat32, {2})), StatusCode::kInvalidArgument,

@@ -45,12 +45,14 @@ TEST_F(ReaderRegress, StringTensorWithExternalDataIsRefused) {
   auto m = onnx_reader::read_model_file(external(onnx::TensorProto::STRING, {4}, "w.bin", std::string(128, 'A')));
   ASSERT_FALSE(m.is_ok());
   EXPECT_EQ(m.status().code(), StatusCode::kInvalidModel);
-  EXPECT_NE(m.status().message().find("string tensor cannot use external data"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("string tensor cannot use external data"), std::string::npos)
+      << m.status().message();
 }
 
 // External bool bytes other than 0/1 were handed on as invalid bools.
 TEST_F(ReaderRegress, ExternalBoolsAreNormalised) {
-  auto m = onnx_reader::read_model_file(external(onnx::TensorProto::BOOL, {4}, "b.bin", std::string("\x00\x01\x02\xff", 4)));
+  auto m =
+      onnx_reader::read_model_file(external(onnx::TensorProto::BOOL, {4}, "b.bin", std::string("\x00\x01\x02\xff", 4)));
   ASSERT_TRUE(m.is_ok()) << m.status().to_string();
   const Tensor& t = m->graph.initializers.at("w");
   const auto* p = static_cast<const uint8_t*>(t.raw());
@@ -64,7 +66,8 @@ TEST_F(ReaderRegress, ExternalBoolsAreNormalised) {
 // says so (it used to be a host-memory-limit error, or an allocation of the forged size).
 TEST_F(ReaderRegress, ExternalForgedDimsFailOnTheFileSize) {
   const int64_t before = host_memory_stats().allocations;
-  auto m = onnx_reader::read_model_file(external(onnx::TensorProto::FLOAT, {int64_t{1} << 28}, "f.bin", std::string(16, '\0')));
+  auto m = onnx_reader::read_model_file(
+      external(onnx::TensorProto::FLOAT, {int64_t{1} << 28}, "f.bin", std::string(16, '\0')));
   ASSERT_FALSE(m.is_ok());
   EXPECT_EQ(m.status().code(), StatusCode::kInvalidModel) << m.status().to_string();
   EXPECT_NE(m.status().message().find("file has 16"), std::string::npos) << m.status().message();
@@ -117,16 +120,18 @@ TEST(ReaderNesting, SubgraphsPastTheLimitAreNamedNotCalledCorrupt) {
     ASSERT_FALSE(m.is_ok()) << depth;
     const std::string& msg = m.status().message();
     EXPECT_EQ(m.status().code(), StatusCode::kInvalidModel);
-    EXPECT_NE(msg.find("deep.onnx: not a model hipinfer reads: it nests subgraphs (If/Loop/Scan bodies, 66 levels so far; "
-                       "at most 64 are supported) deeper than the reader's limit of 200 protobuf message levels"),
-              std::string::npos)
+    EXPECT_NE(
+        msg.find("deep.onnx: not a model hipinfer reads: it nests subgraphs (If/Loop/Scan bodies, 66 levels so far; "
+                 "at most 64 are supported) deeper than the reader's limit of 200 protobuf message levels"),
+        std::string::npos)
         << depth << ": " << msg;
     EXPECT_EQ(msg.find("truncated"), std::string::npos) << msg;
   }
   const std::string just_inside = nested_ifs(65);
   auto m = onnx_reader::read_model_bytes(just_inside.data(), just_inside.size(), "", "deep.onnx");
   ASSERT_FALSE(m.is_ok());
-  EXPECT_NE(m.status().message().find("subgraphs are nested more than 64 deep"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("subgraphs are nested more than 64 deep"), std::string::npos)
+      << m.status().message();
   const std::string moderate = nested_ifs(20);
   EXPECT_TRUE(onnx_reader::read_model_bytes(moderate.data(), moderate.size(), "", "ok.onnx").is_ok());
 }
@@ -142,9 +147,11 @@ TEST(ReaderNesting, TypesPastTheLimitAreNamed) {
   const std::string bytes = b.bytes();
   auto m = onnx_reader::read_model_bytes(bytes.data(), bytes.size(), "", "types.onnx");
   ASSERT_FALSE(m.is_ok());
-  EXPECT_NE(m.status().message().find("it nests types (sequences, optionals or maps of each other, "), std::string::npos)
+  EXPECT_NE(m.status().message().find("it nests types (sequences, optionals or maps of each other, "),
+            std::string::npos)
       << m.status().message();
-  EXPECT_NE(m.status().message().find("deeper than the reader's limit of 200"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("deeper than the reader's limit of 200"), std::string::npos)
+      << m.status().message();
 }
 
 // Bytes that are simply not a model still say so.

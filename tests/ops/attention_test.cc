@@ -125,7 +125,8 @@ TEST(Attention, MasksBoolAdditivePaddedAndFullyMasked) {
   // A mask shorter than the keys is padded with "masked": [true] allows key 0 only.
   expect_tensor_near(run(attention({kQ1, kK1, kV1, make<bool>({1}, {true})}))[0], f32({1, 1, 1, 2}, {1, 2}));
   // Every key masked: zeros, not NaN, in Y and in the mode-3 probabilities.
-  auto out = run(attention({kQ1, kK1, kV1, make<bool>({2}, {false, false})}, {{"qk_matmul_output_mode", attr_int(3)}}, 4));
+  auto out =
+      run(attention({kQ1, kK1, kV1, make<bool>({2}, {false, false})}, {{"qk_matmul_output_mode", attr_int(3)}}, 4));
   expect_tensor_eq(out[0], f32({1, 1, 1, 2}, {0, 0}));
   expect_tensor_eq(out[3], f32({1, 1, 1, 2}, {0, 0}));
 }
@@ -138,9 +139,9 @@ TEST(Attention, QkMatmulOutputModes) {
     a["qk_matmul_output_mode"] = attr_int(mode);
     return run(attention({kQ1, kK1, kV1, mask}, a, 4))[3];
   };
-  expect_tensor_near(with_mode(0), f32({1, 1, 1, 2}, {0, 1}));                    // raw Q Kᵀ
-  expect_tensor_near(with_mode(1), f32({1, 1, 1, 2}, {0, 0.48201379f}));          // after softcap
-  expect_tensor_near(with_mode(2), f32({1, 1, 1, 2}, {0.5f, 0.48201379f}));       // + mask
+  expect_tensor_near(with_mode(0), f32({1, 1, 1, 2}, {0, 1}));                      // raw Q Kᵀ
+  expect_tensor_near(with_mode(1), f32({1, 1, 1, 2}, {0, 0.48201379f}));            // after softcap
+  expect_tensor_near(with_mode(2), f32({1, 1, 1, 2}, {0.5f, 0.48201379f}));         // + mask
   expect_tensor_near(with_mode(3), f32({1, 1, 1, 2}, {0.50449643f, 0.49550357f}));  // softmax
 }
 
@@ -167,14 +168,16 @@ TEST(Attention, AwkwardSizesAgainstNaiveReference) {
   expect_tensor_near(run(attention({q, k, v, mask}, {{"is_causal", attr_int(1)}}))[0],
                      naive_attention(q, k, v, &mask, true, 0, scale), 1e-5, 1e-6);
   // Grouped heads equal the same heads repeated.
-  expect_tensor_near(run(attention({q, k, v}))[0], run(attention({q, repeat_heads(k, 2), repeat_heads(v, 2)}))[0],
-                     1e-6, 1e-7);
+  expect_tensor_near(run(attention({q, k, v}))[0], run(attention({q, repeat_heads(k, 2), repeat_heads(v, 2)}))[0], 1e-6,
+                     1e-7);
   // 3-D inputs are the 4-D ones with heads packed into the last dim.
-  auto y3 = run(attention({to_3d(q), to_3d(k), to_3d(v), mask}, {{"q_num_heads", attr_int(6)}, {"kv_num_heads", attr_int(3)}}));
+  auto y3 = run(
+      attention({to_3d(q), to_3d(k), to_3d(v), mask}, {{"q_num_heads", attr_int(6)}, {"kv_num_heads", attr_int(3)}}));
   expect_tensor_near(y3[0], to_3d(naive_attention(q, k, v, &mask, false, 0, scale)), 1e-5, 1e-6);
   // Past (4 keys) + new (3 keys), causal: all 7 keys where query i sees keys j <= i + 4.
-  auto out = run(attention({q, seq_slice(k, 4, 7), seq_slice(v, 4, 7), Tensor(), seq_slice(k, 0, 4), seq_slice(v, 0, 4)},
-                           {{"is_causal", attr_int(1)}}, 3));
+  auto out =
+      run(attention({q, seq_slice(k, 4, 7), seq_slice(v, 4, 7), Tensor(), seq_slice(k, 0, 4), seq_slice(v, 0, 4)},
+                    {{"is_causal", attr_int(1)}}, 3));
   expect_tensor_near(out[0], naive_attention(q, k, v, nullptr, true, 4, scale), 1e-5, 1e-6);
   expect_tensor_eq(out[1], k);
   expect_tensor_eq(out[2], v);
@@ -196,11 +199,13 @@ TEST(Attention, NonpadKvSeqlenOpset24) {
     };
     const Tensor expected = naive_attention(one(q, 3), one(k, n), one(v, n), nullptr, true, n - 3, scale);
     const int64_t per = y.numel() / 2;
-    expect_tensor_near(make<float>(expected.shape(), std::vector<float>(y.data<float>() + b * per, y.data<float>() + (b + 1) * per)),
-                       expected, 1e-5, 1e-6);
+    expect_tensor_near(
+        make<float>(expected.shape(), std::vector<float>(y.data<float>() + b * per, y.data<float>() + (b + 1) * per)),
+        expected, 1e-5, 1e-6);
   }
   // More queries than valid keys: the leading rows see nothing and are zero.
-  auto z = run(attention({q, k, v, Tensor(), Tensor(), Tensor(), i64({2}, {1, 1})}, {{"is_causal", attr_int(1)}}, 1, 24))[0];
+  auto z =
+      run(attention({q, k, v, Tensor(), Tensor(), Tensor(), i64({2}, {1, 1})}, {{"is_causal", attr_int(1)}}, 1, 24))[0];
   for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(z.data<float>()[i], 0.f) << i;
 }
 
@@ -210,8 +215,9 @@ TEST(Attention, SlidingWindowOpset25) {
   Tensor band = f32({4, 4}, std::vector<float>(16, -kInf));
   for (int64_t i = 0; i < 4; ++i)
     for (int64_t j = std::max<int64_t>(0, i - 1); j <= i; ++j) band.data<float>()[i * 4 + j] = 0;
-  expect_tensor_near(run(attention({q, k, v}, {{"left_window_size", attr_int(1)}, {"right_window_size", attr_int(0)}}, 1, 25))[0],
-                     naive_attention(q, k, v, &band, false, 0, 1 / std::sqrt(2.0)), 1e-5, 1e-6);
+  expect_tensor_near(
+      run(attention({q, k, v}, {{"left_window_size", attr_int(1)}, {"right_window_size", attr_int(0)}}, 1, 25))[0],
+      naive_attention(q, k, v, &band, false, 0, 1 / std::sqrt(2.0)), 1e-5, 1e-6);
 }
 
 TEST(Attention, LowPrecisionTypes) {
@@ -233,9 +239,10 @@ TEST(Attention, LowPrecisionTypes) {
 TEST(Attention, InferenceWithSymbolicDims) {
   OpCase c = attention({}, {{"q_num_heads", attr_int(4)}, {"kv_num_heads", attr_int(2)}}, 4);
   const auto f = [](std::vector<std::string> d) { return ir::ValueType::tensor(DType::kFloat32, dims(d)); };
-  const std::vector<ir::ValueType> ins = {f({"B", "S", "32"}), f({"B", "T", "16"}), f({"B", "T", "24"}),
-                                          ir::ValueType::tensor(DType::kBool, dims({"S", "P+T"})), f({"B", "2", "P", "8"}),
-                                          f({"B", "2", "P", "12"})};
+  const std::vector<ir::ValueType> ins = {
+      f({"B", "S", "32"}),     f({"B", "T", "16"}),
+      f({"B", "T", "24"}),     ir::ValueType::tensor(DType::kBool, dims({"S", "P+T"})),
+      f({"B", "2", "P", "8"}), f({"B", "2", "P", "12"})};
   EXPECT_EQ(inferred(c, ins, 0), "float32[B, S, 48]");
   EXPECT_EQ(inferred(c, ins, 1), "float32[B, 2, ?, 8]");
   EXPECT_EQ(inferred(c, ins, 2), "float32[B, 2, ?, 12]");
@@ -247,20 +254,26 @@ TEST(Attention, Errors) {
   expect_error(attention({q, k, v}), StatusCode::kInvalidArgument, "multiple of the number of key/value heads");
   expect_error(attention({to_3d(k), to_3d(k), to_3d(v)}), StatusCode::kInvalidArgument,
                "need the attributes q_num_heads and kv_num_heads");
-  expect_error(attention({k, k, v, Tensor(), k}), StatusCode::kInvalidModel, "past_key and past_value must be given together");
-  expect_error(attention({k, k, v, Tensor(), Tensor(), Tensor(), i64({1}, {2})}), StatusCode::kInvalidModel, "at most 6 inputs");
-  expect_error(attention({k, k, v, Tensor(), Tensor(), Tensor(), i64({1}, {3})}, {}, 1, 24), StatusCode::kInvalidArgument,
-               "nonpad_kv_seqlen[0] = 3 is outside [0, kv_sequence_length 2]");
+  expect_error(attention({k, k, v, Tensor(), k}), StatusCode::kInvalidModel,
+               "past_key and past_value must be given together");
+  expect_error(attention({k, k, v, Tensor(), Tensor(), Tensor(), i64({1}, {2})}), StatusCode::kInvalidModel,
+               "at most 6 inputs");
+  expect_error(attention({k, k, v, Tensor(), Tensor(), Tensor(), i64({1}, {3})}, {}, 1, 24),
+               StatusCode::kInvalidArgument, "nonpad_kv_seqlen[0] = 3 is outside [0, kv_sequence_length 2]");
   expect_error(attention({k, k, v, make<bool>({3}, {true, true, true})}), StatusCode::kInvalidArgument,
                "longer than the total sequence length 2");
-  expect_error(attention({k, k, v, make<bool>({3, 2}, {true, true, true, true, true, true})}), StatusCode::kInvalidArgument,
-               "attn_mask [3, 2] does not broadcast");
-  expect_error(attention({k, random_f32({1, 2, 2, 3}, 17), v}), StatusCode::kInvalidArgument, "K must be [1, kv_num_heads");
+  expect_error(attention({k, k, v, make<bool>({3, 2}, {true, true, true, true, true, true})}),
+               StatusCode::kInvalidArgument, "attn_mask [3, 2] does not broadcast");
+  expect_error(attention({k, random_f32({1, 2, 2, 3}, 17), v}), StatusCode::kInvalidArgument,
+               "K must be [1, kv_num_heads");
   expect_error(attention({cast_f32(k, DType::kInt32), cast_f32(k, DType::kInt32), v}), StatusCode::kUnsupported,
                "Attention (opset 23) does not support Q of type int32");
-  expect_error(attention({k, cast_f32(k, DType::kFloat16), v}), StatusCode::kInvalidModel, "K is float16 but Q is float32");
-  expect_error(attention({k, k, v}, {{"softmax_precision", attr_int(6)}}), StatusCode::kUnsupported, "softmax_precision 6 (int32)");
-  expect_error(attention({k, k, v}, {{"qk_matmul_output_mode", attr_int(4)}}), StatusCode::kInvalidModel, "0, 1, 2 or 3, got 4");
+  expect_error(attention({k, cast_f32(k, DType::kFloat16), v}), StatusCode::kInvalidModel,
+               "K is float16 but Q is float32");
+  expect_error(attention({k, k, v}, {{"softmax_precision", attr_int(6)}}), StatusCode::kUnsupported,
+               "softmax_precision 6 (int32)");
+  expect_error(attention({k, k, v}, {{"qk_matmul_output_mode", attr_int(4)}}), StatusCode::kInvalidModel,
+               "0, 1, 2 or 3, got 4");
   expect_error(attention({k, k, v}, {{"q_num_heads", attr_int(2)}, {"kv_num_heads", attr_int(2)}}, 1, 25),
                StatusCode::kInvalidArgument, "must not be given for 4-D inputs");
 }
@@ -291,8 +304,9 @@ TEST(RotaryEmbedding, PositionIdsPartialRotationAnd3D) {
   const Tensor expected = f32({1, 2, 2, 4}, {-2, 1, 3, 4, 5, 6, 7, 8, -2, 1, 3, 4, 5, 6, 7, 8});
   expect_tensor_eq(run(rotary({x, cos, sin, pos}, {{"rotary_embedding_dim", attr_int(2)}}))[0], expected);
   // The same as 3-D [B, S, H * D] with num_heads 2.
-  expect_tensor_eq(run(rotary({to_3d(x), cos, sin, pos}, {{"rotary_embedding_dim", attr_int(2)}, {"num_heads", attr_int(2)}}))[0],
-                   to_3d(expected));
+  expect_tensor_eq(
+      run(rotary({to_3d(x), cos, sin, pos}, {{"rotary_embedding_dim", attr_int(2)}, {"num_heads", attr_int(2)}}))[0],
+      to_3d(expected));
 }
 
 TEST(RotaryEmbedding, AwkwardSizesAndLowPrecision) {
@@ -319,16 +333,19 @@ TEST(RotaryEmbedding, AwkwardSizesAndLowPrecision) {
 }
 
 TEST(RotaryEmbedding, Errors) {
-  expect_error(rotary({kX4, kCos, kSin, i64({1, 1}, {1})}), StatusCode::kInvalidArgument, "with position_ids, cos_cache must be");
+  expect_error(rotary({kX4, kCos, kSin, i64({1, 1}, {1})}), StatusCode::kInvalidArgument,
+               "with position_ids, cos_cache must be");
   expect_error(rotary({kX4, f32({1, 2}, {1, 1}), f32({1, 2}, {0, 0}), i64({1, 1}, {3})}), StatusCode::kInvalidArgument,
                "position_ids[0, 0] = 3 is outside");
-  expect_error(rotary({f32({1, 1, 4}, {1, 2, 3, 4}), kCos, kSin}), StatusCode::kInvalidModel, "needs the attribute num_heads");
+  expect_error(rotary({f32({1, 1, 4}, {1, 2, 3, 4}), kCos, kSin}), StatusCode::kInvalidModel,
+               "needs the attribute num_heads");
   expect_error(rotary({kX4, kCos, kSin}, {{"rotary_embedding_dim", attr_int(3)}}), StatusCode::kInvalidModel,
                "must be even");
   expect_error(rotary({kX4, kCos, kSin}, {{"rotary_embedding_dim", attr_int(6)}}), StatusCode::kInvalidArgument,
                "at most the head size 4");
-  expect_error(rotary({cast_f32(kX4, DType::kFloat64), cast_f32(kCos, DType::kFloat64), cast_f32(kSin, DType::kFloat64)}),
-               StatusCode::kUnsupported, "RotaryEmbedding (opset 23) does not support X of type float64");
+  expect_error(
+      rotary({cast_f32(kX4, DType::kFloat64), cast_f32(kCos, DType::kFloat64), cast_f32(kSin, DType::kFloat64)}),
+      StatusCode::kUnsupported, "RotaryEmbedding (opset 23) does not support X of type float64");
   expect_error(rotary({kX4, cast_f32(kCos, DType::kFloat16), kSin}), StatusCode::kInvalidModel, "cos_cache is float16");
 }
 

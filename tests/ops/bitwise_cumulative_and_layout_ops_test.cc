@@ -55,8 +55,10 @@ TEST(Bitwise, Errors) {
 
 TEST(BitShift, UnsignedLeftAndRight) {
   const Attrs left = {{"direction", attr_string("LEFT")}}, right = {{"direction", attr_string("RIGHT")}};
-  expect_tensor_eq(run1({"BitShift", "", 11, left, {u8({4}, {1, 2, 255, 1}), u8({4}, {1, 2, 1, 8})}}), u8({4}, {2, 8, 254, 0}));
-  expect_tensor_eq(run1({"BitShift", "", 11, right, {u8({4}, {16, 4, 255, 128}), u8({4}, {1, 2, 7, 200})}}), u8({4}, {8, 1, 1, 0}));
+  expect_tensor_eq(run1({"BitShift", "", 11, left, {u8({4}, {1, 2, 255, 1}), u8({4}, {1, 2, 1, 8})}}),
+                   u8({4}, {2, 8, 254, 0}));
+  expect_tensor_eq(run1({"BitShift", "", 11, right, {u8({4}, {16, 4, 255, 128}), u8({4}, {1, 2, 7, 200})}}),
+                   u8({4}, {8, 1, 1, 0}));
   expect_tensor_eq(run1({"BitShift", "", 11, left, {make<uint64_t>({1}, {1}), make<uint64_t>({1}, {63})}}),
                    make<uint64_t>({1}, {uint64_t{1} << 63}));
 }
@@ -64,13 +66,16 @@ TEST(BitShift, UnsignedLeftAndRight) {
 TEST(BitShift, SignedFromOpset28) {
   const Attrs left = {{"direction", attr_string("LEFT")}}, right = {{"direction", attr_string("RIGHT")}};
   // Arithmetic right shift; out-of-range amounts give the sign fill (-1 or 0).
-  expect_tensor_eq(run1({"BitShift", "", 28, right, {i8({4}, {-8, -8, 8, -1}), i8({4}, {1, 9, 9, -1})}}), i8({4}, {-4, -1, 0, -1}));
+  expect_tensor_eq(run1({"BitShift", "", 28, right, {i8({4}, {-8, -8, 8, -1}), i8({4}, {1, 9, 9, -1})}}),
+                   i8({4}, {-4, -1, 0, -1}));
   // Left shift moves bits through the sign bit.
-  expect_tensor_eq(run1({"BitShift", "", 28, left, {i8({3}, {64, -1, 3}), i8({3}, {1, 7, -2})}}), i8({3}, {-128, -128, 0}));
+  expect_tensor_eq(run1({"BitShift", "", 28, left, {i8({3}, {64, -1, 3}), i8({3}, {1, 7, -2})}}),
+                   i8({3}, {-128, -128, 0}));
 }
 
 TEST(BitShift, Errors) {
-  expect_error({"BitShift", "", 11, {{"direction", attr_string("UP")}}, {u8({1}, {1}), u8({1}, {1})}}, {"direction", "UP"});
+  expect_error({"BitShift", "", 11, {{"direction", attr_string("UP")}}, {u8({1}, {1}), u8({1}, {1})}},
+               {"direction", "UP"});
   expect_error({"BitShift", "", 11, {}, {u8({1}, {1}), u8({1}, {1})}}, {"direction"});
   expect_error({"BitShift", "", 11, {{"direction", attr_string("LEFT")}}, {i8({1}, {1}), i8({1}, {1})}}, {"int8"});
 }
@@ -117,7 +122,8 @@ TEST(Shrink, SoftHardAndInteger) {
 
 TEST(Swish, Values) {
   expect_tensor_near(run1({"Swish", "", 24, {}, {f32({3}, {-1, 0, 1})}}), f32({3}, {-0.268941421f, 0, 0.731058579f}));
-  expect_tensor_near(run1({"Swish", "", 24, {{"alpha", attr_float(2)}}, {f32({2}, {1, -100})}}), f32({2}, {0.880797078f, 0}));
+  expect_tensor_near(run1({"Swish", "", 24, {{"alpha", attr_float(2)}}, {f32({2}, {1, -100})}}),
+                     f32({2}, {0.880797078f, 0}));
   const Tensor d = run1({"Swish", "", 24, {}, {f64({1}, {2})}});
   expect_tensor_near(d, f64({1}, {1.76159415595576}), 1e-12, 0);
   expect_error({"Swish", "", 24, {}, {i32({1}, {1})}}, {"int32"});
@@ -129,13 +135,15 @@ TEST(Swish, Values) {
 TEST(Trilu, UpperLowerAndK) {
   const Tensor x = i64({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
   expect_tensor_eq(run1({"Trilu", "", 14, {}, {x}}), i64({3, 4}, {1, 2, 3, 4, 0, 6, 7, 8, 0, 0, 11, 12}));
-  expect_tensor_eq(run1({"Trilu", "", 14, {{"upper", attr_int(0)}}, {x}}), i64({3, 4}, {1, 0, 0, 0, 5, 6, 0, 0, 9, 10, 11, 0}));
+  expect_tensor_eq(run1({"Trilu", "", 14, {{"upper", attr_int(0)}}, {x}}),
+                   i64({3, 4}, {1, 0, 0, 0, 5, 6, 0, 0, 9, 10, 11, 0}));
   expect_tensor_eq(run1({"Trilu", "", 14, {}, {x, i64({}, {2})}}), i64({3, 4}, {0, 0, 3, 4, 0, 0, 0, 8, 0, 0, 0, 0}));
   expect_tensor_eq(run1({"Trilu", "", 14, {{"upper", attr_int(0)}}, {x, i64({}, {-1})}}),
                    i64({3, 4}, {0, 0, 0, 0, 5, 0, 0, 0, 9, 10, 0, 0}));
   // k far outside the matrix keeps all or nothing.
   expect_tensor_eq(run1({"Trilu", "", 14, {}, {x, i64({}, {-100})}}), x);
-  expect_tensor_eq(run1({"Trilu", "", 14, {}, {x, i64({}, {std::numeric_limits<int64_t>::max()})}}), i64({3, 4}, std::vector<int64_t>(12, 0)));
+  expect_tensor_eq(run1({"Trilu", "", 14, {}, {x, i64({}, {std::numeric_limits<int64_t>::max()})}}),
+                   i64({3, 4}, std::vector<int64_t>(12, 0)));
 }
 
 TEST(Trilu, BatchedStringsAndEmpty) {
@@ -167,7 +175,8 @@ TEST(CumSum, AxesAndTypes) {
   const Tensor x = i32({2, 3}, {1, 2, 3, 4, 5, 6});
   expect_tensor_eq(run1({"CumSum", "", 14, {}, {x, i64({}, {0})}}), i32({2, 3}, {1, 2, 3, 5, 7, 9}));
   expect_tensor_eq(run1({"CumSum", "", 14, {}, {x, i64({1}, {-1})}}), i32({2, 3}, {1, 3, 6, 4, 9, 15}));
-  expect_tensor_near(to_f32(run1({"CumSum", "", 14, {}, {f16({3}, {0.5f, 0.25f, 1}), i32({}, {0})}})), f32({3}, {0.5f, 0.75f, 1.75f}));
+  expect_tensor_near(to_f32(run1({"CumSum", "", 14, {}, {f16({3}, {0.5f, 0.25f, 1}), i32({}, {0})}})),
+                     f32({3}, {0.5f, 0.75f, 1.75f}));
   // int32 wraps like numpy.
   expect_tensor_eq(run1({"CumSum", "", 14, {}, {i32({2}, {std::numeric_limits<int32_t>::max(), 1}), i32({}, {0})}}),
                    i32({2}, {std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}));
@@ -181,7 +190,8 @@ TEST(CumProd, ExclusiveReverse) {
   expect_tensor_eq(run1({"CumProd", "", 26, {{"reverse", attr_int(1)}}, {x, axis}}), f64({5}, {120, 120, 60, 20, 5}));
   expect_tensor_eq(run1({"CumProd", "", 26, {{"reverse", attr_int(1)}, {"exclusive", attr_int(1)}}, {x, axis}}),
                    f64({5}, {120, 60, 20, 5, 1}));
-  expect_tensor_eq(run1({"CumProd", "", 26, {}, {i64({2, 2}, {2, 3, 4, 5}), i64({}, {0})}}), i64({2, 2}, {2, 3, 8, 15}));
+  expect_tensor_eq(run1({"CumProd", "", 26, {}, {i64({2, 2}, {2, 3, 4, 5}), i64({}, {0})}}),
+                   i64({2, 2}, {2, 3, 8, 15}));
 }
 
 TEST(Cumulative, Errors) {
@@ -232,15 +242,18 @@ TEST(OneHot, AxesAndNegativeIndices) {
   expect_tensor_eq(run1({"OneHot", "", 9, {}, {f32({2}, {-1, 1.7f}), i64({1}, {2}), i32({2}, {-1, 4})}}),
                    i32({2, 2}, {-1, -1, -1, 4}));
   // axis in the middle of a 2-D indices tensor.
-  const Tensor y = run1({"OneHot", "", 11, {{"axis", attr_int(-2)}}, {i64({2, 2}, {0, 1, 1, 0}), i32({}, {2}), values}});
+  const Tensor y =
+      run1({"OneHot", "", 11, {{"axis", attr_int(-2)}}, {i64({2, 2}, {0, 1, 1, 0}), i32({}, {2}), values}});
   expect_tensor_eq(y, f32({2, 2, 2}, {1, 0, 0, 1, 0, 1, 1, 0}));
 }
 
 TEST(OneHot, InferenceAndErrors) {
-  EXPECT_EQ(inferred("OneHot", 11, {}, {sym(DType::kInt64, {"N"}), constant(i64({}, {4})), sym(DType::kFloat32, {"2"})}),
-            "float32[N, 4]");
-  EXPECT_EQ(inferred("OneHot", 11, {}, {sym(DType::kInt64, {"N"}), sym(DType::kInt64, {}), sym(DType::kFloat32, {"2"})}),
-            "float32[N, ?]");
+  EXPECT_EQ(
+      inferred("OneHot", 11, {}, {sym(DType::kInt64, {"N"}), constant(i64({}, {4})), sym(DType::kFloat32, {"2"})}),
+      "float32[N, 4]");
+  EXPECT_EQ(
+      inferred("OneHot", 11, {}, {sym(DType::kInt64, {"N"}), sym(DType::kInt64, {}), sym(DType::kFloat32, {"2"})}),
+      "float32[N, ?]");
   expect_error({"OneHot", "", 11, {}, {i64({1}, {0}), i64({}, {0}), f32({2}, {0, 1})}}, {"depth", "positive"});
   expect_error({"OneHot", "", 11, {}, {i64({1}, {0}), i64({}, {2}), f32({3}, {0, 1, 2})}}, {"values", "[2]"});
   expect_error({"OneHot", "", 11, {{"axis", attr_int(3)}}, {i64({1}, {0}), i64({}, {2}), f32({2}, {0, 1})}}, {"axis"});
@@ -250,13 +263,16 @@ TEST(OneHot, InferenceAndErrors) {
 
 TEST(Compress, AxisAndFlattened) {
   const Tensor x = f32({3, 2}, {1, 2, 3, 4, 5, 6});
-  expect_tensor_eq(run1({"Compress", "", 11, {{"axis", attr_int(0)}}, {x, bools({3}, {0, 1, 1})}}), f32({2, 2}, {3, 4, 5, 6}));
-  expect_tensor_eq(run1({"Compress", "", 11, {{"axis", attr_int(-1)}}, {x, bools({2}, {0, 1})}}), f32({3, 1}, {2, 4, 6}));
+  expect_tensor_eq(run1({"Compress", "", 11, {{"axis", attr_int(0)}}, {x, bools({3}, {0, 1, 1})}}),
+                   f32({2, 2}, {3, 4, 5, 6}));
+  expect_tensor_eq(run1({"Compress", "", 11, {{"axis", attr_int(-1)}}, {x, bools({2}, {0, 1})}}),
+                   f32({3, 1}, {2, 4, 6}));
   // Shorter condition: the rest counts as false; no axis flattens.
   expect_tensor_eq(run1({"Compress", "", 11, {}, {x, bools({5}, {0, 1, 0, 0, 1})}}), f32({2}, {2, 5}));
   expect_tensor_eq(run1({"Compress", "", 11, {{"axis", attr_int(0)}}, {strs({2}, {"a", "b"}), bools({3}, {0, 1, 0})}}),
                    strs({1}, {"b"}));
-  EXPECT_EQ(inferred("Compress", 11, {{"axis", attr_int(1)}}, {sym(DType::kFloat32, {"N", "4"}), constant(bools({4}, {1, 0, 1, 1}))}),
+  EXPECT_EQ(inferred("Compress", 11, {{"axis", attr_int(1)}},
+                     {sym(DType::kFloat32, {"N", "4"}), constant(bools({4}, {1, 0, 1, 1}))}),
             "float32[N, 3]");
 }
 
@@ -270,9 +286,17 @@ TEST(Compress, Errors) {
 TEST(ReverseSequence, TimeAndBatchMajor) {
   // The spec's examples.
   const Tensor x = f32({4, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
-  expect_tensor_eq(run1({"ReverseSequence", "", 10, {{"time_axis", attr_int(0)}, {"batch_axis", attr_int(1)}}, {x, i64({4}, {4, 3, 2, 1})}}),
+  expect_tensor_eq(run1({"ReverseSequence",
+                         "",
+                         10,
+                         {{"time_axis", attr_int(0)}, {"batch_axis", attr_int(1)}},
+                         {x, i64({4}, {4, 3, 2, 1})}}),
                    f32({4, 4}, {12, 9, 6, 3, 8, 5, 2, 7, 4, 1, 10, 11, 0, 13, 14, 15}));
-  expect_tensor_eq(run1({"ReverseSequence", "", 10, {{"time_axis", attr_int(1)}, {"batch_axis", attr_int(0)}}, {x, i64({4}, {1, 2, 3, 4})}}),
+  expect_tensor_eq(run1({"ReverseSequence",
+                         "",
+                         10,
+                         {{"time_axis", attr_int(1)}, {"batch_axis", attr_int(0)}},
+                         {x, i64({4}, {1, 2, 3, 4})}}),
                    f32({4, 4}, {0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12}));
   // Trailing dims move together; a length of 0 leaves the entry alone.
   expect_tensor_eq(run1({"ReverseSequence", "", 10, {}, {i32({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}), i64({2}, {2, 0})}}),
@@ -342,12 +366,18 @@ TEST(DepthToSpace, InferenceAndErrors) {
             "float32[N, 2, ?, 6]");
   EXPECT_EQ(inferred("SpaceToDepth", 13, {{"blocksize", attr_int(2)}}, {sym(DType::kFloat32, {"N", "2", "4", "W"})}),
             "float32[N, 8, 2, ?]");
-  expect_error({"DepthToSpace", "", 13, {{"blocksize", attr_int(2)}}, {f32({1, 6, 1, 1}, {0, 1, 2, 3, 4, 5})}}, {"multiple of blocksize^2"});
+  expect_error({"DepthToSpace", "", 13, {{"blocksize", attr_int(2)}}, {f32({1, 6, 1, 1}, {0, 1, 2, 3, 4, 5})}},
+               {"multiple of blocksize^2"});
   expect_error({"DepthToSpace", "", 13, {}, {f32({1, 4, 1, 1}, {0, 1, 2, 3})}}, {"blocksize"});
   expect_error({"DepthToSpace", "", 13, {{"blocksize", attr_int(0)}}, {f32({1, 4, 1, 1}, {0, 1, 2, 3})}}, {"positive"});
-  expect_error({"DepthToSpace", "", 13, {{"blocksize", attr_int(2)}, {"mode", attr_string("XYZ")}}, {f32({1, 4, 1, 1}, {0, 1, 2, 3})}},
+  expect_error({"DepthToSpace",
+                "",
+                13,
+                {{"blocksize", attr_int(2)}, {"mode", attr_string("XYZ")}},
+                {f32({1, 4, 1, 1}, {0, 1, 2, 3})}},
                {"mode"});
-  expect_error({"SpaceToDepth", "", 13, {{"blocksize", attr_int(2)}}, {f32({1, 1, 3, 2}, {0, 1, 2, 3, 4, 5})}}, {"multiples of blocksize"});
+  expect_error({"SpaceToDepth", "", 13, {{"blocksize", attr_int(2)}}, {f32({1, 1, 3, 2}, {0, 1, 2, 3, 4, 5})}},
+               {"multiples of blocksize"});
   expect_error({"SpaceToDepth", "", 13, {{"blocksize", attr_int(2)}}, {f32({4}, {0, 1, 2, 3})}}, {"4-D"});
 }
 
@@ -356,12 +386,16 @@ TEST(DepthToSpace, InferenceAndErrors) {
 TEST(Window, PeriodicAndSymmetric) {
   const Tensor four = i64({}, {4});
   expect_tensor_near(run1({"HannWindow", "", 17, {}, {four}}), f32({4}, {0, 0.5f, 1, 0.5f}), 1e-6, 1e-7);
-  expect_tensor_near(run1({"HannWindow", "", 17, {{"periodic", attr_int(0)}}, {i32({}, {3})}}), f32({3}, {0, 1, 0}), 1e-6, 1e-7);
-  expect_tensor_near(run1({"HammingWindow", "", 17, {}, {four}}), f32({4}, {4.f / 46, 25.f / 46, 1, 25.f / 46}), 1e-6, 1e-7);
+  expect_tensor_near(run1({"HannWindow", "", 17, {{"periodic", attr_int(0)}}, {i32({}, {3})}}), f32({3}, {0, 1, 0}),
+                     1e-6, 1e-7);
+  expect_tensor_near(run1({"HammingWindow", "", 17, {}, {four}}), f32({4}, {4.f / 46, 25.f / 46, 1, 25.f / 46}), 1e-6,
+                     1e-7);
   expect_tensor_near(run1({"BlackmanWindow", "", 17, {}, {four}}), f32({4}, {0, 0.34f, 1, 0.34f}), 1e-6, 1e-7);
-  expect_tensor_near(run1({"BlackmanWindow", "", 17, {{"periodic", attr_int(0)}}, {i32({}, {3})}}), f32({3}, {0, 1, 0}), 1e-6, 1e-7);
+  expect_tensor_near(run1({"BlackmanWindow", "", 17, {{"periodic", attr_int(0)}}, {i32({}, {3})}}), f32({3}, {0, 1, 0}),
+                     1e-6, 1e-7);
   // Types and sizes at the edges.
-  expect_tensor_near(run1({"HannWindow", "", 17, {{"output_datatype", attr_int(11)}}, {four}}), f64({4}, {0, 0.5, 1, 0.5}), 1e-12, 1e-15);
+  expect_tensor_near(run1({"HannWindow", "", 17, {{"output_datatype", attr_int(11)}}, {four}}),
+                     f64({4}, {0, 0.5, 1, 0.5}), 1e-12, 1e-15);
   expect_tensor_eq(run1({"HannWindow", "", 17, {{"output_datatype", attr_int(7)}}, {four}}), i64({4}, {0, 0, 1, 0}));
   expect_tensor_eq(run1({"HammingWindow", "", 17, {{"periodic", attr_int(0)}}, {i32({}, {1})}}), f32({1}, {1}));
   EXPECT_EQ(run1({"HannWindow", "", 17, {}, {i32({}, {0})}}).shape(), (Shape{0}));

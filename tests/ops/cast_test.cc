@@ -22,8 +22,8 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 
 TEST(Cast, FloatToIntTruncatesAndSaturates) {
   Tensor x = f32({5}, {1.9f, -1.9f, kNaN, 1e10f, -1e10f});
-  expect_tensor_eq(run_ok(cast(x, DType::kInt32)), i32({5}, {1, -1, 0, std::numeric_limits<int32_t>::max(),
-                                                             std::numeric_limits<int32_t>::min()}));
+  expect_tensor_eq(run_ok(cast(x, DType::kInt32)),
+                   i32({5}, {1, -1, 0, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}));
   expect_tensor_eq(run_ok(cast(f32({3}, {300.f, -5.f, 2.7f}), DType::kUInt8)), make<uint8_t>({3}, {255, 0, 2}));
   expect_tensor_eq(run_ok(cast(f64({2}, {1e30, -1e30}), DType::kInt64)),
                    i64({2}, {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}));
@@ -32,7 +32,8 @@ TEST(Cast, FloatToIntTruncatesAndSaturates) {
 TEST(Cast, IntegerToIntegerWraps) {
   expect_tensor_eq(run_ok(cast(i64({3}, {200, -129, 5}), DType::kInt8)), make<int8_t>({3}, {-56, 127, 5}));
   expect_tensor_eq(run_ok(cast(make<int8_t>({2}, {-1, 3}), DType::kUInt16)), make<uint16_t>({2}, {65535, 3}));
-  expect_tensor_eq(run_ok(cast(make<uint64_t>({1}, {std::numeric_limits<uint64_t>::max()}), DType::kInt64)), i64({1}, {-1}));
+  expect_tensor_eq(run_ok(cast(make<uint64_t>({1}, {std::numeric_limits<uint64_t>::max()}), DType::kInt64)),
+                   i64({1}, {-1}));
 }
 
 TEST(Cast, SixteenBitFloatsRoundToNearestEven) {
@@ -43,8 +44,8 @@ TEST(Cast, SixteenBitFloatsRoundToNearestEven) {
   EXPECT_EQ(h.data<Float16>()[2].bits, 0x2E66);
   EXPECT_EQ(h.data<Float16>()[3].bits, 0xC000);
   Tensor b = run_ok(cast(f32({3}, {1.00390625f, 1.01171875f, 3.f}), DType::kBFloat16));
-  EXPECT_EQ(static_cast<float>(b.data<BFloat16>()[0]), 1.f);          // a tie: to even
-  EXPECT_EQ(static_cast<float>(b.data<BFloat16>()[1]), 1.015625f);    // a tie: to even (up)
+  EXPECT_EQ(static_cast<float>(b.data<BFloat16>()[0]), 1.f);        // a tie: to even
+  EXPECT_EQ(static_cast<float>(b.data<BFloat16>()[1]), 1.015625f);  // a tie: to even (up)
   EXPECT_EQ(static_cast<float>(b.data<BFloat16>()[2]), 3.f);
   expect_tensor_eq(run_ok(cast(f16({2}, {0.5f, -3.f}), DType::kFloat64)), f64({2}, {0.5, -3}));
   expect_tensor_eq(run_ok(cast(bf16({1}, {1.5f}), DType::kInt32)), i32({1}, {1}));
@@ -99,7 +100,8 @@ TEST(Cast, RandomRoundTrips) {
   // float -> string -> float is exact (shortest round-trip text).
   expect_tensor_eq(run_ok(cast(run_ok(cast(f, DType::kString)), DType::kFloat32)), f);
   Tensor i32s = run_ok(cast(f, DType::kInt32));
-  for (int64_t i = 0; i < f.numel(); ++i) ASSERT_EQ(i32s.data<int32_t>()[i], static_cast<int32_t>(std::trunc(f.data<float>()[i])));
+  for (int64_t i = 0; i < f.numel(); ++i)
+    ASSERT_EQ(i32s.data<int32_t>()[i], static_cast<int32_t>(std::trunc(f.data<float>()[i])));
 }
 
 TEST(Cast, Errors) {
@@ -120,8 +122,9 @@ TEST(Cast, Errors) {
 }
 
 TEST(Cast, InferenceKeepsShape) {
-  EXPECT_EQ(inferred("Cast", 19, {{"to", attr_int(static_cast<int64_t>(DType::kFloat16))}}, {sym(DType::kInt64, {"b", "3"})}),
-            "float16[b, 3]");
+  EXPECT_EQ(
+      inferred("Cast", 19, {{"to", attr_int(static_cast<int64_t>(DType::kFloat16))}}, {sym(DType::kInt64, {"b", "3"})}),
+      "float16[b, 3]");
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ Tensor to_channels_last(const Tensor& x) {
   Tensor y = Tensor::empty(DType::kFloat32, {n, h, w, c});
   for (int64_t b = 0; b < n; ++b)
     for (int64_t ch = 0; ch < c; ++ch)
-      for (int64_t i = 0; i < h * w; ++i) y.data<float>()[(b * h * w + i) * c + ch] = x.data<float>()[(b * c + ch) * h * w + i];
+      for (int64_t i = 0; i < h * w; ++i)
+        y.data<float>()[(b * h * w + i) * c + ch] = x.data<float>()[(b * c + ch) * h * w + i];
   return y;
 }
 Tensor to_channels_first(const Tensor& y) {
@@ -22,7 +23,8 @@ Tensor to_channels_first(const Tensor& y) {
   Tensor x = Tensor::empty(DType::kFloat32, {n, c, h, w});
   for (int64_t b = 0; b < n; ++b)
     for (int64_t ch = 0; ch < c; ++ch)
-      for (int64_t i = 0; i < h * w; ++i) x.data<float>()[(b * c + ch) * h * w + i] = y.data<float>()[(b * h * w + i) * c + ch];
+      for (int64_t i = 0; i < h * w; ++i)
+        x.data<float>()[(b * c + ch) * h * w + i] = y.data<float>()[(b * h * w + i) * c + ch];
   return x;
 }
 
@@ -33,15 +35,41 @@ TEST(ChannelsLastPool, MatchesTheStandardPools) {
     std::map<std::string, ir::Attribute> attrs;
   };
   const std::vector<Case> cases = {
-      {"max", "MaxPool", {2, 19, 11, 13}, {{"kernel_shape", attr_ints({3, 3})}, {"strides", attr_ints({2, 2})}, {"pads", attr_ints({1, 1, 1, 1})}}},
-      {"max", "MaxPool", {1, 64, 12, 12}, {{"kernel_shape", attr_ints({2, 3})}, {"strides", attr_ints({2, 1})}, {"ceil_mode", attr_int(1)}}},
-      {"average", "AveragePool", {3, 5, 9, 7}, {{"kernel_shape", attr_ints({3, 3})}, {"pads", attr_ints({1, 0, 1, 2})}}},
-      {"average", "AveragePool", {1, 33, 8, 8}, {{"kernel_shape", attr_ints({3, 3})}, {"strides", attr_ints({2, 2})}, {"pads", attr_ints({1, 1, 1, 1})}, {"count_include_pad", attr_int(1)}}},
+      {"max",
+       "MaxPool",
+       {2, 19, 11, 13},
+       {{"kernel_shape", attr_ints({3, 3})}, {"strides", attr_ints({2, 2})}, {"pads", attr_ints({1, 1, 1, 1})}}},
+      {"max",
+       "MaxPool",
+       {1, 64, 12, 12},
+       {{"kernel_shape", attr_ints({2, 3})}, {"strides", attr_ints({2, 1})}, {"ceil_mode", attr_int(1)}}},
+      {"average",
+       "AveragePool",
+       {3, 5, 9, 7},
+       {{"kernel_shape", attr_ints({3, 3})}, {"pads", attr_ints({1, 0, 1, 2})}}},
+      {"average",
+       "AveragePool",
+       {1, 33, 8, 8},
+       {{"kernel_shape", attr_ints({3, 3})},
+        {"strides", attr_ints({2, 2})},
+        {"pads", attr_ints({1, 1, 1, 1})},
+        {"count_include_pad", attr_int(1)}}},
       // auto_pad SAME with a kernel far larger than the input (issue 24): each window is the plane.
       // The second reads 4900 taps at each of 4900 positions, past what the windows cache holds.
-      {"max", "MaxPool", {1, 3, 6, 5}, {{"kernel_shape", attr_ints({1000000000, 1000000000})}, {"auto_pad", attr_string("SAME_UPPER")}}},
-      {"average", "AveragePool", {1, 2, 70, 70}, {{"kernel_shape", attr_ints({1000000000, 1000000000})}, {"auto_pad", attr_string("SAME_LOWER")}}},
-      {"average", "AveragePool", {1, 3, 9, 8}, {{"kernel_shape", attr_ints({int64_t{1} << 40, 3})}, {"auto_pad", attr_string("SAME_LOWER")}, {"count_include_pad", attr_int(1)}}},
+      {"max",
+       "MaxPool",
+       {1, 3, 6, 5},
+       {{"kernel_shape", attr_ints({1000000000, 1000000000})}, {"auto_pad", attr_string("SAME_UPPER")}}},
+      {"average",
+       "AveragePool",
+       {1, 2, 70, 70},
+       {{"kernel_shape", attr_ints({1000000000, 1000000000})}, {"auto_pad", attr_string("SAME_LOWER")}}},
+      {"average",
+       "AveragePool",
+       {1, 3, 9, 8},
+       {{"kernel_shape", attr_ints({int64_t{1} << 40, 3})},
+        {"auto_pad", attr_string("SAME_LOWER")},
+        {"count_include_pad", attr_int(1)}}},
       {"global_average", "GlobalAveragePool", {2, 37, 7, 5}, {}},
       {"global_max", "GlobalMaxPool", {1, 17, 3, 9}, {}},
   };

@@ -51,7 +51,8 @@ TEST(If, Errors) {
   two_outputs.nodes[0].outputs = {"y", "z"};
   auto r = run_graph(two_outputs, {val(bools({}, {1})), val(f32({2}, {1, 2}))}, 11);
   ASSERT_FALSE(r.is_ok());
-  EXPECT_NE(r.status().message().find("then_branch has 1 outputs but the node has 2"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("then_branch has 1 outputs but the node has 2"), std::string::npos)
+      << r.status().message();
 }
 
 TEST(If, SequenceAndOptionalBranches) {
@@ -60,7 +61,8 @@ TEST(If, SequenceAndOptionalBranches) {
   then_g.nodes = {node("Optional", {}, {"none"}, {{"type", attr_type(seq_type(tensor_type(DType::kFloat32, {2})))}})};
   then_g.outputs = {{"none", unknown_type()}};
   ir::Graph else_g;
-  else_g.nodes = {constant("c", f32({2}, {1, 2})), node("SequenceConstruct", {"c", "c"}, {"s"}), node("Optional", {"s"}, {"o"})};
+  else_g.nodes = {constant("c", f32({2}, {1, 2})), node("SequenceConstruct", {"c", "c"}, {"s"}),
+                  node("Optional", {"s"}, {"o"})};
   else_g.outputs = {{"o", unknown_type()}};
   ir::Graph g;
   g.inputs = {{"cond", tensor_type(DType::kBool, {})}};
@@ -82,18 +84,24 @@ TEST(If, SequenceAndOptionalBranches) {
 // output is x < limit.
 ir::Graph sum_loop(bool with_m, bool with_cond, float limit = 1000) {
   ir::Graph body;
-  body.inputs = {{"i", tensor_type(DType::kInt64, {})}, {"c_in", tensor_type(DType::kBool, {})},
+  body.inputs = {{"i", tensor_type(DType::kInt64, {})},
+                 {"c_in", tensor_type(DType::kBool, {})},
                  {"x_in", tensor_type(DType::kFloat32, {1})}};
-  body.nodes = {node("Cast", {"i"}, {"i_f"}, {{"to", attr_int(1)}}), node("Add", {"x_in", "i_f"}, {"x_out"}),
-                constant("limit", f32({}, {limit})), node("Less", {"x_out", "limit"}, {"less"}),
-                node("Squeeze", {"less"}, {"c_out"}), node("Identity", {"x_out"}, {"scan"})};
-  body.outputs = {{"c_out", tensor_type(DType::kBool, {})}, {"x_out", tensor_type(DType::kFloat32, {1})},
+  body.nodes = {node("Cast", {"i"}, {"i_f"}, {{"to", attr_int(1)}}),
+                node("Add", {"x_in", "i_f"}, {"x_out"}),
+                constant("limit", f32({}, {limit})),
+                node("Less", {"x_out", "limit"}, {"less"}),
+                node("Squeeze", {"less"}, {"c_out"}),
+                node("Identity", {"x_out"}, {"scan"})};
+  body.outputs = {{"c_out", tensor_type(DType::kBool, {})},
+                  {"x_out", tensor_type(DType::kFloat32, {1})},
                   {"scan", tensor_type(DType::kFloat32, {1})}};
   ir::Graph g;
   if (with_m) g.inputs.push_back({"M", tensor_type(DType::kInt64, {})});
   if (with_cond) g.inputs.push_back({"cond", tensor_type(DType::kBool, {})});
   g.inputs.push_back({"x", tensor_type(DType::kFloat32, {1})});
-  g.nodes = {node("Loop", {with_m ? "M" : "", with_cond ? "cond" : "", "x"}, {"x_final", "xs"}, {{"body", attr_graph(body)}})};
+  g.nodes = {
+      node("Loop", {with_m ? "M" : "", with_cond ? "cond" : "", "x"}, {"x_final", "xs"}, {{"body", attr_graph(body)}})};
   g.outputs = {{"x_final", unknown_type()}, {"xs", unknown_type()}};
   return g;
 }
@@ -151,7 +159,8 @@ TEST(Loop, CarriesSequencesAndOptionals) {
   ir::Graph g;
   g.inputs = {{"M", tensor_type(DType::kInt64, {})}};
   g.nodes = {node("SequenceEmpty", {}, {"empty"}, {{"dtype", attr_int(7)}}),
-             node("Loop", {"M", "", "empty"}, {"s"}, {{"body", attr_graph(body)}}), node("SequenceLength", {"s"}, {"n"})};
+             node("Loop", {"M", "", "empty"}, {"s"}, {{"body", attr_graph(body)}}),
+             node("SequenceLength", {"s"}, {"n"})};
   g.outputs = {{"s", unknown_type()}, {"n", unknown_type()}};
   auto r = run_graph(g, {val(i64({}, {3}))}, 13);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
@@ -161,7 +170,8 @@ TEST(Loop, CarriesSequencesAndOptionals) {
 
   // An empty optional carried through zero iterations stays empty.
   ir::Graph obody;
-  obody.inputs = {{"i", tensor_type(DType::kInt64, {})}, {"c", tensor_type(DType::kBool, {})}, {"o_in", unknown_type()}};
+  obody.inputs = {
+      {"i", tensor_type(DType::kInt64, {})}, {"c", tensor_type(DType::kBool, {})}, {"o_in", unknown_type()}};
   obody.nodes = {node("Identity", {"c"}, {"c_out"}), node("Identity", {"o_in"}, {"o_out"})};
   obody.outputs = {{"c_out", unknown_type()}, {"o_out", unknown_type()}};
   ir::Graph og;
@@ -187,7 +197,8 @@ TEST(Loop, ScanOutputWhoseShapeChangesIsAnError) {
   g.nodes = {node("Loop", {"M", ""}, {"out"}, {{"body", attr_graph(body)}})};
   g.outputs = {{"out", unknown_type()}};
   g.nodes[0].name = "the_loop";
-  expect_run_error(g, {val(i64({}, {3}))}, 11, {"the_loop", "scan output 'grow'", "int64[2]", "iteration 1", "int64[1]"});
+  expect_run_error(g, {val(i64({}, {3}))}, 11,
+                   {"the_loop", "scan output 'grow'", "int64[2]", "iteration 1", "int64[1]"});
   auto one = run_graph(g, {val(i64({}, {1}))}, 11);  // one iteration: fine
   ASSERT_TRUE(one.is_ok()) << one.status().to_string();
   expect_tensor_eq(one.value()[0].tensor, i64({1, 1}, {0}));
@@ -207,7 +218,8 @@ TEST(Loop, Errors) {
   m32.inputs[0].type = tensor_type(DType::kInt32, {});
   auto b = run_graph(m32, {val(i32({}, {1})), val(bools({}, {1})), val(f32({1}, {0}))}, 11);
   ASSERT_FALSE(b.is_ok());
-  EXPECT_NE(b.status().message().find("M (the trip count) must be int64, got int32[]"), std::string::npos) << b.status().message();
+  EXPECT_NE(b.status().message().find("M (the trip count) must be int64, got int32[]"), std::string::npos)
+      << b.status().message();
 }
 
 // Scan-9+: state s (float[2]) += x_t, scan output = s; x scanned along `in_axis`.
@@ -237,8 +249,10 @@ TEST(Scan, CumulativeSumAlongAxis0) {
 TEST(Scan, AxesAndDirections) {
   // x is [2, 3] scanned along axis 1 (columns), in reverse; outputs stacked along axis 1 and
   // prepended, so the output's column t holds the state after the step that read column t.
-  const ir::Graph g = cumsum_scan({{"scan_input_axes", attr_ints({-1})}, {"scan_input_directions", attr_ints({1})},
-                                   {"scan_output_axes", attr_ints({1})}, {"scan_output_directions", attr_ints({1})}},
+  const ir::Graph g = cumsum_scan({{"scan_input_axes", attr_ints({-1})},
+                                   {"scan_input_directions", attr_ints({1})},
+                                   {"scan_output_axes", attr_ints({1})},
+                                   {"scan_output_directions", attr_ints({1})}},
                                   tensor_type(DType::kFloat32, {2, 3}));
   auto r = run_graph(g, {val(f32({2}, {0, 0})), val(f32({2, 3}, {1, 2, 3, 10, 20, 30}))}, 11);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
@@ -256,7 +270,8 @@ TEST(Scan, ZeroLengthAndErrors) {
   EXPECT_EQ(r.value()[1].tensor.shape(), (Shape{0, 2}));
   // A state whose shape changes (broadcast of [2] + [3, 2] would be [3, 2]).
   const ir::Graph wide = cumsum_scan({}, tensor_type(DType::kFloat32, {2, 3, 2}));
-  expect_run_error(wide, {val(f32({2}, {0, 0})), val(random_f32({2, 3, 2}, 1))}, 9, {"Scan", "state 's_out'", "[3, 2]", "[2]"});
+  expect_run_error(wide, {val(f32({2}, {0, 0})), val(random_f32({2, 3, 2}, 1))}, 9,
+                   {"Scan", "state 's_out'", "[3, 2]", "[2]"});
   // Two scan inputs of different lengths.
   ir::Graph two = cumsum_scan({}, tensor_type(DType::kFloat32, {3, 2}));
   auto& n = two.nodes[0];
@@ -271,8 +286,9 @@ TEST(Scan, ZeroLengthAndErrors) {
                            {val(f32({2}, {0, 0})), val(random_f32({3, 2}, 4))}, 9);
   ASSERT_FALSE(bad_len.is_ok());
   EXPECT_NE(bad_len.status().message().find("'scan_output_axes' has 2 entries, expected 1"), std::string::npos);
-  auto bad_dir = run_graph(cumsum_scan({{"scan_input_directions", attr_ints({2})}}, tensor_type(DType::kFloat32, {3, 2})),
-                           {val(f32({2}, {0, 0})), val(random_f32({3, 2}, 4))}, 9);
+  auto bad_dir =
+      run_graph(cumsum_scan({{"scan_input_directions", attr_ints({2})}}, tensor_type(DType::kFloat32, {3, 2})),
+                {val(f32({2}, {0, 0})), val(random_f32({3, 2}, 4))}, 9);
   ASSERT_FALSE(bad_dir.is_ok());
   EXPECT_NE(bad_dir.status().message().find("directions are 0 (forward) or 1 (reverse)"), std::string::npos);
   auto neg = run_graph(cumsum_scan({{"scan_input_axes", attr_ints({-1})}}, tensor_type(DType::kFloat32, {3, 2})),
@@ -290,7 +306,8 @@ TEST(Scan, Opset8BatchesWithSequenceLengths) {
   body.outputs = {{"s_out", unknown_type()}, {"y_t", unknown_type()}};
   auto graph = [&](bool reverse) {
     ir::Graph g;
-    g.inputs = {{"lens", tensor_type(DType::kInt64, {2})}, {"s0", tensor_type(DType::kFloat32, {2, 1})},
+    g.inputs = {{"lens", tensor_type(DType::kInt64, {2})},
+                {"s0", tensor_type(DType::kFloat32, {2, 1})},
                 {"x", tensor_type(DType::kFloat32, {2, 3, 1})}};
     std::map<std::string, ir::Attribute> attrs = {{"body", attr_graph(body)}, {"num_scan_inputs", attr_int(1)}};
     if (reverse) attrs["directions"] = attr_ints({1});
@@ -298,7 +315,8 @@ TEST(Scan, Opset8BatchesWithSequenceLengths) {
     g.outputs = {{"s", unknown_type()}, {"y", unknown_type()}};
     return g;
   };
-  const std::vector<Value> inputs = {val(i64({2}, {3, 1})), val(f32({2, 1}, {0, 100})), val(f32({2, 3, 1}, {1, 2, 3, 4, 5, 6}))};
+  const std::vector<Value> inputs = {val(i64({2}, {3, 1})), val(f32({2, 1}, {0, 100})),
+                                     val(f32({2, 3, 1}, {1, 2, 3, 4, 5, 6}))};
   auto f = run_graph(graph(false), inputs, 8);
   ASSERT_TRUE(f.is_ok()) << f.status().to_string();
   expect_tensor_eq(f.value()[0].tensor, f32({2, 1}, {6, 104}));

@@ -37,7 +37,8 @@ TEST(Transpose, RandomAwkwardPermutation) {
   ASSERT_EQ(y[0].shape(), (Shape{7, 3, 5}));
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 5; ++j)
-      for (int k = 0; k < 7; ++k) ASSERT_EQ(y[0].data<float>()[(k * 3 + i) * 5 + j], x.data<float>()[(i * 5 + j) * 7 + k]);
+      for (int k = 0; k < 7; ++k)
+        ASSERT_EQ(y[0].data<float>()[(k * 3 + i) * 5 + j], x.data<float>()[(i * 5 + j) * 7 + k]);
 }
 
 TEST(Transpose, StringsAndZeroSize) {
@@ -48,7 +49,8 @@ TEST(Transpose, StringsAndZeroSize) {
 }
 
 TEST(Transpose, BadPermFails) {
-  expect_error({"Transpose", "", 17, {{"perm", attr_ints({0, 0})}}, {f32({2, 2}, {1, 2, 3, 4})}}, {"not a permutation"});
+  expect_error({"Transpose", "", 17, {{"perm", attr_ints({0, 0})}}, {f32({2, 2}, {1, 2, 3, 4})}},
+               {"not a permutation"});
   expect_error({"Transpose", "", 17, {{"perm", attr_ints({1, 0, 2})}}, {f32({2, 2}, {1, 2, 3, 4})}}, {"rank 2"});
 }
 
@@ -84,11 +86,13 @@ TEST(Squeeze, Errors) {
 }
 
 TEST(Squeeze, Inference) {
-  EXPECT_EQ(inferred("Squeeze", 13, {}, {sym(DType::kFloat32, {"b", "1", "n"}), constant(i64({1}, {-2}))}), "float32[b, n]");
+  EXPECT_EQ(inferred("Squeeze", 13, {}, {sym(DType::kFloat32, {"b", "1", "n"}), constant(i64({1}, {-2}))}),
+            "float32[b, n]");
   // Without axes an unknown dim might be 1: the rank is unknown.
   EXPECT_EQ(inferred("Squeeze", 13, {}, {sym(DType::kFloat32, {"b", "1"})}), "float32[...]");
   // Axes known only at run time: the rank follows from their count.
-  EXPECT_EQ(inferred("Squeeze", 13, {}, {sym(DType::kFloat32, {"b", "1", "1"}), sym(DType::kInt64, {"2"})}), "float32[?]");
+  EXPECT_EQ(inferred("Squeeze", 13, {}, {sym(DType::kFloat32, {"b", "1", "1"}), sym(DType::kInt64, {"2"})}),
+            "float32[?]");
 }
 
 TEST(Unsqueeze, AttributeAndInput) {
@@ -146,19 +150,24 @@ TEST(Concat, RandomAwkwardSizes) {
 }
 
 TEST(Concat, Errors) {
-  expect_error({"Concat", "", 13, {{"axis", attr_int(1)}}, {iota_f32({2, 2}), iota_f32({3, 2})}}, {"only axis 1 may differ"});
+  expect_error({"Concat", "", 13, {{"axis", attr_int(1)}}, {iota_f32({2, 2}), iota_f32({3, 2})}},
+               {"only axis 1 may differ"});
   expect_error({"Concat", "", 13, {{"axis", attr_int(0)}}, {iota_f32({2}), i64({2}, {1, 2})}}, {"int64"});
   expect_error({"Concat", "", 13, {{"axis", attr_int(0)}}, {iota_f32({2}), iota_f32({2, 1})}}, {"same rank"});
-  expect_error({"Concat", "", 13, {{"axis", attr_int(2)}}, {iota_f32({2, 2}), iota_f32({2, 2})}}, {"axis 2 is out of range"});
+  expect_error({"Concat", "", 13, {{"axis", attr_int(2)}}, {iota_f32({2, 2}), iota_f32({2, 2})}},
+               {"axis 2 is out of range"});
   expect_error({"Concat", "", 13, {}, {iota_f32({2})}}, {"'axis' is missing"});
 }
 
 TEST(Concat, Inference) {
-  EXPECT_EQ(inferred("Concat", 13, {{"axis", attr_int(1)}}, {sym(DType::kFloat32, {"b", "2"}), sym(DType::kFloat32, {"?", "3"})}),
+  EXPECT_EQ(inferred("Concat", 13, {{"axis", attr_int(1)}},
+                     {sym(DType::kFloat32, {"b", "2"}), sym(DType::kFloat32, {"?", "3"})}),
             "float32[b, 5]");
-  EXPECT_EQ(inferred("Concat", 13, {{"axis", attr_int(0)}}, {sym(DType::kFloat32, {"b", "2"}), sym(DType::kFloat32, {"3", "2"})}),
+  EXPECT_EQ(inferred("Concat", 13, {{"axis", attr_int(0)}},
+                     {sym(DType::kFloat32, {"b", "2"}), sym(DType::kFloat32, {"3", "2"})}),
             "float32[?, 2]");
-  EXPECT_EQ(inferred("Concat", 13, {{"axis", attr_int(0)}}, {sym(DType::kFloat32, {"1", "2"}), sym(DType::kFloat32, {"3", "4"})})
+  EXPECT_EQ(inferred("Concat", 13, {{"axis", attr_int(0)}},
+                     {sym(DType::kFloat32, {"1", "2"}), sym(DType::kFloat32, {"3", "4"})})
                 .rfind("error:", 0),
             0u);
 }
@@ -206,7 +215,8 @@ TEST(Split, Errors) {
   expect_error({"Split", "", 13, {}, {iota_f32({3}), i64({2}, {1, 1})}, 2}, {"sums to 2", "size 3"});
   expect_error({"Split", "", 13, {}, {iota_f32({3}), i64({1}, {3})}, 2}, {"has 1 entries", "2 outputs"});
   expect_error({"Split", "", 13, {}, {iota_f32({7})}, 3}, {"size 7", "evenly", "3"});
-  expect_error({"Split", "", 18, {{"num_outputs", attr_int(2)}}, {iota_f32({4})}, 3}, {"num_outputs is 2", "3 outputs"});
+  expect_error({"Split", "", 18, {{"num_outputs", attr_int(2)}}, {iota_f32({4})}, 3},
+               {"num_outputs is 2", "3 outputs"});
   expect_error({"Split", "", 13, {}, {iota_f32({4}), i64({2}, {5, -1})}, 2}, {"negative size -1"});
 }
 
@@ -249,7 +259,11 @@ TEST(Slice, HandComputed) {
 }
 
 TEST(Slice, AttributesBeforeOpset10) {
-  auto y = ok({"Slice", "", 9, {{"starts", attr_ints({1})}, {"ends", attr_ints({1000})}, {"axes", attr_ints({1})}}, {iota_f32({2, 4})}});
+  auto y = ok({"Slice",
+               "",
+               9,
+               {{"starts", attr_ints({1})}, {"ends", attr_ints({1000})}, {"axes", attr_ints({1})}},
+               {iota_f32({2, 4})}});
   expect_tensor_eq(y[0], f32({2, 3}, {1, 2, 3, 5, 6, 7}));
   auto z = ok({"Slice", "", 1, {{"starts", attr_ints({0, -1})}, {"ends", attr_ints({1, kMax})}}, {iota_f32({2, 4})}});
   expect_tensor_eq(z[0], f32({1, 1}, {3}));
@@ -309,10 +323,12 @@ TEST(Slice, RandomAwkward) {
 }
 
 TEST(Slice, Inference) {
-  EXPECT_EQ(inferred("Slice", 13, {}, {sym(DType::kFloat32, {"b", "10"}), constant(i64({1}, {2})), constant(i64({1}, {-1})),
-                                       constant(i64({1}, {1}))}),
+  EXPECT_EQ(inferred("Slice", 13, {},
+                     {sym(DType::kFloat32, {"b", "10"}), constant(i64({1}, {2})), constant(i64({1}, {-1})),
+                      constant(i64({1}, {1}))}),
             "float32[b, 7]");
-  EXPECT_EQ(inferred("Slice", 13, {}, {sym(DType::kFloat32, {"b", "10"}), sym(DType::kInt64, {"1"}), constant(i64({1}, {-1}))}),
+  EXPECT_EQ(inferred("Slice", 13, {},
+                     {sym(DType::kFloat32, {"b", "10"}), sym(DType::kInt64, {"1"}), constant(i64({1}, {-1}))}),
             "float32[?, ?]");
 }
 
@@ -334,12 +350,14 @@ TEST(Gather, HandComputed) {
 TEST(Gather, IndexOutOfRangeNamesIndexAndBound) {
   // At run time (indices are a graph input) and at build time (indices are a constant).
   for (bool constant_inputs : {false, true}) {
-    expect_error({"Gather", "", 13, {}, {iota_f32({3, 2}), i64({2}, {0, 3})}}, {"index 3", "size 3", "[-3, 2]"}, constant_inputs);
-    expect_error({"Gather", "", 13, {{"axis", attr_int(1)}}, {iota_f32({3, 2}), i64({1}, {-3})}}, {"index -3", "axis 1", "[-2, 1]"},
+    expect_error({"Gather", "", 13, {}, {iota_f32({3, 2}), i64({2}, {0, 3})}}, {"index 3", "size 3", "[-3, 2]"},
                  constant_inputs);
+    expect_error({"Gather", "", 13, {{"axis", attr_int(1)}}, {iota_f32({3, 2}), i64({1}, {-3})}},
+                 {"index -3", "axis 1", "[-2, 1]"}, constant_inputs);
   }
   expect_error({"Gather", "", 13, {}, {iota_f32({3}), f32({1}, {0})}}, {"indices must be int32 or int64"});
-  expect_error({"Gather", "", 13, {{"axis", attr_int(2)}}, {iota_f32({3, 2}), i64({1}, {0})}}, {"axis 2 is out of range"});
+  expect_error({"Gather", "", 13, {{"axis", attr_int(2)}}, {iota_f32({3, 2}), i64({1}, {0})}},
+               {"axis 2 is out of range"});
 }
 
 TEST(Gather, RandomAwkward) {
@@ -351,7 +369,8 @@ TEST(Gather, RandomAwkward) {
     for (int64_t k = 0; k < 12; ++k) {
       int64_t i = idx.data<int64_t>()[k];
       if (i < 0) i += 6;
-      for (int64_t c = 0; c < 7; ++c) ASSERT_EQ(y[0].data<float>()[(a * 12 + k) * 7 + c], x.data<float>()[(a * 6 + i) * 7 + c]);
+      for (int64_t c = 0; c < 7; ++c)
+        ASSERT_EQ(y[0].data<float>()[(a * 12 + k) * 7 + c], x.data<float>()[(a * 6 + i) * 7 + c]);
     }
 }
 
@@ -364,8 +383,10 @@ TEST(Gather, EmbeddingRowsAcrossThreads) {
   auto y = ok({"Gather", "", 13, {}, {table, i32({5, 333}, v32)}});
   ASSERT_EQ(y[0].shape(), (Shape{5, 333, 97}));
   for (int64_t k = 0; k < 5 * 333; ++k) {
-    const int64_t i = v32[static_cast<size_t>(k)] < 0 ? v32[static_cast<size_t>(k)] + 3001 : v32[static_cast<size_t>(k)];
-    for (int64_t c = 0; c < 97; ++c) ASSERT_EQ(y[0].data<float>()[k * 97 + c], table.data<float>()[i * 97 + c]) << k << "," << c;
+    const int64_t i =
+        v32[static_cast<size_t>(k)] < 0 ? v32[static_cast<size_t>(k)] + 3001 : v32[static_cast<size_t>(k)];
+    for (int64_t c = 0; c < 97; ++c)
+      ASSERT_EQ(y[0].data<float>()[k * 97 + c], table.data<float>()[i * 97 + c]) << k << "," << c;
   }
   // Along axis 1 of [40, 2000, 3]: 40 blocks of row picks.
   Tensor wide = random_f32({40, 2000, 3}, 23);
@@ -376,12 +397,14 @@ TEST(Gather, EmbeddingRowsAcrossThreads) {
     for (int64_t k = 0; k < 700; ++k) {
       const int64_t i = ids.data<int64_t>()[k] < 0 ? ids.data<int64_t>()[k] + 2000 : ids.data<int64_t>()[k];
       for (int64_t c = 0; c < 3; ++c)
-        ASSERT_EQ(z[0].data<float>()[(o * 700 + k) * 3 + c], wide.data<float>()[(o * 2000 + i) * 3 + c]) << o << "," << k;
+        ASSERT_EQ(z[0].data<float>()[(o * 700 + k) * 3 + c], wide.data<float>()[(o * 2000 + i) * 3 + c])
+            << o << "," << k;
     }
 }
 
 TEST(Gather, Inference) {
-  EXPECT_EQ(inferred("Gather", 13, {{"axis", attr_int(1)}}, {sym(DType::kFloat16, {"b", "s", "64"}), sym(DType::kInt64, {"n"})}),
+  EXPECT_EQ(inferred("Gather", 13, {{"axis", attr_int(1)}},
+                     {sym(DType::kFloat16, {"b", "s", "64"}), sym(DType::kInt64, {"n"})}),
             "float16[b, n, 64]");
 }
 
@@ -411,8 +434,10 @@ TEST(Expand, Errors) {
 }
 
 TEST(Expand, Inference) {
-  EXPECT_EQ(inferred("Expand", 13, {}, {sym(DType::kFloat32, {"b", "1"}), constant(i64({3}, {2, 1, 8}))}), "float32[2, b, 8]");
-  EXPECT_EQ(inferred("Expand", 13, {}, {sym(DType::kFloat32, {"5", "1"}), sym(DType::kInt64, {"3"})}), "float32[?, 5, ?]");
+  EXPECT_EQ(inferred("Expand", 13, {}, {sym(DType::kFloat32, {"b", "1"}), constant(i64({3}, {2, 1, 8}))}),
+            "float32[2, b, 8]");
+  EXPECT_EQ(inferred("Expand", 13, {}, {sym(DType::kFloat32, {"5", "1"}), sym(DType::kInt64, {"3"})}),
+            "float32[?, 5, ?]");
 }
 
 // ---- Where -----------------------------------------------------------------------------------
@@ -440,7 +465,8 @@ TEST(Where, RandomAwkward) {
 }
 
 TEST(Where, Errors) {
-  expect_error({"Where", "", 16, {}, {bools({1}, {1}), iota_f32({1}), i64({1}, {1})}}, {"float32", "int64", "must match"});
+  expect_error({"Where", "", 16, {}, {bools({1}, {1}), iota_f32({1}), i64({1}, {1})}},
+               {"float32", "int64", "must match"});
   expect_error({"Where", "", 16, {}, {iota_f32({1}), iota_f32({1}), iota_f32({1})}}, {"condition must be bool"});
   expect_error({"Where", "", 16, {}, {bools({2}, {1, 0}), iota_f32({3}), iota_f32({1})}}, {"cannot be broadcast"});
 }
@@ -458,7 +484,8 @@ TEST(ConstantOfShape, DefaultValueIntValueScalarAndEmpty) {
 
 TEST(ConstantOfShape, Errors) {
   expect_error({"ConstantOfShape", "", 20, {}, {i64({2}, {2, -1})}}, {"input 'shape'", "whose dim 1 is negative"});
-  expect_error({"ConstantOfShape", "", 20, {{"value", attr_tensor(i64({2}, {1, 2}))}}, {i64({1}, {2})}}, {"exactly one element"});
+  expect_error({"ConstantOfShape", "", 20, {{"value", attr_tensor(i64({2}, {1, 2}))}}, {i64({1}, {2})}},
+               {"exactly one element"});
   expect_error({"ConstantOfShape", "", 20, {}, {iota_f32({1})}}, {"shape must be int64"});
   EXPECT_EQ(inferred("ConstantOfShape", 20, {}, {sym(DType::kInt64, {"3"})}), "float32[?, ?, ?]");
 }
@@ -496,12 +523,14 @@ TEST(Range, Errors) {
   expect_error({"Range", "", 11, {}, {i64({}, {0}), i32({}, {5}), i64({}, {1})}}, {"limit is int32"});
   expect_error({"Range", "", 11, {}, {i64({2}, {0, 1}), i64({}, {5}), i64({}, {1})}}, {"start must be a scalar"});
   expect_error({"Range", "", 11, {}, {bools({}, {0}), bools({}, {1}), bools({}, {1})}}, {"bool"});
-  EXPECT_EQ(inferred("Range", 11, {}, {sym(DType::kInt64, {}), constant(i64({}, {4})), constant(i64({}, {1}))}), "int64[?]");
+  EXPECT_EQ(inferred("Range", 11, {}, {sym(DType::kInt64, {}), constant(i64({}, {4})), constant(i64({}, {1}))}),
+            "int64[?]");
 }
 
 // ---- Pad -------------------------------------------------------------------------------------
 
-OpCase pad18(const Tensor& x, const std::string& mode, std::vector<int64_t> pads, Tensor value = Tensor(), Tensor axes = Tensor()) {
+OpCase pad18(const Tensor& x, const std::string& mode, std::vector<int64_t> pads, Tensor value = Tensor(),
+             Tensor axes = Tensor()) {
   OpCase c{"Pad", "", 18, {{"mode", attr_string(mode)}}, {x, i64({static_cast<int64_t>(pads.size())}, pads), value}};
   if (axes.dtype() != DType::kUndefined) c.inputs.push_back(axes);
   return c;
@@ -509,7 +538,8 @@ OpCase pad18(const Tensor& x, const std::string& mode, std::vector<int64_t> pads
 
 TEST(Pad, Modes) {
   Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
-  expect_tensor_eq(ok(pad18(x, "constant", {0, 1, 1, 0}, f32({}, {9})))[0], f32({3, 4}, {9, 1, 2, 3, 9, 4, 5, 6, 9, 9, 9, 9}));
+  expect_tensor_eq(ok(pad18(x, "constant", {0, 1, 1, 0}, f32({}, {9})))[0],
+                   f32({3, 4}, {9, 1, 2, 3, 9, 4, 5, 6, 9, 9, 9, 9}));
   expect_tensor_eq(ok(pad18(x, "reflect", {0, 2, 0, 1}))[0], f32({2, 6}, {3, 2, 1, 2, 3, 2, 6, 5, 4, 5, 6, 5}));
   expect_tensor_eq(ok(pad18(x, "edge", {1, 0, 0, 2}))[0], f32({3, 5}, {1, 2, 3, 3, 3, 1, 2, 3, 3, 3, 4, 5, 6, 6, 6}));
   expect_tensor_eq(ok(pad18(x, "wrap", {0, 1, 0, 2}))[0], f32({2, 6}, {3, 1, 2, 3, 1, 2, 6, 4, 5, 6, 4, 5}));
@@ -591,8 +621,10 @@ TEST(Pad, RandomAwkwardEdgeAndReflect) {
 }
 
 TEST(Pad, Inference) {
-  EXPECT_EQ(inferred("Pad", 18, {}, {sym(DType::kFloat32, {"b", "3"}), constant(i64({4}, {0, 1, 0, 2}))}), "float32[b, 6]");
-  EXPECT_EQ(inferred("Pad", 18, {}, {sym(DType::kFloat32, {"b", "3"}), constant(i64({4}, {1, 0, 0, 0}))}), "float32[?, 3]");
+  EXPECT_EQ(inferred("Pad", 18, {}, {sym(DType::kFloat32, {"b", "3"}), constant(i64({4}, {0, 1, 0, 2}))}),
+            "float32[b, 6]");
+  EXPECT_EQ(inferred("Pad", 18, {}, {sym(DType::kFloat32, {"b", "3"}), constant(i64({4}, {1, 0, 0, 0}))}),
+            "float32[?, 3]");
   EXPECT_EQ(inferred("Pad", 18, {}, {sym(DType::kFloat32, {"b", "3"}), sym(DType::kInt64, {"4"})}), "float32[?, ?]");
 }
 
@@ -628,10 +660,12 @@ TEST(Dropout, TrainingModeAndTypeErrors) {
 
 TEST(Arity, MissingOrExtraInputsAndOutputs) {
   expect_error({"Gather", "", 13, {}, {iota_f32({3})}}, {"Gather needs 2 inputs", "input 1 is missing"});
-  expect_error({"Where", "", 16, {}, {bools({1}, {1}), Tensor(), iota_f32({1})}}, {"Where needs 3 inputs", "input 1 is empty"});
+  expect_error({"Where", "", 16, {}, {bools({1}, {1}), Tensor(), iota_f32({1})}},
+               {"Where needs 3 inputs", "input 1 is empty"});
   expect_error({"Less", "", 13, {}, {iota_f32({1})}}, {"Less needs 2 inputs"});
   expect_error({"Not", "", 1, {}, {bools({1}, {1}), bools({1}, {1})}}, {"Not takes at most 1 input, got 2"});
-  expect_error({"Sum", "", 13, {}, {iota_f32({1}), Tensor(), iota_f32({1})}}, {"Sum needs 3 inputs", "input 1 is empty"});
+  expect_error({"Sum", "", 13, {}, {iota_f32({1}), Tensor(), iota_f32({1})}},
+               {"Sum needs 3 inputs", "input 1 is empty"});
   expect_error({"Concat", "", 13, {{"axis", attr_int(0)}}, {}}, {"Concat needs at least one input"});
   expect_error({"Slice", "", 13, {}, {iota_f32({3}), i64({1}, {0})}}, {"Slice needs 3 inputs"});
   expect_error({"Cast", "", 13, {{"to", attr_int(1)}}, {iota_f32({1})}, 2}, {"Cast has at most 1 output, got 2"});

@@ -43,10 +43,17 @@ TEST(Binary, BroadcastsMatchAPlainLoopAtEverySize) {
   struct Case {
     Shape a, b;
   };
-  const Case cases[] = {{{2, 3, 4, 5}, {1, 3, 1, 5}}, {{2, 3, 4, 5}, {2, 3, 4, 1}}, {{7}, {2, 3, 7}},
-                        {{3, 1}, {1, 11}},           {{2, 1, 1}, {2, 1, 1}},        {{4, 300, 70}, {}},
-                        {{1}, {4, 300, 70}},          {{8, 40, 30, 24}, {8, 1, 1, 24}}, {{70001}, {70001}},
-                        {{9, 1000, 11}, {9, 1000, 1}}, {{5, 1, 33}, {5, 4000, 1}}};
+  const Case cases[] = {{{2, 3, 4, 5}, {1, 3, 1, 5}},
+                        {{2, 3, 4, 5}, {2, 3, 4, 1}},
+                        {{7}, {2, 3, 7}},
+                        {{3, 1}, {1, 11}},
+                        {{2, 1, 1}, {2, 1, 1}},
+                        {{4, 300, 70}, {}},
+                        {{1}, {4, 300, 70}},
+                        {{8, 40, 30, 24}, {8, 1, 1, 24}},
+                        {{70001}, {70001}},
+                        {{9, 1000, 11}, {9, 1000, 1}},
+                        {{5, 1, 33}, {5, 4000, 1}}};
   uint64_t seed = 3;
   for (const Case& c : cases) {
     const Tensor a = random_f32(c.a, seed++), b = random_f32(c.b, seed++, 0.5f, 2.f);
@@ -74,7 +81,8 @@ TEST(Binary, BroadcastsMatchAPlainLoopAtEverySize) {
       for (int64_t o = 0; o < y.numel(); ++o) {
         const float x = a.data<float>()[offset(c.a, o)], z = b.data<float>()[offset(c.b, o)];
         const float want = op[0] == 'A' ? x + z : op[0] == 'S' ? x - z : op[0] == 'M' ? x * z : x / z;
-        ASSERT_EQ(y.data<float>()[o], want) << op << " " << shape_to_string(c.a) << " " << shape_to_string(c.b) << " at " << o;
+        ASSERT_EQ(y.data<float>()[o], want)
+            << op << " " << shape_to_string(c.a) << " " << shape_to_string(c.b) << " at " << o;
       }
     }
   }
@@ -98,10 +106,12 @@ TEST(Div, IntegerTruncatesAndRejectsZero) {
 // through the kernel and through constant folding; other divisions by -1 stay exact.
 TEST(Div, LowestIntegerByMinusOneIsAnErrorNotATrap) {
   for (bool fold : {false, true}) {
-    auto r64 = run_op_once({"Div", "", 17, {}, {i64({2}, {5, std::numeric_limits<int64_t>::min()}), i64({1}, {-1})}}, fold);
+    auto r64 =
+        run_op_once({"Div", "", 17, {}, {i64({2}, {5, std::numeric_limits<int64_t>::min()}), i64({1}, {-1})}}, fold);
     ASSERT_FALSE(r64.is_ok());
     EXPECT_NE(r64.status().message().find("integer division overflow"), std::string::npos) << r64.status().message();
-    auto r32 = run_op_once({"Div", "", 17, {}, {i32({1}, {std::numeric_limits<int32_t>::min()}), i32({1}, {-1})}}, fold);
+    auto r32 =
+        run_op_once({"Div", "", 17, {}, {i32({1}, {std::numeric_limits<int32_t>::min()}), i32({1}, {-1})}}, fold);
     ASSERT_FALSE(r32.is_ok());
     EXPECT_NE(r32.status().message().find("int32"), std::string::npos) << r32.status().message();
   }

@@ -22,7 +22,8 @@ Tensor reference_attention(const Tensor& q, const Tensor& k, const Tensor& v, co
         for (int64_t j = 0; j < skv; ++j) {
           double dot = 0;
           for (int64_t c = 0; c < d; ++c)
-            dot += double(q.data<float>()[((bi * sq + i) * h + hi) * d + c]) * k.data<float>()[((bi * skv + j) * h + hi) * d + c];
+            dot += double(q.data<float>()[((bi * sq + i) * h + hi) * d + c]) *
+                   k.data<float>()[((bi * skv + j) * h + hi) * d + c];
           dot *= scale;
           if (mask) {
             // mask [B or 1, H or 1, Sq or 1, Skv]
@@ -37,7 +38,8 @@ Tensor reference_attention(const Tensor& q, const Tensor& k, const Tensor& v, co
         for (double& e : s) sum += (e = std::exp(e - mx));
         for (int64_t c = 0; c < dv; ++c) {
           double acc = 0;
-          for (int64_t j = 0; j < skv; ++j) acc += s[static_cast<size_t>(j)] / sum * v.data<float>()[((bi * skv + j) * h + hi) * dv + c];
+          for (int64_t j = 0; j < skv; ++j)
+            acc += s[static_cast<size_t>(j)] / sum * v.data<float>()[((bi * skv + j) * h + hi) * dv + c];
           y.data<float>()[((bi * sq + i) * h + hi) * dv + c] = static_cast<float>(acc);
         }
       }
@@ -49,8 +51,11 @@ TEST(FusedAttention, MatchesAttentionWrittenOut) {
     int64_t b, sq, skv, h, d, dv;
     Shape mask;  // empty: none
   };
-  const Case cases[] = {{1, 1, 1, 1, 1, 1, {}},       {2, 5, 7, 3, 4, 6, {2, 1, 1, 7}},   {1, 37, 19, 2, 33, 17, {1, 2, 37, 19}},
-                        {2, 20, 20, 3, 16, 16, {}},   {1, 13, 40, 1, 20, 48, {1, 1, 1, 40}}};
+  const Case cases[] = {{1, 1, 1, 1, 1, 1, {}},
+                        {2, 5, 7, 3, 4, 6, {2, 1, 1, 7}},
+                        {1, 37, 19, 2, 33, 17, {1, 2, 37, 19}},
+                        {2, 20, 20, 3, 16, 16, {}},
+                        {1, 13, 40, 1, 20, 48, {1, 1, 1, 40}}};
   uint64_t seed = 1;
   for (const Case& c : cases) {
     OpCase op;

@@ -44,7 +44,9 @@ inline ir::Attribute attr_type(ir::ValueType t) {
 inline ir::ValueType tensor_type(DType dtype, const std::vector<int64_t>& dims) {
   return ir::ValueType::concrete(dtype, dims);
 }
-inline ir::ValueType unknown_type() { return ir::ValueType{ir::ValueKind::kUnknown, DType::kUndefined, std::nullopt, nullptr}; }
+inline ir::ValueType unknown_type() {
+  return ir::ValueType{ir::ValueKind::kUnknown, DType::kUndefined, std::nullopt, nullptr};
+}
 inline ir::ValueType seq_type(ir::ValueType elem) {
   ir::ValueType t;
   t.kind = ir::ValueKind::kSequence;
@@ -59,7 +61,9 @@ inline ir::ValueType opt_type(ir::ValueType elem) {
 }
 
 // A node producing a constant tensor.
-inline ir::Node constant(const std::string& name, const Tensor& t) { return node("Constant", {}, {name}, {{"value", attr_tensor(t)}}); }
+inline ir::Node constant(const std::string& name, const Tensor& t) {
+  return node("Constant", {}, {name}, {{"value", attr_tensor(t)}});
+}
 
 inline Value val(Tensor t) { return Value::of(std::move(t)); }
 inline Value seq(std::vector<Tensor> s) { return Value::of_sequence(std::move(s)); }
@@ -84,10 +88,12 @@ inline std::string inferred_type(const ir::Graph& g, const std::string& name, in
 }
 
 // Expects the run to fail with a message holding every piece.
-inline void expect_run_error(const ir::Graph& g, std::vector<Value> inputs, int64_t opset, const std::vector<std::string>& pieces) {
+inline void expect_run_error(const ir::Graph& g, std::vector<Value> inputs, int64_t opset,
+                             const std::vector<std::string>& pieces) {
   auto r = run_graph(g, std::move(inputs), opset);
   ASSERT_FALSE(r.is_ok()) << "expected an error";
-  for (const auto& p : pieces) EXPECT_NE(r.status().message().find(p), std::string::npos) << r.status().message() << "\nlacks: " << p;
+  for (const auto& p : pieces)
+    EXPECT_NE(r.status().message().find(p), std::string::npos) << r.status().message() << "\nlacks: " << p;
 }
 
 inline void expect_sequence_eq(const Value& v, const std::vector<Tensor>& expected) {

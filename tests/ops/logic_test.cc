@@ -27,12 +27,15 @@ TEST(Compare, FloatTruthTablesWithNaN) {
 }
 
 TEST(Compare, IntegerTypesAndFloat16) {
-  expect_tensor_eq(run_ok({"Less", "", 13, {}, {make<uint8_t>({2}, {0, 255}), make<uint8_t>({1}, {128})}}), bools({2}, {1, 0}));
-  expect_tensor_eq(run_ok({"Greater", "", 13, {}, {make<int8_t>({2}, {-128, 127}), make<int8_t>({}, {0})}}), bools({2}, {0, 1}));
+  expect_tensor_eq(run_ok({"Less", "", 13, {}, {make<uint8_t>({2}, {0, 255}), make<uint8_t>({1}, {128})}}),
+                   bools({2}, {1, 0}));
+  expect_tensor_eq(run_ok({"Greater", "", 13, {}, {make<int8_t>({2}, {-128, 127}), make<int8_t>({}, {0})}}),
+                   bools({2}, {0, 1}));
   const uint64_t big = std::numeric_limits<uint64_t>::max();
   expect_tensor_eq(run_ok({"Equal", "", 13, {}, {make<uint64_t>({2}, {big, big - 1}), make<uint64_t>({1}, {big})}}),
                    bools({2}, {1, 0}));
-  expect_tensor_eq(run_ok({"GreaterOrEqual", "", 16, {}, {f16({2}, {0.5f, -1.f}), f16({2}, {0.5f, 1.f})}}), bools({2}, {1, 0}));
+  expect_tensor_eq(run_ok({"GreaterOrEqual", "", 16, {}, {f16({2}, {0.5f, -1.f}), f16({2}, {0.5f, 1.f})}}),
+                   bools({2}, {1, 0}));
   expect_tensor_eq(run_ok({"Equal", "", 13, {}, {bools({2}, {1, 0}), bools({2}, {1, 1})}}), bools({2}, {1, 0}));
   expect_tensor_eq(run_ok({"LessOrEqual", "", 16, {}, {i64({3}, {-5, 0, 5}), i64({}, {0})}}), bools({3}, {1, 1, 0}));
 }
@@ -68,7 +71,8 @@ TEST(Logic, TruthTables) {
 }
 
 TEST(Logic, BroadcastAndErrors) {
-  expect_tensor_eq(run_ok({"And", "", 7, {}, {bools({2, 1}, {1, 0}), bools({3}, {1, 0, 1})}}), bools({2, 3}, {1, 0, 1, 0, 0, 0}));
+  expect_tensor_eq(run_ok({"And", "", 7, {}, {bools({2, 1}, {1, 0}), bools({3}, {1, 0, 1})}}),
+                   bools({2, 3}, {1, 0, 1, 0, 0, 0}));
   expect_tensor_eq(run_ok({"Or", "", 7, {}, {bools({}, {0}), bools({2}, {0, 1})}}), bools({2}, {0, 1}));
   EXPECT_EQ(run_ok({"Xor", "", 7, {}, {bools({0}, {}), bools({1}, {1})}}).shape(), (Shape{0}));
   expect_error({"And", "", 7, {}, {f32({1}, {1}), f32({1}, {1})}}, {"does not support", "float32"});

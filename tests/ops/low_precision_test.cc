@@ -124,9 +124,9 @@ TEST(Minifloat, Float4E2M1) {
     EXPECT_EQ(F::to_float(static_cast<uint8_t>(code | 8)), -values[code]) << code;
     EXPECT_EQ(F::from_double(values[code]), code) << code;
   }
-  EXPECT_EQ(F::from_double(5.0), 0x6);   // tie between 4 and 6: even mantissa (4)
-  EXPECT_EQ(F::from_double(2.5), 0x4);   // tie between 2 and 3
-  EXPECT_EQ(F::from_double(0.25), 0x0);  // tie between 0 and 0.5
+  EXPECT_EQ(F::from_double(5.0), 0x6);           // tie between 4 and 6: even mantissa (4)
+  EXPECT_EQ(F::from_double(2.5), 0x4);           // tie between 2 and 3
+  EXPECT_EQ(F::from_double(0.25), 0x0);          // tie between 0 and 0.5
   EXPECT_EQ(F::from_double(100.0, false), 0x7);  // no inf or NaN: always saturates
   EXPECT_EQ(F::from_double(-kInf), 0xf);
   EXPECT_EQ(F::from_double(-0.0), 0x8);
@@ -190,7 +190,8 @@ TEST(SubByte, PackAndUnpack) {
   std::vector<uint8_t> p2(2), b2(5);
   EXPECT_EQ(packed_size(DType::kUInt2, 5), 2);
   // A forged element count near 2^63 (the fuzzer's find) gives its byte count, no overflow.
-  EXPECT_EQ(packed_size(DType::kInt4, std::numeric_limits<int64_t>::max()), std::numeric_limits<int64_t>::max() / 2 + 1);
+  EXPECT_EQ(packed_size(DType::kInt4, std::numeric_limits<int64_t>::max()),
+            std::numeric_limits<int64_t>::max() / 2 + 1);
   pack_sub_byte(DType::kUInt2, uint2.data(), 5, p2.data());
   EXPECT_EQ(p2, (std::vector<uint8_t>{0x39, 0x03}));
   unpack_sub_byte(DType::kInt2, p2.data(), 5, b2.data());
@@ -200,11 +201,12 @@ TEST(SubByte, PackAndUnpack) {
 }
 
 // A TensorProto file written byte by byte: dims (field 1), data_type (2), then `payload`.
-std::string write_proto(const std::string& file, std::vector<uint8_t> dims_and_type, const std::vector<uint8_t>& payload) {
+std::string write_proto(const std::string& file, std::vector<uint8_t> dims_and_type,
+                        const std::vector<uint8_t>& payload) {
   const std::string path = ::testing::TempDir() + file;
   dims_and_type.insert(dims_and_type.end(), payload.begin(), payload.end());
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(dims_and_type.data()),
-                                              static_cast<std::streamsize>(dims_and_type.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(dims_and_type.data()), static_cast<std::streamsize>(dims_and_type.size()));
   return path;
 }
 
@@ -249,7 +251,8 @@ TEST(CastLowPrecision, Float8ToOtherTypes) {
   Tensor h = run_ok(cast(x, DType::kFloat16));
   EXPECT_EQ(static_cast<float>(h.data<Float16>()[2]), 448.f);
   expect_tensor_eq(run_ok(cast(bytes_of(DType::kFloat8E5M2, {2}, {0x3c, 0xc0}), DType::kInt32)), i32({2}, {1, -2}));
-  expect_tensor_eq(run_ok(cast(bytes_of(DType::kFloat8E4M3FN, {2}, {0x38, 0x7e}), DType::kString)), strs({2}, {"1", "448"}));
+  expect_tensor_eq(run_ok(cast(bytes_of(DType::kFloat8E4M3FN, {2}, {0x38, 0x7e}), DType::kString)),
+                   strs({2}, {"1", "448"}));
   // float8 to float8 goes through the value: 448 = 1.75 * 2^8 is exact in E5M2FNUZ.
   EXPECT_EQ(bytes(run_ok(cast(bytes_of(DType::kFloat8E4M3FN, {2}, {0x38, 0x7e}), DType::kFloat8E5M2FNUZ))),
             (std::vector<int>{0x40, 0x63}));
@@ -260,9 +263,11 @@ TEST(CastLowPrecision, SubByteIntegersWrap) {
   Tensor x = f32({6}, {-9.f, 8.f, 1.9f, -1.9f, kNaN, 15.f});
   expect_tensor_eq(run_ok(cast(x, DType::kInt4)), bytes_of(DType::kInt4, {6}, {7, 0xf8, 1, 0xff, 0, 0xff}));
   EXPECT_EQ(bytes(run_ok(cast(x, DType::kUInt4))), (std::vector<int>{7, 8, 1, 15, 0, 15}));
-  EXPECT_EQ(bytes(run_ok(cast(i64({3}, {(int64_t{1} << 40) + 3, -3, 5}), DType::kInt2))), (std::vector<int>{0xff, 1, 1}));
+  EXPECT_EQ(bytes(run_ok(cast(i64({3}, {(int64_t{1} << 40) + 3, -3, 5}), DType::kInt2))),
+            (std::vector<int>{0xff, 1, 1}));
   EXPECT_EQ(bytes(run_ok(cast(i64({2}, {5, -1}), DType::kUInt2))), (std::vector<int>{1, 3}));
-  expect_tensor_eq(run_ok(cast(bytes_of(DType::kInt4, {3}, {0xf8, 7, 0xff}), DType::kFloat32)), f32({3}, {-8.f, 7.f, -1.f}));
+  expect_tensor_eq(run_ok(cast(bytes_of(DType::kInt4, {3}, {0xf8, 7, 0xff}), DType::kFloat32)),
+                   f32({3}, {-8.f, 7.f, -1.f}));
   expect_tensor_eq(run_ok(cast(bytes_of(DType::kUInt4, {2}, {15, 3}), DType::kInt8)), make<int8_t>({2}, {15, 3}));
   EXPECT_EQ(bytes(run_ok(cast(bytes_of(DType::kInt4, {2}, {0xf8, 7}), DType::kUInt4))), (std::vector<int>{8, 7}));
   EXPECT_EQ(bytes(run_ok(cast(bools({2}, {1, 0}), DType::kInt4))), (std::vector<int>{1, 0}));
@@ -272,7 +277,8 @@ TEST(CastLowPrecision, SubByteIntegersWrap) {
 TEST(CastLowPrecision, E8M0RoundModes) {
   Tensor x = f32({3}, {1.1f, 1.5f, 4.f});
   EXPECT_EQ(bytes(run_ok(cast(x, DType::kFloat8E8M0))), (std::vector<int>{0x80, 0x80, 0x81}));
-  EXPECT_EQ(bytes(run_ok(cast(x, DType::kFloat8E8M0, 25, {{"round_mode", attr_string("down")}}))), (std::vector<int>{0x7f, 0x7f, 0x81}));
+  EXPECT_EQ(bytes(run_ok(cast(x, DType::kFloat8E8M0, 25, {{"round_mode", attr_string("down")}}))),
+            (std::vector<int>{0x7f, 0x7f, 0x81}));
   EXPECT_EQ(bytes(run_ok(cast(x, DType::kFloat8E8M0, 25, {{"round_mode", attr_string("nearest")}}))),
             (std::vector<int>{0x7f, 0x80, 0x81}));
   auto bad = run_op_once(cast(x, DType::kFloat8E8M0, 25, {{"round_mode", attr_string("sideways")}}), false);
@@ -281,7 +287,8 @@ TEST(CastLowPrecision, E8M0RoundModes) {
 }
 
 TEST(CastLowPrecision, CastLikeTakesSaturate) {
-  OpCase c{"CastLike", "", 19, {{"saturate", attr_int(0)}}, {f32({2}, {1.f, 1e6f}), bytes_of(DType::kFloat8E5M2, {1}, {0})}};
+  OpCase c{
+      "CastLike", "", 19, {{"saturate", attr_int(0)}}, {f32({2}, {1.f, 1e6f}), bytes_of(DType::kFloat8E5M2, {1}, {0})}};
   Tensor y = run_ok(c);
   EXPECT_EQ(y.dtype(), DType::kFloat8E5M2);
   EXPECT_EQ(bytes(y), (std::vector<int>{0x3c, 0x7c}));
@@ -289,23 +296,30 @@ TEST(CastLowPrecision, CastLikeTakesSaturate) {
   EXPECT_EQ(bytes(run_ok(c)), (std::vector<int>{0x3c, 0x7b}));
 }
 
-OpCase bit_cast(const Tensor& x, DType to) { return {"BitCast", "", 26, {{"to", attr_int(static_cast<int64_t>(to))}}, {x}}; }
+OpCase bit_cast(const Tensor& x, DType to) {
+  return {"BitCast", "", 26, {{"to", attr_int(static_cast<int64_t>(to))}}, {x}};
+}
 
 TEST(BitCast, ReinterpretsBits) {
-  expect_tensor_eq(run_ok(bit_cast(f32({2}, {1.f, -2.f}), DType::kInt32)), i32({2}, {0x3f800000, static_cast<int32_t>(0xc0000000u)}));
+  expect_tensor_eq(run_ok(bit_cast(f32({2}, {1.f, -2.f}), DType::kInt32)),
+                   i32({2}, {0x3f800000, static_cast<int32_t>(0xc0000000u)}));
   expect_tensor_eq(run_ok(bit_cast(make<uint16_t>({1}, {0xffff}), DType::kInt16)), make<int16_t>({1}, {-1}));
   expect_tensor_eq(run_ok(bit_cast(make<uint8_t>({3}, {0, 1, 2}), DType::kBool)), bools({3}, {0, 1, 1}));
-  EXPECT_EQ(bytes(run_ok(bit_cast(make<uint8_t>({2}, {0x38, 0xff}), DType::kFloat8E4M3FN))), (std::vector<int>{0x38, 0xff}));
+  EXPECT_EQ(bytes(run_ok(bit_cast(make<uint8_t>({2}, {0x38, 0xff}), DType::kFloat8E4M3FN))),
+            (std::vector<int>{0x38, 0xff}));
   // Sub-byte types: the 4-bit pattern is kept, its in-memory form follows the target type.
-  EXPECT_EQ(bytes(run_ok(bit_cast(bytes_of(DType::kInt4, {2}, {0xff, 0xf8}), DType::kUInt4))), (std::vector<int>{15, 8}));
-  EXPECT_EQ(bytes(run_ok(bit_cast(bytes_of(DType::kFloat4E2M1, {2}, {0x9, 0x7}), DType::kInt4))), (std::vector<int>{0xf9, 7}));
+  EXPECT_EQ(bytes(run_ok(bit_cast(bytes_of(DType::kInt4, {2}, {0xff, 0xf8}), DType::kUInt4))),
+            (std::vector<int>{15, 8}));
+  EXPECT_EQ(bytes(run_ok(bit_cast(bytes_of(DType::kFloat4E2M1, {2}, {0x9, 0x7}), DType::kInt4))),
+            (std::vector<int>{0xf9, 7}));
   EXPECT_EQ(bytes(run_ok(bit_cast(bytes_of(DType::kUInt2, {2}, {3, 1}), DType::kInt2))), (std::vector<int>{0xff, 1}));
 }
 
 TEST(BitCast, Errors) {
   auto width = run_op_once(bit_cast(f32({1}, {1.f}), DType::kInt64), false);
   ASSERT_FALSE(width.is_ok());
-  EXPECT_NE(width.status().message().find("float32 (32 bits) to int64 (64 bits)"), std::string::npos) << width.status().message();
+  EXPECT_NE(width.status().message().find("float32 (32 bits) to int64 (64 bits)"), std::string::npos)
+      << width.status().message();
   auto sub = run_op_once(bit_cast(bytes_of(DType::kInt4, {1}, {1}), DType::kUInt8), false);
   ASSERT_FALSE(sub.is_ok());
   EXPECT_NE(sub.status().message().find("int4 (4 bits)"), std::string::npos) << sub.status().message();

@@ -23,7 +23,8 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 TEST(Variadic, ThreeInputsWithBroadcasting) {
   Tensor a = f32({2, 1}, {1, 2}), b = f32({3}, {10, 20, 30}), c = f32({}, {100});
   expect_tensor_eq(run_ok({"Sum", "", 13, {}, {a, b, c}}), f32({2, 3}, {111, 121, 131, 112, 122, 132}));
-  expect_tensor_near(run_ok({"Mean", "", 13, {}, {a, b, c}}), f32({2, 3}, {37, 121.f / 3, 131.f / 3, 112.f / 3, 122.f / 3, 44}));
+  expect_tensor_near(run_ok({"Mean", "", 13, {}, {a, b, c}}),
+                     f32({2, 3}, {37, 121.f / 3, 131.f / 3, 112.f / 3, 122.f / 3, 44}));
   expect_tensor_eq(run_ok({"Max", "", 13, {}, {a, f32({3}, {0, 1.5f, 3})}}), f32({2, 3}, {1, 1.5f, 3, 2, 2, 3}));
   expect_tensor_eq(run_ok({"Min", "", 13, {}, {a, f32({3}, {0, 1.5f, 3})}}), f32({2, 3}, {0, 1, 1, 0, 1.5f, 2}));
 }
@@ -32,7 +33,8 @@ TEST(Variadic, OneInputZeroSizeAndIntegers) {
   expect_tensor_eq(run_ok({"Sum", "", 13, {}, {f32({2}, {1, 2})}}), f32({2}, {1, 2}));
   expect_tensor_eq(run_ok({"Mean", "", 13, {}, {f32({2}, {1, 2})}}), f32({2}, {1, 2}));
   EXPECT_EQ(run_ok({"Max", "", 13, {}, {f32({0, 3}, {}), f32({1, 3}, {1, 2, 3})}}).shape(), (Shape{0, 3}));
-  expect_tensor_eq(run_ok({"Max", "", 13, {}, {i64({3}, {-5, 7, 0}), i64({1}, {1}), i64({3}, {2, 2, -9})}}), i64({3}, {2, 7, 1}));
+  expect_tensor_eq(run_ok({"Max", "", 13, {}, {i64({3}, {-5, 7, 0}), i64({1}, {1}), i64({3}, {2, 2, -9})}}),
+                   i64({3}, {2, 7, 1}));
   expect_tensor_eq(run_ok({"Min", "", 13, {}, {make<uint8_t>({2}, {200, 3}), make<uint8_t>({2}, {100, 255})}}),
                    make<uint8_t>({2}, {100, 3}));
 }
@@ -79,7 +81,8 @@ TEST(Variadic, Errors) {
 // ---- Pow -------------------------------------------------------------------------------------
 
 TEST(Pow, MixedTypes) {
-  expect_tensor_near(run_ok({"Pow", "", 15, {}, {f32({3}, {2, 4, -2}), f32({3}, {0.5f, -1, 3})}}), f32({3}, {1.41421356f, 0.25f, -8}));
+  expect_tensor_near(run_ok({"Pow", "", 15, {}, {f32({3}, {2, 4, -2}), f32({3}, {0.5f, -1, 3})}}),
+                     f32({3}, {1.41421356f, 0.25f, -8}));
   expect_tensor_eq(run_ok({"Pow", "", 15, {}, {f32({3}, {2, 3, -2}), i64({3}, {10, 2, 3})}}), f32({3}, {1024, 9, -8}));
   expect_tensor_eq(run_ok({"Pow", "", 15, {}, {i32({3}, {1, 2, 3}), f32({3}, {4, 5, 6})}}), i32({3}, {1, 32, 729}));
   expect_tensor_eq(run_ok({"Pow", "", 15, {}, {i64({2}, {2, 2}), i32({2}, {3, 0})}}), i64({2}, {8, 1}));
@@ -137,8 +140,9 @@ TEST(Unary, ReciprocalFloorCeil) {
 }
 
 TEST(Unary, RoundHalfToEven) {
-  expect_tensor_eq(run_ok({"Round", "", 11, {}, {f32({10}, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 2.4f, 2.6f, -2.6f, 7.f})}}),
-                   f32({10}, {0, 2, 2, -0.f, -2, -2, 2, 3, -3, 7}));
+  expect_tensor_eq(
+      run_ok({"Round", "", 11, {}, {f32({10}, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 2.4f, 2.6f, -2.6f, 7.f})}}),
+      f32({10}, {0, 2, 2, -0.f, -2, -2, 2, 3, -3, 7}));
   expect_tensor_eq(run_ok({"Round", "", 11, {}, {f16({3}, {0.5f, 1.5f, 3.5f})}}), f16({3}, {0, 2, 4}));
   expect_tensor_eq(run_ok({"Round", "", 11, {}, {f64({2}, {4.5, 1e300})}}), f64({2}, {4, 1e300}));
 }
@@ -150,7 +154,8 @@ TEST(Unary, IsNaNAndIsInf) {
   expect_tensor_eq(run_ok({"IsInf", "", 10, {{"detect_negative", attr_int(0)}}, {x}}), bools({5}, {0, 0, 1, 0, 0}));
   expect_tensor_eq(run_ok({"IsInf", "", 10, {{"detect_positive", attr_int(0)}}, {x}}), bools({5}, {0, 0, 0, 1, 0}));
   expect_tensor_eq(run_ok({"IsNaN", "", 13, {}, {f16({2}, {kNaN, 1})}}), bools({2}, {1, 0}));
-  expect_tensor_eq(run_ok({"IsInf", "", 10, {}, {f64({2}, {std::numeric_limits<double>::infinity(), 1})}}), bools({2}, {1, 0}));
+  expect_tensor_eq(run_ok({"IsInf", "", 10, {}, {f64({2}, {std::numeric_limits<double>::infinity(), 1})}}),
+                   bools({2}, {1, 0}));
 }
 
 TEST(Unary, RandomAwkwardAgainstStd) {

@@ -72,7 +72,8 @@ inline Result<std::vector<Tensor>> run_domain_once(const DomainCase& c, bool con
       EXPECT_EQ(t->rank(), result.back().rank()) << c.op_type << " output " << i << " inferred " << t->to_string();
       for (int64_t d = 0; d < t->rank() && d < result.back().rank(); ++d) {
         if ((*t->shape)[static_cast<size_t>(d)].is_known()) {
-          EXPECT_EQ((*t->shape)[static_cast<size_t>(d)].value, result.back().dim(d)) << c.op_type << " inferred " << t->to_string();
+          EXPECT_EQ((*t->shape)[static_cast<size_t>(d)].value, result.back().dim(d))
+              << c.op_type << " inferred " << t->to_string();
         }
       }
     }
@@ -99,7 +100,8 @@ inline void expect_domain_error(const DomainCase& c, StatusCode code, const std:
   ASSERT_FALSE(r.is_ok()) << c.op_type << " should have failed";
   EXPECT_EQ(r.status().code(), code) << r.status().to_string();
   for (const auto& f : fragments)
-    EXPECT_NE(r.status().message().find(f), std::string::npos) << "missing '" << f << "' in: " << r.status().to_string();
+    EXPECT_NE(r.status().message().find(f), std::string::npos)
+        << "missing '" << f << "' in: " << r.status().to_string();
 }
 
 }  // namespace hi::test

@@ -209,7 +209,8 @@ TEST(PRelu, PerChannelSlopeBeforeOpset7) {
     std::unique_ptr<ops::Op> op = ops::make_op_PRelu();
     ops::InitContext ictx(node, 6);
     HI_RETURN_IF_ERROR(op->init(ictx));
-    const ir::ValueType tx = ir::ValueType::concrete(x.dtype(), x.shape()), ts = ir::ValueType::concrete(slope.dtype(), slope.shape());
+    const ir::ValueType tx = ir::ValueType::concrete(x.dtype(), x.shape()),
+                        ts = ir::ValueType::concrete(slope.dtype(), slope.shape());
     ops::InferContext xctx(node, {&tx, &ts}, {nullptr, nullptr}, 1);
     HI_RETURN_IF_ERROR(op->infer(xctx));
     EXPECT_EQ(xctx.output_type(0).to_string(), tx.to_string());

@@ -18,39 +18,17 @@ inline Tensor cast_f32(const Tensor& t, DType dtype) {
   const float* p = t.data<float>();
   for (int64_t i = 0; i < t.numel(); ++i) {
     switch (dtype) {
-      case DType::kFloat32:
-        out.data<float>()[i] = p[i];
-        break;
-      case DType::kFloat64:
-        out.data<double>()[i] = p[i];
-        break;
-      case DType::kFloat16:
-        out.data<Float16>()[i] = Float16(p[i]);
-        break;
-      case DType::kBFloat16:
-        out.data<BFloat16>()[i] = BFloat16(p[i]);
-        break;
-      case DType::kInt8:
-        out.data<int8_t>()[i] = static_cast<int8_t>(p[i]);
-        break;
-      case DType::kUInt8:
-        out.data<uint8_t>()[i] = static_cast<uint8_t>(p[i]);
-        break;
-      case DType::kInt32:
-        out.data<int32_t>()[i] = static_cast<int32_t>(p[i]);
-        break;
-      case DType::kInt64:
-        out.data<int64_t>()[i] = static_cast<int64_t>(p[i]);
-        break;
-      case DType::kUInt32:
-        out.data<uint32_t>()[i] = static_cast<uint32_t>(p[i]);
-        break;
-      case DType::kUInt64:
-        out.data<uint64_t>()[i] = static_cast<uint64_t>(p[i]);
-        break;
-      default:
-        ADD_FAILURE() << "cast_f32: unhandled dtype " << dtype_name(dtype);
-        return out;
+      case DType::kFloat32: out.data<float>()[i] = p[i]; break;
+      case DType::kFloat64: out.data<double>()[i] = p[i]; break;
+      case DType::kFloat16: out.data<Float16>()[i] = Float16(p[i]); break;
+      case DType::kBFloat16: out.data<BFloat16>()[i] = BFloat16(p[i]); break;
+      case DType::kInt8: out.data<int8_t>()[i] = static_cast<int8_t>(p[i]); break;
+      case DType::kUInt8: out.data<uint8_t>()[i] = static_cast<uint8_t>(p[i]); break;
+      case DType::kInt32: out.data<int32_t>()[i] = static_cast<int32_t>(p[i]); break;
+      case DType::kInt64: out.data<int64_t>()[i] = static_cast<int64_t>(p[i]); break;
+      case DType::kUInt32: out.data<uint32_t>()[i] = static_cast<uint32_t>(p[i]); break;
+      case DType::kUInt64: out.data<uint64_t>()[i] = static_cast<uint64_t>(p[i]); break;
+      default: ADD_FAILURE() << "cast_f32: unhandled dtype " << dtype_name(dtype); return out;
     }
   }
   return out;
@@ -86,10 +64,8 @@ inline Result<std::vector<ir::ValueType>> infer_types(const OpCase& c, const std
     const std::string name = "in" + std::to_string(i);
     n.inputs.push_back(name);
     auto it = constants.find(i);
-    if (it != constants.end())
-      g.initializers[name] = it->second;
-    else
-      g.inputs.push_back({name, input_types[i]});
+    if (it != constants.end()) g.initializers[name] = it->second;
+    else g.inputs.push_back({name, input_types[i]});
   }
   for (int i = 0; i < c.num_outputs; ++i) {
     n.outputs.push_back("out" + std::to_string(i));

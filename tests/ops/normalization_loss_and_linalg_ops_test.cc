@@ -29,11 +29,14 @@ Tensor run1(const OpCase& c) { return run_n(c)[0]; }
 // ---- LpNormalization, MeanVarianceNormalization --------------------------------------------
 
 TEST(LpNormalization, L1AndL2) {
-  expect_tensor_near(run1({"LpNormalization", "", 22, {}, {f32({2, 2}, {3, 4, 0, 0})}}), f32({2, 2}, {0.6f, 0.8f, 0, 0}));
-  expect_tensor_near(run1({"LpNormalization", "", 22, {{"p", attr_int(1)}}, {f32({2}, {1, -3})}}), f32({2}, {0.25f, -0.75f}));
+  expect_tensor_near(run1({"LpNormalization", "", 22, {}, {f32({2, 2}, {3, 4, 0, 0})}}),
+                     f32({2, 2}, {0.6f, 0.8f, 0, 0}));
+  expect_tensor_near(run1({"LpNormalization", "", 22, {{"p", attr_int(1)}}, {f32({2}, {1, -3})}}),
+                     f32({2}, {0.25f, -0.75f}));
   expect_tensor_near(run1({"LpNormalization", "", 1, {{"axis", attr_int(0)}}, {f32({2, 2}, {3, 1, 4, 0})}}),
                      f32({2, 2}, {0.6f, 1, 0.8f, 0}));
-  expect_tensor_near(to_f32(run1({"LpNormalization", "", 22, {}, {bf16({2}, {3, 4})}})), f32({2}, {0.6f, 0.8f}), 1e-2, 1e-2);
+  expect_tensor_near(to_f32(run1({"LpNormalization", "", 22, {}, {bf16({2}, {3, 4})}})), f32({2}, {0.6f, 0.8f}), 1e-2,
+                     1e-2);
   expect_error({"LpNormalization", "", 22, {{"p", attr_int(3)}}, {f32({2}, {1, 2})}}, {"'p'", "3"});
   expect_error({"LpNormalization", "", 22, {{"axis", attr_int(1)}}, {f32({2}, {1, 2})}}, {"axis 1"});
 }
@@ -43,8 +46,9 @@ TEST(MeanVarianceNormalization, DefaultAndCustomAxes) {
   expect_tensor_near(run1({"MeanVarianceNormalization", "", 13, {}, {f32({1, 1, 2, 2}, {1, 2, 3, 4})}}),
                      f32({1, 1, 2, 2}, {-1.34164079f, -0.447213595f, 0.447213595f, 1.34164079f}));
   // Per row; a constant row gives zeros (0 / 1e-9).
-  expect_tensor_near(run1({"MeanVarianceNormalization", "", 13, {{"axes", attr_ints({1})}}, {f32({2, 2}, {1, 3, 2, 2})}}),
-                     f32({2, 2}, {-1, 1, 0, 0}));
+  expect_tensor_near(
+      run1({"MeanVarianceNormalization", "", 13, {{"axes", attr_ints({1})}}, {f32({2, 2}, {1, 3, 2, 2})}}),
+      f32({2, 2}, {-1, 1, 0, 0}));
   expect_error({"MeanVarianceNormalization", "", 13, {}, {f32({2, 2}, {1, 3, 2, 2})}}, {"axes", "rank 2"});
   expect_error({"MeanVarianceNormalization", "", 13, {{"axes", attr_ints({1, -1})}}, {f32({2, 2}, {1, 3, 2, 2})}},
                {"more than once"});
@@ -87,7 +91,10 @@ TEST(GroupNormalization, PerChannelAndPerGroup) {
   expect_tensor_near(run1({"GroupNormalization", "", 18, a, {x, f32({2}, {1, 2}), f32({2}, {0, 1})}}),
                      f32({1, 4, 1, 1}, {-1, 1, -1, 3}));
   // Spatial dims join the group: [1, 2, 2] with one group of 4 values.
-  expect_tensor_near(run1({"GroupNormalization", "", 21, {{"num_groups", attr_int(1)}, {"epsilon", attr_float(0)}},
+  expect_tensor_near(run1({"GroupNormalization",
+                           "",
+                           21,
+                           {{"num_groups", attr_int(1)}, {"epsilon", attr_float(0)}},
                            {f32({1, 2, 2}, {1, 2, 3, 4}), f32({2}, {1, 1}), f32({2}, {0, 0})}}),
                      f32({1, 2, 2}, {-1.34164079f, -0.447213595f, 0.447213595f, 1.34164079f}));
 }
@@ -97,7 +104,8 @@ TEST(GroupNormalization, Errors) {
   const Tensor s4 = f32({4}, {1, 1, 1, 1});
   expect_error({"GroupNormalization", "", 21, {{"num_groups", attr_int(3)}}, {x, s4, s4}}, {"multiple of num_groups"});
   expect_error({"GroupNormalization", "", 21, {}, {x, s4, s4}}, {"num_groups"});
-  expect_error({"GroupNormalization", "", 21, {{"num_groups", attr_int(2)}}, {x, f32({2}, {1, 1}), s4}}, {"scale", "per channel"});
+  expect_error({"GroupNormalization", "", 21, {{"num_groups", attr_int(2)}}, {x, f32({2}, {1, 1}), s4}},
+               {"scale", "per channel"});
   expect_error({"GroupNormalization", "", 18, {{"num_groups", attr_int(2)}}, {x, s4, s4}}, {"scale", "per group"});
 }
 
@@ -106,31 +114,39 @@ TEST(GroupNormalization, Errors) {
 TEST(NegativeLogLikelihoodLoss, Reductions) {
   const Tensor x = f32({2, 3}, {-1, -2, -3, -4, -5, -6});
   const Tensor t = i64({2}, {2, 0});
-  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("none")}}, {x, t}}), f32({2}, {3, 4}));
-  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("sum")}}, {x, t}}), f32({}, {7}));
+  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("none")}}, {x, t}}),
+                     f32({2}, {3, 4}));
+  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("sum")}}, {x, t}}),
+                     f32({}, {7}));
   expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {}, {x, t}}), f32({}, {3.5f}));
   // Weighted mean: sum(w * loss) / sum(w) = (2*3 + 0.5*4) / 2.5.
   const Tensor w = f32({3}, {0.5f, 1, 2});
   expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {}, {x, t, w}}), f32({}, {3.2f}));
-  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("none")}}, {x, t, w}}), f32({2}, {6, 2}));
+  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("none")}}, {x, t, w}}),
+                     f32({2}, {6, 2}));
   // ignore_index: the ignored sample is 0 and leaves the mean's count.
   const Attrs ii = {{"ignore_index", attr_int(0)}, {"reduction", attr_string("none")}};
   expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, ii, {x, t}}), f32({2}, {3, 0}));
-  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"ignore_index", attr_int(0)}}, {x, t}}), f32({}, {3}));
+  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"ignore_index", attr_int(0)}}, {x, t}}),
+                     f32({}, {3}));
   // An ignore_index outside [0, C) with int32 targets.
-  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 13, {{"ignore_index", attr_int(-1)}}, {x, i32({2}, {-1, 1})}}),
-                     f32({}, {5}));
+  expect_tensor_near(
+      run1({"NegativeLogLikelihoodLoss", "", 13, {{"ignore_index", attr_int(-1)}}, {x, i32({2}, {-1, 1})}}),
+      f32({}, {5}));
 }
 
 TEST(NegativeLogLikelihoodLoss, SpatialDims) {
   // N=1, C=2, d=2: target [[1, 0]] picks x[0,1,0] and x[0,0,1].
   const Tensor x = f64({1, 2, 2}, {-1, -2, -3, -4});
-  expect_tensor_near(run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("none")}}, {x, i64({1, 2}, {1, 0})}}),
-                     f64({1, 2}, {3, 2}));
+  expect_tensor_near(
+      run1({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("none")}}, {x, i64({1, 2}, {1, 0})}}),
+      f64({1, 2}, {3, 2}));
   EXPECT_EQ(inferred("NegativeLogLikelihoodLoss", 22, {{"reduction", attr_string("none")}},
                      {sym(DType::kFloat32, {"N", "5", "D"}), sym(DType::kInt64, {"N", "D"})}),
             "float32[N, D]");
-  EXPECT_EQ(inferred("NegativeLogLikelihoodLoss", 22, {}, {sym(DType::kFloat32, {"N", "5"}), sym(DType::kInt64, {"N"})}), "float32[]");
+  EXPECT_EQ(
+      inferred("NegativeLogLikelihoodLoss", 22, {}, {sym(DType::kFloat32, {"N", "5"}), sym(DType::kInt64, {"N"})}),
+      "float32[]");
 }
 
 TEST(NegativeLogLikelihoodLoss, Errors) {
@@ -138,7 +154,8 @@ TEST(NegativeLogLikelihoodLoss, Errors) {
   expect_error({"NegativeLogLikelihoodLoss", "", 22, {}, {x, i64({2}, {3, 0})}}, {"target value 3", "[0, 3)"});
   expect_error({"NegativeLogLikelihoodLoss", "", 22, {{"ignore_index", attr_int(1)}}, {x, i64({2}, {-1, 0})}},
                {"target value -1", "ignore_index 1"});
-  expect_error({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("avg")}}, {x, i64({2}, {0, 0})}}, {"reduction", "avg"});
+  expect_error({"NegativeLogLikelihoodLoss", "", 22, {{"reduction", attr_string("avg")}}, {x, i64({2}, {0, 0})}},
+               {"reduction", "avg"});
   expect_error({"NegativeLogLikelihoodLoss", "", 22, {}, {x, i64({3}, {0, 0, 0})}}, {"without its class dim"});
   expect_error({"NegativeLogLikelihoodLoss", "", 22, {}, {x, i64({2}, {0, 0}), f32({2}, {1, 1})}}, {"weight"});
   expect_error({"NegativeLogLikelihoodLoss", "", 22, {}, {x, f32({2}, {0, 0})}}, {"target", "int32 or int64"});
@@ -149,13 +166,16 @@ TEST(SoftmaxCrossEntropyLoss, LossAndLogProb) {
   const Tensor t = i64({2}, {1, 2});
   const auto out = run_n({"SoftmaxCrossEntropyLoss", "", 13, {{"reduction", attr_string("none")}}, {x, t}, 2});
   expect_tensor_near(out[0], f32({2}, {1.09861229f, 0.407605964f}));
-  expect_tensor_near(out[1], f32({2, 3}, {-1.09861229f, -1.09861229f, -1.09861229f, -2.40760596f, -1.40760596f, -0.407605964f}));
+  expect_tensor_near(
+      out[1], f32({2, 3}, {-1.09861229f, -1.09861229f, -1.09861229f, -2.40760596f, -1.40760596f, -0.407605964f}));
   expect_tensor_near(run1({"SoftmaxCrossEntropyLoss", "", 13, {}, {x, t}}), f32({}, {0.753109127f}));
   // Weighted and ignored: only sample 1 counts, weight 2.
-  expect_tensor_near(run1({"SoftmaxCrossEntropyLoss", "", 13, {{"ignore_index", attr_int(1)}}, {x, t, f32({3}, {1, 1, 2})}}),
-                     f32({}, {0.407605964f}));
-  expect_tensor_near(run1({"SoftmaxCrossEntropyLoss", "", 13, {{"reduction", attr_string("sum")}}, {x, t, f32({3}, {1, 1, 2})}}),
-                     f32({}, {1.09861229f + 2 * 0.407605964f}));
+  expect_tensor_near(
+      run1({"SoftmaxCrossEntropyLoss", "", 13, {{"ignore_index", attr_int(1)}}, {x, t, f32({3}, {1, 1, 2})}}),
+      f32({}, {0.407605964f}));
+  expect_tensor_near(
+      run1({"SoftmaxCrossEntropyLoss", "", 13, {{"reduction", attr_string("sum")}}, {x, t, f32({3}, {1, 1, 2})}}),
+      f32({}, {1.09861229f + 2 * 0.407605964f}));
 }
 
 TEST(SoftmaxCrossEntropyLoss, InferenceAndErrors) {
@@ -172,8 +192,10 @@ TEST(SoftmaxCrossEntropyLoss, InferenceAndErrors) {
 
 TEST(Det, Values) {
   expect_tensor_near(run1({"Det", "", 22, {}, {f32({2, 2}, {1, 2, 3, 4})}}), f32({}, {-2}));
-  expect_tensor_near(run1({"Det", "", 22, {}, {f32({3, 2, 2}, {2, 0, 0, 3, 1, 2, 2, 4, 0, 1, 1, 0})}}), f32({3}, {6, 0, -1}));
-  expect_tensor_near(run1({"Det", "", 11, {}, {f64({3, 3}, {2, -3, 1, 2, 0, -1, 1, 4, 5})}}), f64({}, {49}), 1e-12, 1e-12);
+  expect_tensor_near(run1({"Det", "", 22, {}, {f32({3, 2, 2}, {2, 0, 0, 3, 1, 2, 2, 4, 0, 1, 1, 0})}}),
+                     f32({3}, {6, 0, -1}));
+  expect_tensor_near(run1({"Det", "", 11, {}, {f64({3, 3}, {2, -3, 1, 2, 0, -1, 1, 4, 5})}}), f64({}, {49}), 1e-12,
+                     1e-12);
   EXPECT_EQ(run1({"Det", "", 22, {}, {f32({0, 3, 3}, {})}}).shape(), (Shape{0}));
   expect_tensor_near(run1({"Det", "", 22, {}, {f32({0, 0}, {})}}), f32({}, {1}));  // empty product
   EXPECT_EQ(inferred("Det", 22, {}, {sym(DType::kFloat32, {"B", "M", "M"})}), "float32[B]");
@@ -194,7 +216,8 @@ TEST(Einsum, Products) {
   expect_tensor_near(einsum("ij,jk->ik", {a, b}), f32({2, 2}, {19, 22, 43, 50}));
   expect_tensor_near(einsum("ij, jk", {a, b}), f32({2, 2}, {19, 22, 43, 50}));  // implicit, spaces
   expect_tensor_near(einsum("i,i", {f32({3}, {1, 2, 3}), f32({3}, {4, 5, 6})}), f32({}, {32}));
-  expect_tensor_near(einsum("i,j->ij", {f32({2}, {1, 2}), f32({3}, {1, 10, 100})}), f32({2, 3}, {1, 10, 100, 2, 20, 200}));
+  expect_tensor_near(einsum("i,j->ij", {f32({2}, {1, 2}), f32({3}, {1, 10, 100})}),
+                     f32({2, 3}, {1, 10, 100, 2, 20, 200}));
   const Tensor x = f64({2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
   const Tensor y = f64({2, 3, 1}, {1, 1, 1, 1, 0, -1});
   expect_tensor_near(einsum("bij,bjk->bik", {x, y}), f64({2, 2, 1}, {6, 15, -2, -2}));
@@ -218,11 +241,14 @@ TEST(Einsum, DiagonalsSumsAndTransposes) {
 
 TEST(Einsum, BroadcastingAndIntegers) {
   // "..." dims broadcast numpy style; a size-1 label dim broadcasts too.
-  const Tensor y = einsum("...j,...j->...", {f32({2, 1, 3}, {1, 1, 1, 2, 2, 2}), f32({4, 3}, {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1})});
+  const Tensor y =
+      einsum("...j,...j->...", {f32({2, 1, 3}, {1, 1, 1, 2, 2, 2}), f32({4, 3}, {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1})});
   expect_tensor_near(y, f32({2, 4}, {1, 1, 1, 3, 2, 2, 2, 6}));
-  expect_tensor_near(einsum("ij,jk", {f32({2, 1}, {1, 2}), f32({3, 2}, {1, 1, 1, 1, 1, 1})}), f32({2, 2}, {3, 3, 6, 6}));
+  expect_tensor_near(einsum("ij,jk", {f32({2, 1}, {1, 2}), f32({3, 2}, {1, 1, 1, 1, 1, 1})}),
+                     f32({2, 2}, {3, 3, 6, 6}));
   // int8 wraps like numpy: 600 mod 256 = 88.
-  expect_tensor_eq(einsum("i,i", {make<int8_t>({3}, {100, 100, 100}), make<int8_t>({3}, {2, 2, 2})}), make<int8_t>({}, {88}));
+  expect_tensor_eq(einsum("i,i", {make<int8_t>({3}, {100, 100, 100}), make<int8_t>({3}, {2, 2, 2})}),
+                   make<int8_t>({}, {88}));
   expect_tensor_eq(einsum("ij->i", {i64({2, 2}, {1, 2, 3, 4})}), i64({2}, {3, 7}));
 }
 
@@ -230,8 +256,9 @@ TEST(Einsum, InferenceAndErrors) {
   EXPECT_EQ(inferred("Einsum", 12, {{"equation", attr_string("bij,bjk->bik")}},
                      {sym(DType::kFloat32, {"B", "2", "3"}), sym(DType::kFloat32, {"B", "3", "4"})}),
             "float32[B, 2, 4]");
-  EXPECT_EQ(inferred("Einsum", 12, {{"equation", attr_string("...ij->...ji")}}, {sym(DType::kFloat32, {"N", "T", "2", "3"})}),
-            "float32[N, T, 3, 2]");
+  EXPECT_EQ(
+      inferred("Einsum", 12, {{"equation", attr_string("...ij->...ji")}}, {sym(DType::kFloat32, {"N", "T", "2", "3"})}),
+      "float32[N, T, 3, 2]");
   const Tensor a = f32({2, 2}, {1, 2, 3, 4});
   const Tensor b = f32({3, 2}, {1, 2, 3, 4, 5, 6});
   auto bad = [&](const std::string& eq, std::vector<Tensor> in, std::vector<std::string> frags) {
@@ -247,7 +274,8 @@ TEST(Einsum, InferenceAndErrors) {
   bad("...ij->ij", {f32({1, 2, 2}, {1, 2, 3, 4})}, {"no \"...\""});
   bad("i..j", {a}, {"\"...\""});
   expect_error({"Einsum", "", 12, {}, {a}}, {"equation"});
-  expect_error({"Einsum", "", 12, {{"equation", attr_string("i,i")}}, {a.reshaped({4}), i64({4}, {1, 2, 3, 4})}}, {"input 1"});
+  expect_error({"Einsum", "", 12, {{"equation", attr_string("i,i")}}, {a.reshaped({4}), i64({4}, {1, 2, 3, 4})}},
+               {"input 1"});
 }
 
 // ---- TopK ----------------------------------------------------------------------------------
@@ -341,10 +369,14 @@ TEST(Unique, WithAxis) {
 TEST(MelWeightMatrix, SmallCase) {
   // 3 mel bins over 0..4000 Hz, dft_length 16 at 8 kHz: the filter edges land on bins
   // 0, 0, 1, 3, 5 (hand-computed, and what the ONNX reference gives).
-  const Tensor y = run1({"MelWeightMatrix", "", 17, {},
-                         {i32({}, {3}), i32({}, {16}), i32({}, {8000}), f32({}, {0}), f32({}, {4000})}});
-  expect_tensor_near(y, f32({9, 3}, {1, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
-  const Tensor d = run1({"MelWeightMatrix", "", 17, {{"output_datatype", attr_int(11)}},
+  const Tensor y = run1(
+      {"MelWeightMatrix", "", 17, {}, {i32({}, {3}), i32({}, {16}), i32({}, {8000}), f32({}, {0}), f32({}, {4000})}});
+  expect_tensor_near(
+      y, f32({9, 3}, {1, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  const Tensor d = run1({"MelWeightMatrix",
+                         "",
+                         17,
+                         {{"output_datatype", attr_int(11)}},
                          {i64({}, {3}), i64({}, {16}), i64({}, {8000}), f64({}, {0}), f64({}, {4000})}});
   EXPECT_EQ(d.dtype(), DType::kFloat64);
   EXPECT_EQ(inferred("MelWeightMatrix", 17, {},
@@ -355,7 +387,11 @@ TEST(MelWeightMatrix, SmallCase) {
 
 TEST(MelWeightMatrix, Errors) {
   auto mel = [](int32_t bins, int32_t dft, int32_t rate, float lo, float hi) -> OpCase {
-    return {"MelWeightMatrix", "", 17, {}, {i32({}, {bins}), i32({}, {dft}), i32({}, {rate}), f32({}, {lo}), f32({}, {hi})}};
+    return {"MelWeightMatrix",
+            "",
+            17,
+            {},
+            {i32({}, {bins}), i32({}, {dft}), i32({}, {rate}), f32({}, {lo}), f32({}, {hi})}};
   };
   expect_error(mel(0, 16, 8000, 0, 4000), {"num_mel_bins"});
   expect_error(mel(3, 0, 8000, 0, 4000), {"dft_length"});

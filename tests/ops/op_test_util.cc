@@ -48,7 +48,8 @@ Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constant
     const ir::ValueType* t = ex->value_type("out" + std::to_string(i));
     if (!t || !t->has_rank() || !result[static_cast<size_t>(i)].defined()) continue;
     const Tensor& r = result[static_cast<size_t>(i)];
-    EXPECT_EQ(t->rank(), r.rank()) << c.op_type << " output " << i << " inferred " << t->to_string() << " but ran " << r.type_string();
+    EXPECT_EQ(t->rank(), r.rank()) << c.op_type << " output " << i << " inferred " << t->to_string() << " but ran "
+                                   << r.type_string();
     if (t->rank() == r.rank()) {
       for (int64_t d = 0; d < r.rank(); ++d) {
         if ((*t->shape)[static_cast<size_t>(d)].is_known()) {
@@ -137,7 +138,8 @@ void expect_tensor_eq(const Tensor& actual, const Tensor& expected) {
   ASSERT_EQ(actual.dtype(), expected.dtype()) << "dtype";
   ASSERT_EQ(actual.shape(), expected.shape()) << "shape " << actual.type_string() << " vs " << expected.type_string();
   if (actual.dtype() == DType::kString) {
-    for (int64_t i = 0; i < actual.numel(); ++i) EXPECT_EQ(actual.strings()[i], expected.strings()[i]) << "element " << i;
+    for (int64_t i = 0; i < actual.numel(); ++i)
+      EXPECT_EQ(actual.strings()[i], expected.strings()[i]) << "element " << i;
     return;
   }
   expect_tensor_near(actual, expected, 0, 0);

@@ -39,7 +39,8 @@ template <typename T>
 Tensor make(const Shape& shape, const std::vector<T>& values) {
   Tensor t = Tensor::empty(dtype_of<T>, shape);
   EXPECT_EQ(static_cast<int64_t>(values.size()), t.numel()) << "test data size";
-  for (int64_t i = 0; i < t.numel() && i < static_cast<int64_t>(values.size()); ++i) t.data<T>()[i] = values[static_cast<size_t>(i)];
+  for (int64_t i = 0; i < t.numel() && i < static_cast<int64_t>(values.size()); ++i)
+    t.data<T>()[i] = values[static_cast<size_t>(i)];
   return t;
 }
 inline Tensor f32(const Shape& shape, const std::vector<float>& v) { return make<float>(shape, v); }

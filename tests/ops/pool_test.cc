@@ -314,12 +314,17 @@ TEST(Pool, HugeKernelsWithAutoPadSameFinishAndMatchOnnxRuntime) {
   }
   // 2-D, both dims huge: every output is the plane's maximum.
   const Tensor x2 = f32({1, 1, 2, 3}, {0, -1, 2, -3, 4, -5});
-  expect_tensor_eq(run1({"MaxPool", "", 12, with(window({1000000000, 1000000000}), "auto_pad", attr_string("SAME_UPPER")), {x2}}),
-                   f32({1, 1, 2, 3}, {4, 4, 4, 4, 4, 4}));
+  expect_tensor_eq(
+      run1({"MaxPool", "", 12, with(window({1000000000, 1000000000}), "auto_pad", attr_string("SAME_UPPER")), {x2}}),
+      f32({1, 1, 2, 3}, {4, 4, 4, 4, 4, 4}));
   // A kernel as small as ONNX Runtime's own test: count_include_pad counts the pads SAME adds.
-  expect_tensor_eq(run1({"AveragePool", "", 19,
-                         with(with(window({4}), "auto_pad", attr_string("SAME_UPPER")), "count_include_pad", attr_int(1)), {x}}),
-                   f32({1, 1, 3}, {1.5f, 1.5f, 0.75f}));
+  expect_tensor_eq(
+      run1({"AveragePool",
+            "",
+            19,
+            with(with(window({4}), "auto_pad", attr_string("SAME_UPPER")), "count_include_pad", attr_int(1)),
+            {x}}),
+      f32({1, 1, 3}, {1.5f, 1.5f, 0.75f}));
 }
 
 // Explicit pads nearly as large as the kernel: two windows of 2^40 taps each, of which the input
@@ -330,8 +335,8 @@ TEST(Pool, HugeExplicitPadsAndKernelCostOnlyTheInput) {
   const Attrs a = window({k}, {k}, {k - 1, k - 1});
   expect_tensor_eq(run1({"MaxPool", "", 12, a, {x}}), f32({1, 1, 2}, {3, 4}));
   const float avg = 3.f / static_cast<float>(k);  // every tap inside the padded input counts
-  expect_tensor_near(run1({"AveragePool", "", 19, with(a, "count_include_pad", attr_int(1)), {x}}), f32({1, 1, 2}, {avg, avg}),
-                     1e-6, 0);
+  expect_tensor_near(run1({"AveragePool", "", 19, with(a, "count_include_pad", attr_int(1)), {x}}),
+                     f32({1, 1, 2}, {avg, avg}), 1e-6, 0);
 }
 
 // Window attributes whose arithmetic overflows int64 are errors naming them, in every auto_pad
@@ -344,13 +349,15 @@ TEST(Pool, WindowArithmeticThatOverflowsIsAnError) {
     for (const char* pad : {"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"}) {
       SCOPED_TRACE(std::string(op) + " " + pad);
       const Attrs dilated = with(with(window({big}), "dilations", attr_ints({big})), "auto_pad", attr_string(pad));
-      expect_error({op, "", opset, dilated, {x}}, StatusCode::kInvalidModel,
-                   "kernel_shape[0] = 1099511627776 with dilations[0] = 1099511627776 spans a window larger than int64");
+      expect_error(
+          {op, "", opset, dilated, {x}}, StatusCode::kInvalidModel,
+          "kernel_shape[0] = 1099511627776 with dilations[0] = 1099511627776 spans a window larger than int64");
       const Attrs taps = with(window({big, big}), "auto_pad", attr_string(pad));
       expect_error({op, "", opset, taps, {f32({1, 1, 1, 3}, {3, -1, 4})}}, StatusCode::kInvalidModel,
                    "kernel_shape [1099511627776, 1099511627776] has more taps than int64 can count");
-      expect_error({op, "", opset, with(window({max}), "auto_pad", attr_string(pad)), {x}}, StatusCode::kInvalidModel,
-                   std::string(pad).rfind("SAME", 0) == 0 ? "is larger than int64 can count" : "is smaller than the window");
+      expect_error(
+          {op, "", opset, with(window({max}), "auto_pad", attr_string(pad)), {x}}, StatusCode::kInvalidModel,
+          std::string(pad).rfind("SAME", 0) == 0 ? "is larger than int64 can count" : "is smaller than the window");
     }
     expect_error({op, "", opset, window({2}, {1}, {max - 1, 2}), {x}}, StatusCode::kInvalidModel,
                  "with pads 9223372036854775806 and 2 is larger than int64 can count");

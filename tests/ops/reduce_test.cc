@@ -43,10 +43,8 @@ OpCase reduce(const std::string& op, int64_t opset, const Tensor& x, std::option
   if (keepdims >= 0) c.attrs["keepdims"] = attr_int(keepdims);
   if (noop >= 0) c.attrs["noop_with_empty_axes"] = attr_int(noop);
   if (axes) {
-    if (opset >= axes_input_since(op))
-      c.inputs.push_back(i64({static_cast<int64_t>(axes->size())}, *axes));
-    else
-      c.attrs["axes"] = attr_ints(*axes);
+    if (opset >= axes_input_since(op)) c.inputs.push_back(i64({static_cast<int64_t>(axes->size())}, *axes));
+    else c.attrs["axes"] = attr_ints(*axes);
   }
   return c;
 }

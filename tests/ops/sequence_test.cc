@@ -36,12 +36,15 @@ Value run1(const ir::Graph& g, std::vector<Value> inputs, int64_t opset = 17) {
 std::vector<Tensor> abc() { return {f32({2}, {1, 2}), f32({2}, {3, 4}), f32({2}, {5, 6})}; }
 
 TEST(Sequence, ConstructAndTypes) {
-  const ir::Graph g = one_node("SequenceConstruct", {tensor_type(DType::kFloat32, {2}), tensor_type(DType::kFloat32, {2})});
+  const ir::Graph g =
+      one_node("SequenceConstruct", {tensor_type(DType::kFloat32, {2}), tensor_type(DType::kFloat32, {2})});
   expect_sequence_eq(run1(g, {val(f32({2}, {1, 2})), val(f32({2}, {3, 4}))}), {f32({2}, {1, 2}), f32({2}, {3, 4})});
   EXPECT_EQ(inferred_type(g, "out0", 11), "sequence<float32[2]>");
-  const ir::Graph mixed = one_node("SequenceConstruct", {tensor_type(DType::kFloat32, {2}), tensor_type(DType::kFloat32, {3})});
+  const ir::Graph mixed =
+      one_node("SequenceConstruct", {tensor_type(DType::kFloat32, {2}), tensor_type(DType::kFloat32, {3})});
   EXPECT_EQ(inferred_type(mixed, "out0", 11), "sequence<float32[?]>");
-  const std::string bad = inferred_type(one_node("SequenceConstruct", {tensor_type(DType::kFloat32, {2}), kI64}), "out0", 11);
+  const std::string bad =
+      inferred_type(one_node("SequenceConstruct", {tensor_type(DType::kFloat32, {2}), kI64}), "out0", 11);
   EXPECT_NE(bad.find("one element type"), std::string::npos) << bad;
 }
 
@@ -67,11 +70,14 @@ TEST(Sequence, AtWithNegativePositionsAndInt32) {
   expect_tensor_eq(run1(g, {seq(abc()), val(i64({}, {-3}))}).tensor, f32({2}, {1, 2}));
   const ir::Graph g32 = one_node("SequenceAt", {kSeqF, ir::ValueType::tensor(DType::kInt32, {})});
   expect_tensor_eq(run1(g32, {seq(abc()), val(i32({}, {-1}))}).tensor, f32({2}, {5, 6}));
-  EXPECT_EQ(inferred_type(one_node("SequenceAt", {seq_type(tensor_type(DType::kFloat32, {2})), kI64}), "out0", 11), "float32[2]");
-  expect_run_error(g, {seq(abc()), val(i64({}, {3}))}, 11, {"SequenceAt", "position 3 is out of range for a sequence of 3", "[-3, 2]"});
+  EXPECT_EQ(inferred_type(one_node("SequenceAt", {seq_type(tensor_type(DType::kFloat32, {2})), kI64}), "out0", 11),
+            "float32[2]");
+  expect_run_error(g, {seq(abc()), val(i64({}, {3}))}, 11,
+                   {"SequenceAt", "position 3 is out of range for a sequence of 3", "[-3, 2]"});
   expect_run_error(g, {seq(abc()), val(i64({}, {-4}))}, 11, {"position -4"});
   expect_run_error(g, {val(f32({2}, {1, 2})), val(i64({}, {0}))}, 11, {"must be a sequence", "float32[2]"});
-  const std::string bad = inferred_type(one_node("SequenceAt", {kSeqF, ir::ValueType::tensor(DType::kFloat32, {})}), "out0", 11);
+  const std::string bad =
+      inferred_type(one_node("SequenceAt", {kSeqF, ir::ValueType::tensor(DType::kFloat32, {})}), "out0", 11);
   EXPECT_NE(bad.find("position must be int32 or int64"), std::string::npos) << bad;
 }
 
@@ -81,7 +87,8 @@ TEST(Sequence, InsertAndErase) {
   const ir::Graph at = one_node("SequenceInsert", {kSeqF, tensor_type(DType::kFloat32, {1}), kI64});
   expect_sequence_eq(run1(at, {seq({f32({1}, {1}), f32({1}, {3})}), val(f32({1}, {2})), val(i64({}, {-1}))}),
                      {f32({1}, {1}), f32({1}, {2}), f32({1}, {3})});
-  expect_sequence_eq(run1(at, {seq({f32({1}, {1})}), val(f32({1}, {2})), val(i64({}, {1}))}), {f32({1}, {1}), f32({1}, {2})});
+  expect_sequence_eq(run1(at, {seq({f32({1}, {1})}), val(f32({1}, {2})), val(i64({}, {1}))}),
+                     {f32({1}, {1}), f32({1}, {2})});
   expect_sequence_eq(run1(at, {seq({}), val(f32({1}, {2})), val(i64({}, {0}))}), {f32({1}, {2})});
   expect_run_error(at, {seq({f32({1}, {1})}), val(f32({1}, {2})), val(i64({}, {2}))}, 11, {"position 2", "[-1, 1]"});
   const ir::Graph wrong = one_node("SequenceInsert", {unknown_type(), unknown_type()});
@@ -110,7 +117,8 @@ TEST(Sequence, ConcatFromSequence) {
   expect_tensor_eq(run1(concat(-1, 1), {seq(abc())}).tensor, f32({2, 3}, {1, 3, 5, 2, 4, 6}));
   // Scalars stack; strings move too.
   expect_tensor_eq(run1(concat(0, 1), {seq({i64({}, {7}), i64({}, {8})})}).tensor, i64({2}, {7, 8}));
-  expect_tensor_eq(run1(concat(0, 0), {seq({strs({1}, {"a"}), strs({2}, {"b", "c"})})}).tensor, strs({3}, {"a", "b", "c"}));
+  expect_tensor_eq(run1(concat(0, 0), {seq({strs({1}, {"a"}), strs({2}, {"b", "c"})})}).tensor,
+                   strs({3}, {"a", "b", "c"}));
   EXPECT_EQ(inferred_type(one_node("ConcatFromSequence", {seq_type(tensor_type(DType::kFloat32, {2, 5}))}, 1,
                                    {{"axis", attr_int(1)}, {"new_axis", attr_int(1)}}),
                           "out0", 11),
@@ -127,11 +135,12 @@ TEST(Sequence, ConcatFromSequence) {
 
 TEST(Sequence, SplitToSequence) {
   const Tensor x = f32({2, 5}, {0, 1, 2, 3, 4, 10, 11, 12, 13, 14});
-  const ir::Graph ones = one_node("SplitToSequence", {tensor_type(DType::kFloat32, {2, 5})}, 1, {{"axis", attr_int(0)}});
+  const ir::Graph ones =
+      one_node("SplitToSequence", {tensor_type(DType::kFloat32, {2, 5})}, 1, {{"axis", attr_int(0)}});
   expect_sequence_eq(run1(ones, {val(x)}), {f32({1, 5}, {0, 1, 2, 3, 4}), f32({1, 5}, {10, 11, 12, 13, 14})});
   EXPECT_EQ(inferred_type(ones, "out0", 11), "sequence<float32[1, 5]>");
-  const ir::Graph squeezed =
-      one_node("SplitToSequence", {tensor_type(DType::kFloat32, {2, 5})}, 1, {{"axis", attr_int(0)}, {"keepdims", attr_int(0)}});
+  const ir::Graph squeezed = one_node("SplitToSequence", {tensor_type(DType::kFloat32, {2, 5})}, 1,
+                                      {{"axis", attr_int(0)}, {"keepdims", attr_int(0)}});
   expect_sequence_eq(run1(squeezed, {val(x)}), {f32({5}, {0, 1, 2, 3, 4}), f32({5}, {10, 11, 12, 13, 14})});
   EXPECT_EQ(inferred_type(squeezed, "out0", 11), "sequence<float32[5]>");
   // A scalar split: chunks of 2 along axis 1, the last one shorter (keepdims is ignored).
@@ -140,11 +149,13 @@ TEST(Sequence, SplitToSequence) {
   expect_sequence_eq(run1(chunks, {val(x), val(i64({}, {2}))}),
                      {f32({2, 2}, {0, 1, 10, 11}), f32({2, 2}, {2, 3, 12, 13}), f32({2, 1}, {4, 14})});
   // A list of sizes (int32), zero-size chunks included.
-  const ir::Graph list = one_node("SplitToSequence", {tensor_type(DType::kFloat32, {2, 5}), tensor_type(DType::kInt32, {3})}, 1,
-                                  {{"axis", attr_int(1)}});
+  const ir::Graph list =
+      one_node("SplitToSequence", {tensor_type(DType::kFloat32, {2, 5}), tensor_type(DType::kInt32, {3})}, 1,
+               {{"axis", attr_int(1)}});
   expect_sequence_eq(run1(list, {val(x), val(i32({3}, {1, 0, 4}))}),
                      {f32({2, 1}, {0, 10}), f32({2, 0}, {}), f32({2, 4}, {1, 2, 3, 4, 11, 12, 13, 14})});
-  expect_run_error(list, {val(x), val(i32({3}, {1, 1, 1}))}, 11, {"SplitToSequence", "sums to 3 but the axis has size 5"});
+  expect_run_error(list, {val(x), val(i32({3}, {1, 1, 1}))}, 11,
+                   {"SplitToSequence", "sums to 3 but the axis has size 5"});
   expect_run_error(list, {val(x), val(i32({3}, {1, -1, 5}))}, 11, {"negative size -1"});
   expect_run_error(chunks, {val(x), val(i64({}, {0}))}, 11, {"split is 0", "positive"});
   expect_run_error(ones, {val(f32({}, {1}))}, 11, {"cannot split a scalar"});
@@ -161,7 +172,8 @@ TEST(Sequence, SequenceMapWithSequenceAndTensorInputs) {
   g.inputs = {{"as", kSeqF}, {"bs", kSeqF}, {"c", tensor_type(DType::kFloat32, {})}};
   g.nodes = {node("SequenceMap", {"as", "bs", "c"}, {"ys", "shapes"}, {{"body", attr_graph(body)}})};
   g.outputs = {{"ys", unknown_type()}, {"shapes", unknown_type()}};
-  auto r = run_graph(g, {seq({f32({1}, {1}), f32({2}, {2, 3})}), seq({f32({1}, {10}), f32({2}, {20, 30})}), val(f32({}, {2}))}, 17);
+  auto r = run_graph(
+      g, {seq({f32({1}, {1}), f32({2}, {2, 3})}), seq({f32({1}, {10}), f32({2}, {20, 30})}), val(f32({}, {2}))}, 17);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   expect_sequence_eq(r.value()[0], {f32({1}, {21}), f32({2}, {42, 63})});
   expect_sequence_eq(r.value()[1], {i64({1}, {1}), i64({1}, {2})});
@@ -175,7 +187,8 @@ TEST(Sequence, SequenceMapWithSequenceAndTensorInputs) {
   bad.nodes[0].attributes["body"].g->inputs.pop_back();
   auto b = run_graph(bad, {seq({}), seq({}), val(f32({}, {2}))}, 17);
   ASSERT_FALSE(b.is_ok());
-  EXPECT_NE(b.status().message().find("the body has 2 inputs but the node has 3"), std::string::npos) << b.status().message();
+  EXPECT_NE(b.status().message().find("the body has 2 inputs but the node has 3"), std::string::npos)
+      << b.status().message();
 }
 
 TEST(Optional, ConstructHasGet) {
@@ -203,14 +216,16 @@ TEST(Optional, ConstructHasGet) {
   absent.outputs = {{"h", unknown_type()}};
   expect_tensor_eq(run1(absent, {}, 18).tensor, bools({}, {0}));
   expect_tensor_eq(run1(one_node("OptionalHasElement", {kSeqF}), {seq({})}, 18).tensor, bools({}, {1}));
-  EXPECT_NE(inferred_type(one_node("OptionalHasElement", {kSeqF}), "out0", 15).find("need opset 18"), std::string::npos);
+  EXPECT_NE(inferred_type(one_node("OptionalHasElement", {kSeqF}), "out0", 15).find("need opset 18"),
+            std::string::npos);
 
   const ir::Graph get = one_node("OptionalGetElement", {opt_f});
   expect_tensor_eq(run1(get, {val(f32({2}, {1, 2}))}, 15).tensor, f32({2}, {1, 2}));
   EXPECT_EQ(inferred_type(get, "out0", 15), "float32[2]");
   expect_run_error(get, {Value{}}, 15, {"OptionalGetElement", "the optional input is empty"});
   expect_sequence_eq(run1(one_node("OptionalGetElement", {kSeqF}), {seq(abc())}, 18), abc());
-  EXPECT_NE(inferred_type(one_node("OptionalGetElement", {kSeqF}), "out0", 15).find("need opset 18"), std::string::npos);
+  EXPECT_NE(inferred_type(one_node("OptionalGetElement", {kSeqF}), "out0", 15).find("need opset 18"),
+            std::string::npos);
 }
 
 TEST(Optional, IdentityPassesSequencesAndOptionalsThrough) {

@@ -86,9 +86,9 @@ TEST(DftUtil, Radix2MatchesThePlainSum) {
 TEST(Dft, HandComputedSpectrumBothOpsets) {
   const Tensor x = f32({1, 4, 1}, {1, 2, 3, 4});
   const Tensor want = complex_tensor({1, 4}, kSpectrum);
-  expect_tensor_near(run1({"DFT", "", 20, {}, {x}}), want);                      // axis input omitted: -2
+  expect_tensor_near(run1({"DFT", "", 20, {}, {x}}), want);  // axis input omitted: -2
   expect_tensor_near(run1({"DFT", "", 20, {}, {x, Tensor(), i64({}, {1})}}), want);
-  expect_tensor_near(run1({"DFT", "", 17, {}, {x}}), want);                      // axis attribute default 1
+  expect_tensor_near(run1({"DFT", "", 17, {}, {x}}), want);  // axis attribute default 1
   // Complex input, the same values.
   expect_tensor_near(run1({"DFT", "", 20, {}, {complex_tensor({1, 4}, kSignal)}}), want);
 }
@@ -105,8 +105,8 @@ TEST(Dft, DftLengthPadsAndTruncates) {
   const Tensor x = f32({1, 4, 1}, {1, 2, 3, 4});
   for (int64_t n : {2, 3, 6, 8}) {
     SCOPED_TRACE(n);
-    expect_tensor_near(run1({"DFT", "", 20, {}, {x, i64({}, {n})}}), complex_tensor({1, n}, naive_dft(kSignal, n, false)),
-                       1e-5, 1e-5);
+    expect_tensor_near(run1({"DFT", "", 20, {}, {x, i64({}, {n})}}),
+                       complex_tensor({1, n}, naive_dft(kSignal, n, false)), 1e-5, 1e-5);
   }
 }
 
@@ -119,13 +119,19 @@ TEST(Dft, OnesidedInverseAndIrfft) {
   expect_tensor_near(run1({"DFT", "", 20, {{"inverse", attr_int(1)}}, {complex_tensor({1, 4}, kSpectrum)}}),
                      complex_tensor({1, 4}, kSignal), 1e-5, 1e-6);
   // IRFFT: 3 bins -> 4 real values by default.
-  expect_tensor_near(run1({"DFT", "", 20, {{"inverse", attr_int(1)}, {"onesided", attr_int(1)}},
+  expect_tensor_near(run1({"DFT",
+                           "",
+                           20,
+                           {{"inverse", attr_int(1)}, {"onesided", attr_int(1)}},
                            {complex_tensor({1, 3}, {kSpectrum[0], kSpectrum[1], kSpectrum[2]})}}),
                      f32({1, 4, 1}, {1, 2, 3, 4}), 1e-5, 1e-6);
   // IRFFT of odd length 5 from the 3 bins of [1, 2, 3, 4, 5]'s spectrum.
   const std::vector<Complex> five = {1, 2, 3, 4, 5};
   const std::vector<Complex> bins5 = naive_dft(five, 5, false);
-  expect_tensor_near(run1({"DFT", "", 20, {{"inverse", attr_int(1)}, {"onesided", attr_int(1)}},
+  expect_tensor_near(run1({"DFT",
+                           "",
+                           20,
+                           {{"inverse", attr_int(1)}, {"onesided", attr_int(1)}},
                            {complex_tensor({1, 3}, {bins5[0], bins5[1], bins5[2]}), i64({}, {5})}}),
                      f32({1, 5, 1}, {1, 2, 3, 4, 5}), 1e-5, 1e-5);
 }
@@ -188,7 +194,8 @@ TEST(Dft, Errors) {
 // ---- STFT -------------------------------------------------------------------------------------
 
 // The expected STFT by frames of naive_dft.
-Tensor stft_expected(const std::vector<Complex>& signal, int64_t step, const std::vector<double>& window, bool onesided) {
+Tensor stft_expected(const std::vector<Complex>& signal, int64_t step, const std::vector<double>& window,
+                     bool onesided) {
   const int64_t len = int64_t(signal.size()), frame = int64_t(window.size());
   const int64_t frames = (len - frame) / step + 1, bins = onesided ? frame / 2 + 1 : frame;
   std::vector<Complex> out;
@@ -213,16 +220,21 @@ TEST(Stft, FramesOfARealSignal) {
   expect_tensor_near(run1({"STFT", "", 17, {}, {x, i64({}, {2}), Tensor(), i64({}, {4})}}),
                      stft_expected(c, 2, {1, 1, 1, 1}, true), 1e-5, 1e-5);
   // A window sets the frame length; two-sided output.
-  expect_tensor_near(run1({"STFT", "", 17, {{"onesided", attr_int(0)}}, {x, i64({}, {3}), f32({5}, {0.1f, 0.5f, 1, 0.5f, 0.1f})}}),
-                     stft_expected(c, 3, {0.1f, 0.5f, 1, 0.5f, 0.1f}, false), 1e-5, 1e-5);
+  expect_tensor_near(
+      run1({"STFT", "", 17, {{"onesided", attr_int(0)}}, {x, i64({}, {3}), f32({5}, {0.1f, 0.5f, 1, 0.5f, 0.1f})}}),
+      stft_expected(c, 3, {0.1f, 0.5f, 1, 0.5f, 0.1f}, false), 1e-5, 1e-5);
   // Neither: one frame over the whole signal.
-  expect_tensor_near(run1({"STFT", "", 17, {}, {x, i64({}, {1})}}), stft_expected(c, 1, std::vector<double>(9, 1.0), true),
-                     1e-5, 1e-5);
+  expect_tensor_near(run1({"STFT", "", 17, {}, {x, i64({}, {1})}}),
+                     stft_expected(c, 1, std::vector<double>(9, 1.0), true), 1e-5, 1e-5);
 }
 
 TEST(Stft, ComplexSignal) {
   const std::vector<Complex> c = {{1, 0}, {0, 1}, {-1, 0.5}, {2, -1}, {0.5, 0.5}, {0, -2}};
-  expect_tensor_near(run1({"STFT", "", 17, {{"onesided", attr_int(0)}}, {complex_tensor({1, 6}, c), i64({}, {2}), Tensor(), i64({}, {4})}}),
+  expect_tensor_near(run1({"STFT",
+                           "",
+                           17,
+                           {{"onesided", attr_int(0)}},
+                           {complex_tensor({1, 6}, c), i64({}, {2}), Tensor(), i64({}, {4})}}),
                      stft_expected(c, 2, {1, 1, 1, 1}, false), 1e-5, 1e-5);
 }
 

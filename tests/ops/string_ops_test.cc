@@ -15,7 +15,8 @@ DomainCase node(const std::string& op, int64_t opset, Attrs attrs, std::vector<T
 // ---- StringConcat --------------------------------------------------------------------------
 
 TEST(StringConcat, ElementwiseBroadcastAndScalar) {
-  expect_tensor_eq(run_domain1(node("StringConcat", 20, {}, {strs({2}, {"ab", ""}), strs({2}, {"c", "d"})})), strs({2}, {"abc", "d"}));
+  expect_tensor_eq(run_domain1(node("StringConcat", 20, {}, {strs({2}, {"ab", ""}), strs({2}, {"c", "d"})})),
+                   strs({2}, {"abc", "d"}));
   expect_tensor_eq(run_domain1(node("StringConcat", 20, {}, {strs({2, 1}, {"x", "y"}), strs({3}, {"1", "2", "3"})})),
                    strs({2, 3}, {"x1", "x2", "x3", "y1", "y2", "y3"}));
   expect_tensor_eq(run_domain1(node("StringConcat", 20, {}, {strs({}, {"é"}), strs({}, {"!"})})), strs({}, {"é!"}));
@@ -24,13 +25,15 @@ TEST(StringConcat, ElementwiseBroadcastAndScalar) {
 TEST(StringConcat, RejectsNonStringsAndBadShapes) {
   expect_domain_error(node("StringConcat", 20, {}, {strs({2}, {"a", "b"}), f32({2}, {1, 2})}), StatusCode::kUnsupported,
                       {"StringConcat", "opset 20", "float32"});
-  expect_domain_error(node("StringConcat", 20, {}, {strs({2}, {"a", "b"}), strs({3}, {"a", "b", "c"})}), StatusCode::kInvalidModel, {});
+  expect_domain_error(node("StringConcat", 20, {}, {strs({2}, {"a", "b"}), strs({3}, {"a", "b", "c"})}),
+                      StatusCode::kInvalidModel, {});
 }
 
 // ---- StringSplit ---------------------------------------------------------------------------
 
 TEST(StringSplit, DelimiterPadsToLongest) {
-  auto out = run_domain(node("StringSplit", 20, {{"delimiter", attr_string("::")}}, {strs({3}, {"a::b::c", "", "::x"})}, 2));
+  auto out =
+      run_domain(node("StringSplit", 20, {{"delimiter", attr_string("::")}}, {strs({3}, {"a::b::c", "", "::x"})}, 2));
   expect_tensor_eq(out[0], strs({3, 3}, {"a", "b", "c", "", "", "", "", "x", ""}));
   expect_tensor_eq(out[1], i64({3}, {3, 1, 2}));
 }
@@ -43,7 +46,8 @@ TEST(StringSplit, WhitespaceDropsEmptyPieces) {
 
 TEST(StringSplit, MaxsplitKeepsTheRest) {
   // "a-b-c".split("-", 1) == ["a", "b-c"]; " a  b c ".split(None, 1) == ["a", "b c"].
-  auto d = run_domain(node("StringSplit", 20, {{"delimiter", attr_string("-")}, {"maxsplit", attr_int(1)}}, {strs({1}, {"a-b-c"})}, 2));
+  auto d = run_domain(
+      node("StringSplit", 20, {{"delimiter", attr_string("-")}, {"maxsplit", attr_int(1)}}, {strs({1}, {"a-b-c"})}, 2));
   expect_tensor_eq(d[0], strs({1, 2}, {"a", "b-c"}));
   auto w = run_domain(node("StringSplit", 20, {{"maxsplit", attr_int(1)}}, {strs({1}, {" a  b c "})}, 2));
   expect_tensor_eq(w[0], strs({1, 2}, {"a", "b c"}));
@@ -52,19 +56,23 @@ TEST(StringSplit, MaxsplitKeepsTheRest) {
 }
 
 TEST(StringSplit, ErrorsNameTheOp) {
-  expect_domain_error(node("StringSplit", 20, {{"maxsplit", attr_int(-1)}}, {strs({1}, {"a"})}, 2), StatusCode::kInvalidModel,
-                      {"StringSplit", "maxsplit", "-1"});
-  expect_domain_error(node("StringSplit", 20, {}, {i64({1}, {1})}, 2), StatusCode::kUnsupported, {"StringSplit", "opset 20", "int64"});
+  expect_domain_error(node("StringSplit", 20, {{"maxsplit", attr_int(-1)}}, {strs({1}, {"a"})}, 2),
+                      StatusCode::kInvalidModel, {"StringSplit", "maxsplit", "-1"});
+  expect_domain_error(node("StringSplit", 20, {}, {i64({1}, {1})}, 2), StatusCode::kUnsupported,
+                      {"StringSplit", "opset 20", "int64"});
 }
 
 // ---- RegexFullMatch ------------------------------------------------------------------------
 
 TEST(RegexFullMatch, WholeStringMustMatch) {
   const Tensor x = strs({2, 2}, {"abc123", "abc", "xabc123", "ABC1"});
-  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("[a-z]+\\d+")}}, {x})), bools({2, 2}, {1, 0, 1, 0}));
-  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("(?:ab|x)+c?\\b.*")}}, {strs({3}, {"abxc", "c", ""})})),
+  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("[a-z]+\\d+")}}, {x})),
+                   bools({2, 2}, {1, 0, 1, 0}));
+  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("(?:ab|x)+c?\\b.*")}},
+                                    {strs({3}, {"abxc", "c", ""})})),
                    bools({3}, {1, 0, 0}));
-  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("a.*")}}, {strs({0}, {})})), bools({0}, {}));
+  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("a.*")}}, {strs({0}, {})})),
+                   bools({0}, {}));
 }
 
 TEST(RegexFullMatch, LongInputDoesNotExhaustTheStack) {
@@ -76,28 +84,38 @@ TEST(RegexFullMatch, PatternsCheckedAtBuild) {
   const Tensor x = strs({1}, {"a"});
   expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("(?P<n>a)")}}, {x}), StatusCode::kUnsupported,
                       {"RegexFullMatch", "opset 20", "(?P<", "RE2"});
-  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("(?i)a")}}, {x}), StatusCode::kUnsupported, {"(?i)"});
-  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("\\pL+")}}, {x}), StatusCode::kUnsupported, {"\\p"});
+  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("(?i)a")}}, {x}), StatusCode::kUnsupported,
+                      {"(?i)"});
+  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("\\pL+")}}, {x}), StatusCode::kUnsupported,
+                      {"\\p"});
   expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("(a)\\1")}}, {x}), StatusCode::kInvalidModel,
                       {"back-reference", "RE2 does not accept"});
-  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("a(?=b)")}}, {x}), StatusCode::kInvalidModel, {"lookaround"});
-  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("a(")}}, {x}), StatusCode::kInvalidModel, {"does not compile"});
+  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("a(?=b)")}}, {x}), StatusCode::kInvalidModel,
+                      {"lookaround"});
+  expect_domain_error(node("RegexFullMatch", 20, {{"pattern", attr_string("a(")}}, {x}), StatusCode::kInvalidModel,
+                      {"does not compile"});
   expect_domain_error(node("RegexFullMatch", 20, {}, {x}), StatusCode::kInvalidModel, {"pattern", "missing"});
   // Escaped or bracketed look-alikes are fine.
-  expect_tensor_eq(run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("\\(\\?P[(?]")}}, {strs({1}, {"(?P("})})), bools({1}, {1}));
+  expect_tensor_eq(
+      run_domain1(node("RegexFullMatch", 20, {{"pattern", attr_string("\\(\\?P[(?]")}}, {strs({1}, {"(?P("})})),
+      bools({1}, {1}));
 }
 
 // ---- StringNormalizer ----------------------------------------------------------------------
 
 TEST(StringNormalizer, StopwordsIgnoringCaseThenUpper) {
   Attrs a = {{"case_change_action", attr_string("UPPER")}, {"stopwords", attr_strings({"the", "ÄPFEL"})}};
-  expect_tensor_eq(run_domain1(node("StringNormalizer", 10, a, {strs({1, 5}, {"The", "äpfel", "grüne", "Straße", "δx"})})),
-                   strs({1, 3}, {"GRÜNE", "STRAßE", "ΔX"}));
+  expect_tensor_eq(
+      run_domain1(node("StringNormalizer", 10, a, {strs({1, 5}, {"The", "äpfel", "grüne", "Straße", "δx"})})),
+      strs({1, 3}, {"GRÜNE", "STRAßE", "ΔX"}));
 }
 
 TEST(StringNormalizer, CaseSensitiveLowerAndAllRemoved) {
-  Attrs a = {{"case_change_action", attr_string("LOWER")}, {"is_case_sensitive", attr_int(1)}, {"stopwords", attr_strings({"A"})}};
-  expect_tensor_eq(run_domain1(node("StringNormalizer", 10, a, {strs({3}, {"A", "a", "ÉCOLE Ω"})})), strs({2}, {"a", "école ω"}));
+  Attrs a = {{"case_change_action", attr_string("LOWER")},
+             {"is_case_sensitive", attr_int(1)},
+             {"stopwords", attr_strings({"A"})}};
+  expect_tensor_eq(run_domain1(node("StringNormalizer", 10, a, {strs({3}, {"A", "a", "ÉCOLE Ω"})})),
+                   strs({2}, {"a", "école ω"}));
   expect_tensor_eq(run_domain1(node("StringNormalizer", 10, a, {strs({2}, {"A", "A"})})), strs({1}, {""}));
   expect_tensor_eq(run_domain1(node("StringNormalizer", 10, a, {strs({1, 1}, {"A"})})), strs({1, 1}, {""}));
 }
@@ -130,13 +148,19 @@ TEST(TfIdfVectorizer, CountsWithSkips) {
   expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, 2), {x})), f32({1, 4}, {2, 1, 1, 1}));
   expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 2, 2, 2), {x})), f32({1, 4}, {0, 0, 1, 1}));
   // int32 input, 1-D.
-  expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 1, 5), {i32({3}, {2, 2, 7})})), f32({4}, {0, 2, 0, 0}));
+  expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 1, 5), {i32({3}, {2, 2, 7})})),
+                   f32({4}, {0, 2, 0, 0}));
 }
 
 TEST(TfIdfVectorizer, IdfAndTfidfWithWeightsOnStrings) {
-  Attrs a = {{"mode", attr_string("TFIDF")},   {"min_gram_length", attr_int(1)}, {"max_gram_length", attr_int(1)},
-             {"max_skip_count", attr_int(0)},  {"ngram_counts", attr_ints({0})}, {"ngram_indexes", attr_ints({1, 0})},
-             {"pool_strings", attr_strings({"cat", "dog"})}, {"weights", attr_floats({0.5f, 2.f})}};
+  Attrs a = {{"mode", attr_string("TFIDF")},
+             {"min_gram_length", attr_int(1)},
+             {"max_gram_length", attr_int(1)},
+             {"max_skip_count", attr_int(0)},
+             {"ngram_counts", attr_ints({0})},
+             {"ngram_indexes", attr_ints({1, 0})},
+             {"pool_strings", attr_strings({"cat", "dog"})},
+             {"weights", attr_floats({0.5f, 2.f})}};
   const Tensor x = strs({2, 3}, {"cat", "cat", "dog", "bird", "bird", "bird"});
   // "cat" -> slot 1 (weight 2), "dog" -> slot 0 (weight 0.5).
   expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, a, {x})), f32({2, 2}, {0.5f, 4.f, 0, 0}));
@@ -147,15 +171,16 @@ TEST(TfIdfVectorizer, IdfAndTfidfWithWeightsOnStrings) {
 }
 
 TEST(TfIdfVectorizer, Errors) {
-  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("BM25", 1, 2, 0), {i64({2}, {1, 2})}), StatusCode::kInvalidModel,
-                      {"TfIdfVectorizer", "mode", "BM25"});
-  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, 0), {strs({1}, {"a"})}), StatusCode::kUnsupported,
-                      {"TfIdfVectorizer", "opset 9", "string"});
-  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, 0), {i64({1, 1, 2}, {1, 2})}), StatusCode::kInvalidModel,
-                      {"[C] or [N, C]"});
+  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("BM25", 1, 2, 0), {i64({2}, {1, 2})}),
+                      StatusCode::kInvalidModel, {"TfIdfVectorizer", "mode", "BM25"});
+  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, 0), {strs({1}, {"a"})}),
+                      StatusCode::kUnsupported, {"TfIdfVectorizer", "opset 9", "string"});
+  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, 0), {i64({1, 1, 2}, {1, 2})}),
+                      StatusCode::kInvalidModel, {"[C] or [N, C]"});
   Attrs bad = tfidf_attrs("TF", 1, 2, 0);
   bad["ngram_counts"] = attr_ints({0, 3});  // 3 bigram items: not a whole number of bigrams
-  expect_domain_error(node("TfIdfVectorizer", 9, bad, {i64({2}, {1, 2})}), StatusCode::kInvalidModel, {"multiple of 2"});
+  expect_domain_error(node("TfIdfVectorizer", 9, bad, {i64({2}, {1, 2})}), StatusCode::kInvalidModel,
+                      {"multiple of 2"});
 }
 
 // Issue 24: a huge max_gram_length (or min_gram_length) counted n-gram lengths up to it, for
@@ -164,12 +189,14 @@ TEST(TfIdfVectorizer, Errors) {
 TEST(TfIdfVectorizer, GramLengthsBeyondThePoolAreRefusedAndHugeSkipsEnd) {
   const Tensor x = i64({1, 4}, {1, 3, 2, 1});
   for (int64_t max_gram : {int64_t{3}, int64_t{1000000000}, int64_t{1} << 40, std::numeric_limits<int64_t>::max()})
-    expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, max_gram, 0), {x}), StatusCode::kInvalidModel,
-                        {"TfIdfVectorizer", "max_gram_length = " + std::to_string(max_gram), "ngram_counts [0, 2] has 2 entries"});
-  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1000000000, 1000000000, 0), {x}), StatusCode::kInvalidModel,
-                      {"min_gram_length = 1000000000", "ngram_counts [0, 2]"});
+    expect_domain_error(
+        node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, max_gram, 0), {x}), StatusCode::kInvalidModel,
+        {"TfIdfVectorizer", "max_gram_length = " + std::to_string(max_gram), "ngram_counts [0, 2] has 2 entries"});
+  expect_domain_error(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1000000000, 1000000000, 0), {x}),
+                      StatusCode::kInvalidModel, {"min_gram_length = 1000000000", "ngram_counts [0, 2]"});
   for (int64_t skip : {int64_t{1000000000}, std::numeric_limits<int64_t>::max()})
-    expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, skip), {x})), f32({1, 4}, {2, 1, 1, 1}));
+    expect_tensor_eq(run_domain1(node("TfIdfVectorizer", 9, tfidf_attrs("TF", 1, 2, skip), {x})),
+                     f32({1, 4}, {2, 1, 1, 1}));
 }
 
 }  // namespace

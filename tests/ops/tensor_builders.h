@@ -16,14 +16,16 @@ namespace hi::test {
 inline Tensor strs(const Shape& shape, const std::vector<std::string>& v) {
   Tensor t = Tensor::empty(DType::kString, shape);
   EXPECT_EQ(static_cast<int64_t>(v.size()), t.numel()) << "test data size";
-  for (int64_t i = 0; i < t.numel() && i < static_cast<int64_t>(v.size()); ++i) t.strings()[i] = v[static_cast<size_t>(i)];
+  for (int64_t i = 0; i < t.numel() && i < static_cast<int64_t>(v.size()); ++i)
+    t.strings()[i] = v[static_cast<size_t>(i)];
   return t;
 }
 inline Tensor bools(const Shape& shape, const std::vector<int>& v) {
   std::vector<bool> b(v.begin(), v.end());
   Tensor t = Tensor::empty(DType::kBool, shape);
   EXPECT_EQ(static_cast<int64_t>(v.size()), t.numel()) << "test data size";
-  for (int64_t i = 0; i < t.numel() && i < static_cast<int64_t>(v.size()); ++i) t.data<bool>()[i] = v[static_cast<size_t>(i)] != 0;
+  for (int64_t i = 0; i < t.numel() && i < static_cast<int64_t>(v.size()); ++i)
+    t.data<bool>()[i] = v[static_cast<size_t>(i)] != 0;
   return t;
 }
 inline Tensor i32(const Shape& shape, const std::vector<int32_t>& v) { return make<int32_t>(shape, v); }
@@ -53,7 +55,8 @@ inline void expect_error(const OpCase& c, const std::vector<std::string>& fragme
   auto r = run_op_once(c, inputs_as_constants);
   ASSERT_FALSE(r.is_ok()) << c.op_type << " should have failed";
   for (const auto& f : fragments)
-    EXPECT_NE(r.status().message().find(f), std::string::npos) << "missing '" << f << "' in: " << r.status().to_string();
+    EXPECT_NE(r.status().message().find(f), std::string::npos)
+        << "missing '" << f << "' in: " << r.status().to_string();
 }
 
 // An input for infer_types: a static type (dims may be symbolic), or a constant value.
@@ -92,7 +95,8 @@ inline Result<std::vector<std::string>> infer_types(const std::string& op_type, 
     }
     const std::string name = "in" + std::to_string(i);
     n.inputs.push_back(name);
-    if (inputs[i].value.defined() && inputs[i].value.dtype() != DType::kUndefined) g.initializers[name] = inputs[i].value;
+    if (inputs[i].value.defined() && inputs[i].value.dtype() != DType::kUndefined)
+      g.initializers[name] = inputs[i].value;
     else g.inputs.push_back({name, inputs[i].type});
   }
   for (int i = 0; i < num_outputs; ++i) {
@@ -109,8 +113,8 @@ inline Result<std::vector<std::string>> infer_types(const std::string& op_type, 
 }
 
 // The single output type of infer_types, or "error: <message>".
-inline std::string inferred(const std::string& op_type, int64_t opset, const std::map<std::string, ir::Attribute>& attrs,
-                            const std::vector<TypedInput>& inputs) {
+inline std::string inferred(const std::string& op_type, int64_t opset,
+                            const std::map<std::string, ir::Attribute>& attrs, const std::vector<TypedInput>& inputs) {
   auto r = infer_types(op_type, opset, attrs, inputs);
   if (!r.is_ok()) return "error: " + r.status().message();
   return r.value()[0];

@@ -80,17 +80,19 @@ TEST(CausalConvWithState, ChannelsAndBatchesAreIndependent) {
   for (int64_t b = 0; b < 2; ++b)
     for (int64_t c = 0; c < 3; ++c) {
       const int64_t bc = b * 3 + c;
-      auto one = run(conv({make<float>({1, 1, 5}, std::vector<float>(x.data<float>() + bc * 5, x.data<float>() + bc * 5 + 5)),
-                           make<float>({1, 1, 4}, std::vector<float>(w.data<float>() + c * 4, w.data<float>() + c * 4 + 4)),
-                           Tensor(),
-                           make<float>({1, 1, 3}, std::vector<float>(past.data<float>() + bc * 3, past.data<float>() + bc * 3 + 3))}));
-      for (int64_t t = 0; t < 5; ++t) EXPECT_EQ(out[0].data<float>()[bc * 5 + t], one[0].data<float>()[t]) << bc << " " << t;
+      auto one = run(conv(
+          {make<float>({1, 1, 5}, std::vector<float>(x.data<float>() + bc * 5, x.data<float>() + bc * 5 + 5)),
+           make<float>({1, 1, 4}, std::vector<float>(w.data<float>() + c * 4, w.data<float>() + c * 4 + 4)), Tensor(),
+           make<float>({1, 1, 3}, std::vector<float>(past.data<float>() + bc * 3, past.data<float>() + bc * 3 + 3))}));
+      for (int64_t t = 0; t < 5; ++t)
+        EXPECT_EQ(out[0].data<float>()[bc * 5 + t], one[0].data<float>()[t]) << bc << " " << t;
       for (int64_t t = 0; t < 3; ++t) EXPECT_EQ(out[1].data<float>()[bc * 3 + t], x.data<float>()[bc * 5 + 2 + t]);
     }
 }
 
 TEST(CausalConvWithState, Errors) {
-  expect_error(conv({kX, f32({2, 1, 3}, {1, 0, -1, 1, 0, -1})}), StatusCode::kInvalidArgument, "weight must be [channels 1, 1, k >= 1]");
+  expect_error(conv({kX, f32({2, 1, 3}, {1, 0, -1, 1, 0, -1})}), StatusCode::kInvalidArgument,
+               "weight must be [channels 1, 1, k >= 1]");
   expect_error(conv({kX, kW, Tensor(), f32({1, 1, 3}, {1, 2, 3})}), StatusCode::kInvalidArgument,
                "past_state must be [batch, channels, k - 1] = [1, 1, 2], got [1, 1, 3]");
   expect_error(conv({kX, kW}, {{"activation", attr_string("relu")}}), StatusCode::kInvalidModel, "got 'relu'");
@@ -108,9 +110,13 @@ const Tensor kDecay = f32({1, 2, 1}, {0, std::log(0.5f)});
 const Tensor kBeta = f32({1, 2, 1}, {1, 0.5f});
 
 OpCase linear(const std::string& rule, std::vector<Tensor> inputs, int64_t q_heads = 1, int64_t kv_heads = 1) {
-  return {"LinearAttention", "", 27,
-          {{"update_rule", attr_string(rule)}, {"q_num_heads", attr_int(q_heads)}, {"kv_num_heads", attr_int(kv_heads)}},
-          std::move(inputs), 2};
+  return {
+      "LinearAttention",
+      "",
+      27,
+      {{"update_rule", attr_string(rule)}, {"q_num_heads", attr_int(q_heads)}, {"kv_num_heads", attr_int(kv_heads)}},
+      std::move(inputs),
+      2};
 }
 
 TEST(LinearAttention, UpdateRulesHandComputed) {
@@ -123,7 +129,8 @@ TEST(LinearAttention, UpdateRulesHandComputed) {
   // delta: S = 3, then v' = 0.5 * (4 - 3 * 2) = -1, S = 3 + 2 * -1 = 1.
   expect_tensor_near(run(linear("delta", {kLq, kLk, kLv, Tensor(), Tensor(), kBeta}))[0], f32({1, 2, 1}, {3, 1}));
   // gated_delta: S = 3, then 1.5; v' = 0.5 * (4 - 1.5 * 2) = 0.5, S = 1.5 + 2 * 0.5 = 2.5.
-  expect_tensor_near(run(linear("gated_delta", {kLq, kLk, kLv, Tensor(), kDecay, kBeta}))[0], f32({1, 2, 1}, {3, 2.5f}));
+  expect_tensor_near(run(linear("gated_delta", {kLq, kLk, kLv, Tensor(), kDecay, kBeta}))[0],
+                     f32({1, 2, 1}, {3, 2.5f}));
   // A past state of 2 and scale 0.5 (linear): S = 5, then 13; outputs halved.
   OpCase c = linear("linear", {kLq, kLk, kLv, f32({1, 1, 1, 1}, {2})});
   c.attrs["scale"] = attr_float(0.5f);
@@ -162,14 +169,17 @@ TEST(LinearAttention, GroupedHeadsShareTheState) {
 }
 
 TEST(LinearAttention, Errors) {
-  expect_error(linear("gated", {kLq, kLk, kLv}), StatusCode::kInvalidModel, "update_rule 'gated' needs the decay input");
+  expect_error(linear("gated", {kLq, kLk, kLv}), StatusCode::kInvalidModel,
+               "update_rule 'gated' needs the decay input");
   expect_error(linear("linear", {kLq, kLk, kLv, Tensor(), Tensor(), kBeta}), StatusCode::kInvalidModel,
                "update_rule 'linear' does not take the beta input");
   expect_error(linear("linear", {kLq, kLk, kLv, f32({1, 1, 2, 1}, {0, 0})}), StatusCode::kInvalidArgument,
                "past_state must be [1, 1, 1, 1], got [1, 1, 2, 1]");
-  expect_error(linear("linear", {kLq, kLk, kLv}, 3, 2), StatusCode::kInvalidModel, "must be a positive multiple of kv_num_heads 2");
+  expect_error(linear("linear", {kLq, kLk, kLv}, 3, 2), StatusCode::kInvalidModel,
+               "must be a positive multiple of kv_num_heads 2");
   expect_error(linear("fast", {kLq, kLk, kLv}), StatusCode::kInvalidModel, "got 'fast'");
-  expect_error(linear("linear", {cast_f32(kLq, DType::kFloat64), cast_f32(kLk, DType::kFloat64), cast_f32(kLv, DType::kFloat64)}),
+  expect_error(linear("linear",
+                      {cast_f32(kLq, DType::kFloat64), cast_f32(kLk, DType::kFloat64), cast_f32(kLv, DType::kFloat64)}),
                StatusCode::kUnsupported, "LinearAttention (opset 27) does not support query of type float64");
 }
 
@@ -221,10 +231,13 @@ TEST(FlexAttention, HandComputedWithModifiers) {
 }
 
 TEST(FlexAttention, Errors) {
-  expect_error(flex({kQ, f32({1, 1, 2, 2}, {0, 1, 2, 3}), kV}), StatusCode::kInvalidArgument, "K must be [1, kv_num_heads");
+  expect_error(flex({kQ, f32({1, 1, 2, 2}, {0, 1, 2, 3}), kV}), StatusCode::kInvalidArgument,
+               "K must be [1, kv_num_heads");
   expect_error(flex({f32({1, 1, 1}, {1}), kK, kV}), StatusCode::kInvalidModel, "must be 4-D");
-  expect_error(flex({kQ, cast_f32(kK, DType::kFloat16), kV}), StatusCode::kInvalidModel, "K is float16 but Q is float32");
-  expect_error(flex({kQ, kK, kV}, {{"softmax_precision", attr_int(7)}}), StatusCode::kUnsupported, "softmax_precision 7 (int64)");
+  expect_error(flex({kQ, cast_f32(kK, DType::kFloat16), kV}), StatusCode::kInvalidModel,
+               "K is float16 but Q is float32");
+  expect_error(flex({kQ, kK, kV}, {{"softmax_precision", attr_int(7)}}), StatusCode::kUnsupported,
+               "softmax_precision 7 (int64)");
 }
 
 }  // namespace

@@ -45,7 +45,8 @@ Result<Value> parse(const std::string& bytes, const ir::ValueType& type) {
 const ir::ValueType kSeq = seq_type(ir::ValueType::tensor_unknown_shape(DType::kFloat32));
 
 TEST(ValueReader, SequenceOfTensors) {
-  const std::string bytes = field_varint(2, kTensor) + field_bytes(3, tensor_proto({2}, {1, 2})) + field_bytes(3, tensor_proto({}, {3}));
+  const std::string bytes =
+      field_varint(2, kTensor) + field_bytes(3, tensor_proto({2}, {1, 2})) + field_bytes(3, tensor_proto({}, {3}));
   auto v = parse(bytes, kSeq);
   ASSERT_TRUE(v.is_ok()) << v.status().to_string();
   expect_sequence_eq(v.value(), {f32({2}, {1, 2}), f32({}, {3})});
@@ -81,7 +82,8 @@ TEST(ValueReader, TensorsAndErrors) {
   auto nested = parse(field_varint(2, kSequence) + field_bytes(5, ""), kSeq);
   ASSERT_FALSE(nested.is_ok());
   EXPECT_EQ(nested.status().code(), StatusCode::kUnsupported);
-  EXPECT_NE(nested.status().message().find("only sequences of tensors"), std::string::npos) << nested.status().message();
+  EXPECT_NE(nested.status().message().find("only sequences of tensors"), std::string::npos)
+      << nested.status().message();
   auto map = parse(field_varint(2, kMap), opt_type(kSeq));
   ASSERT_FALSE(map.is_ok());
   EXPECT_EQ(map.status().code(), StatusCode::kUnsupported);
@@ -91,7 +93,8 @@ TEST(ValueReader, TensorsAndErrors) {
   EXPECT_NE(forged.status().message().find("sequence element 0"), std::string::npos) << forged.status().message();
   auto garbage = parse(std::string("\xff\xff\xff", 3), kSeq);
   ASSERT_FALSE(garbage.is_ok());
-  EXPECT_NE(garbage.status().message().find("not a serialized SequenceProto"), std::string::npos) << garbage.status().message();
+  EXPECT_NE(garbage.status().message().find("not a serialized SequenceProto"), std::string::npos)
+      << garbage.status().message();
 }
 
 }  // namespace

@@ -19,9 +19,12 @@ using zoo::GraphBuilder;
 std::string bottleneck_model() {
   GraphBuilder g("bottleneck", 13, 1);
   g.add_input("x", ElemType::kFloat, {{2, {}}, {48, {}}, {13, {}}, {11, {}}});
-  const std::string a = g.op("Relu", "/r1", {g.op("Conv", "/c1", {"x", weights(g, "w1", {40, 48, 1, 1}, 0, 0.15), weights(g, "b1", {40})})});
-  const std::string b = g.op("Relu", "/r2", {g.op("Conv", "/c2", {a, weights(g, "w2", {40, 40, 3, 3}, 0, 0.05), weights(g, "b2", {40})},
-                                                  {Attr::ints_of("pads", {1, 1, 1, 1})})});
+  const std::string a = g.op(
+      "Relu", "/r1", {g.op("Conv", "/c1", {"x", weights(g, "w1", {40, 48, 1, 1}, 0, 0.15), weights(g, "b1", {40})})});
+  const std::string b =
+      g.op("Relu", "/r2",
+           {g.op("Conv", "/c2", {a, weights(g, "w2", {40, 40, 3, 3}, 0, 0.05), weights(g, "b2", {40})},
+                 {Attr::ints_of("pads", {1, 1, 1, 1})})});
   const std::string c = g.op("Conv", "/c3", {b, weights(g, "w3", {48, 40, 1, 1}, 0, 0.15), weights(g, "b3", {48})});
   const std::string y = g.op("Relu", "/out", {g.op("Add", "/add", {c, "x"})}, {}, "y");
   g.add_output(y, ElemType::kFloat, {});
@@ -77,8 +80,11 @@ TEST(Bf16Session, BottleneckAgreesWithFloat32) {
 TEST(Bf16Session, MatMulsRunInBfloat16) {
   GraphBuilder g("mlp", 14, 1);
   g.add_input("x", ElemType::kFloat, {{37, {}}, {70, {}}});
-  const std::string h = g.op("Relu", "/r", {g.op("Add", "/fc1", {g.op("MatMul", "/fc1", {"x", weights(g, "w1", {70, 90})}), weights(g, "b1", {90})})});
-  const std::string o = g.op("Add", "/fc2", {g.op("MatMul", "/fc2", {h, weights(g, "w2", {90, 70})}), weights(g, "b2", {70})});
+  const std::string h =
+      g.op("Relu", "/r",
+           {g.op("Add", "/fc1", {g.op("MatMul", "/fc1", {"x", weights(g, "w1", {70, 90})}), weights(g, "b1", {90})})});
+  const std::string o =
+      g.op("Add", "/fc2", {g.op("MatMul", "/fc2", {h, weights(g, "w2", {90, 70})}), weights(g, "b2", {70})});
   const std::string y = g.op("Add", "/res", {o, "x"}, {}, "y");
   g.add_output(y, ElemType::kFloat, {});
   ASSERT_TRUE(g.finish("test").is_ok());

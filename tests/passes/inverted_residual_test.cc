@@ -21,7 +21,7 @@ using zoo::GraphBuilder;
 
 struct Block {
   int64_t n, h, w, cin, hidden, cout, kernel, stride;
-  std::vector<int64_t> pads;     // the depthwise convolution's [top, left, bottom, right]
+  std::vector<int64_t> pads;  // the depthwise convolution's [top, left, bottom, right]
   bool expand, residual;
   std::vector<std::string> acts;  // expand, depthwise, project: "relu", "clip" or ""
   int threads = 0;
@@ -38,19 +38,24 @@ std::string activate(GraphBuilder& g, const std::string& scope, const std::strin
 std::string block_model(const Block& b) {
   GraphBuilder g("block", 13, 5);
   g.add_input("x", ElemType::kFloat, {{b.n, {}}, {3, {}}, {b.h, {}}, {b.w, {}}});
-  const std::string stem = g.op("Relu", "/stem", {g.op("Conv", "/stem", {"x", weights(g, "ws", {b.cin, 3, 3, 3}), weights(g, "bs", {b.cin})},
-                                                       {Attr::ints_of("pads", {1, 1, 1, 1})})});
+  const std::string stem =
+      g.op("Relu", "/stem",
+           {g.op("Conv", "/stem", {"x", weights(g, "ws", {b.cin, 3, 3, 3}), weights(g, "bs", {b.cin})},
+                 {Attr::ints_of("pads", {1, 1, 1, 1})})});
   std::string e = stem;
   if (b.expand)
-    e = activate(g, "/expand",
-                 g.op("Conv", "/expand", {stem, weights(g, "we", {b.hidden, b.cin, 1, 1}), weights(g, "be", {b.hidden})}), b.acts[0]);
+    e = activate(
+        g, "/expand",
+        g.op("Conv", "/expand", {stem, weights(g, "we", {b.hidden, b.cin, 1, 1}), weights(g, "be", {b.hidden})}),
+        b.acts[0]);
   const std::string d = activate(
       g, "/dw",
       g.op("Conv", "/dw", {e, weights(g, "wd", {b.hidden, 1, b.kernel, b.kernel}), weights(g, "bd", {b.hidden})},
            {Attr::i("group", b.hidden), Attr::ints_of("strides", {b.stride, b.stride}), Attr::ints_of("pads", b.pads)}),
       b.acts[1]);
-  std::string p = activate(g, "/project", g.op("Conv", "/project", {d, weights(g, "wp", {b.cout, b.hidden, 1, 1}), weights(g, "bp", {b.cout})}),
-                           b.acts[2]);
+  std::string p = activate(
+      g, "/project",
+      g.op("Conv", "/project", {d, weights(g, "wp", {b.cout, b.hidden, 1, 1}), weights(g, "bp", {b.cout})}), b.acts[2]);
   if (b.residual) p = g.op("Add", "/res", {p, stem});
   g.add_output(g.op("Identity", "/out", {p}, {}, "y"), ElemType::kFloat, {});
   EXPECT_TRUE(g.finish("test").is_ok());
@@ -65,7 +70,8 @@ double relative_difference(const Tensor& a, const Tensor& b) {
   if (a.shape() != b.shape()) return 1e30;
   double scale = 1e-6, worst = 0;
   for (int64_t i = 0; i < b.numel(); ++i) scale = std::max(scale, std::fabs(double(b.data<float>()[i])));
-  for (int64_t i = 0; i < b.numel(); ++i) worst = std::max(worst, std::fabs(double(a.data<float>()[i]) - b.data<float>()[i]));
+  for (int64_t i = 0; i < b.numel(); ++i)
+    worst = std::max(worst, std::fabs(double(a.data<float>()[i]) - b.data<float>()[i]));
   return worst / scale;
 }
 
@@ -100,35 +106,35 @@ TEST_P(InvertedResidualBlocks, MatchTheSeparateConvolutions) {
   EXPECT_LT(relative_difference(y, run_y(bytes, reference, x)), 1e-5);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, InvertedResidualBlocks,
-    ::testing::Values(
-        // MobileNetV2-like: residual, Relu6 twice, odd sizes and channels.
-        Block{2, 9, 11, 6, 20, 6, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
-        // Stride 2 over an odd height, channel counts that are no multiple of 16, all Relu.
-        Block{1, 13, 7, 5, 33, 17, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "relu", "relu"}},
-        // No expansion (the depthwise convolution reads the stem), 5x5 window.
-        Block{3, 5, 6, 16, 16, 7, 5, 1, {2, 2, 2, 2}, false, false, {"", "clip", ""}},
-        // No expansion, channels that need padding to 16 lanes.
-        Block{1, 8, 9, 10, 10, 12, 3, 1, {1, 1, 1, 1}, false, false, {"", "relu", ""}},
-        // A 1x1 image, and a 2x3 one with stride 2.
-        Block{1, 1, 1, 4, 24, 4, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
-        Block{2, 2, 3, 4, 40, 9, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "", ""}},
-        // Asymmetric padding (TensorFlow's SAME for stride 2) and none at all.
-        Block{1, 12, 10, 8, 48, 8, 3, 2, {0, 0, 1, 1}, true, false, {"clip", "clip", ""}},
-        Block{1, 10, 10, 8, 32, 8, 3, 1, {0, 0, 0, 0}, true, false, {"", "", ""}},
-        // Tall images: bands walked in several groups of rows (the overlap rows carried over).
-        Block{1, 120, 30, 8, 96, 8, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
-        Block{2, 121, 29, 8, 96, 24, 3, 2, {1, 1, 1, 1}, true, false, {"clip", "clip", ""}},
-        // Small images at batch 1 on several threads: the threads share the hidden channels
-        // (with and without expansion, a projection activation applied after the parts' sum).
-        Block{1, 7, 7, 16, 96, 16, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 2},
-        Block{1, 14, 14, 24, 144, 40, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "relu", "relu"}, 3},
-        Block{1, 9, 9, 64, 64, 8, 3, 1, {1, 1, 1, 1}, false, false, {"", "clip", "relu"}, 2},
-        Block{1, 9, 9, 40, 40, 40, 3, 1, {1, 1, 1, 1}, false, true, {"", "clip", ""}, 2},
-        // One thread, and a batch that does not divide among two.
-        Block{3, 14, 14, 24, 144, 24, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 1},
-        Block{3, 14, 14, 24, 144, 24, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 2}));
+INSTANTIATE_TEST_SUITE_P(Shapes, InvertedResidualBlocks,
+                         ::testing::Values(
+                             // MobileNetV2-like: residual, Relu6 twice, odd sizes and channels.
+                             Block{2, 9, 11, 6, 20, 6, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
+                             // Stride 2 over an odd height, channel counts that are no multiple of 16, all Relu.
+                             Block{1, 13, 7, 5, 33, 17, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "relu", "relu"}},
+                             // No expansion (the depthwise convolution reads the stem), 5x5 window.
+                             Block{3, 5, 6, 16, 16, 7, 5, 1, {2, 2, 2, 2}, false, false, {"", "clip", ""}},
+                             // No expansion, channels that need padding to 16 lanes.
+                             Block{1, 8, 9, 10, 10, 12, 3, 1, {1, 1, 1, 1}, false, false, {"", "relu", ""}},
+                             // A 1x1 image, and a 2x3 one with stride 2.
+                             Block{1, 1, 1, 4, 24, 4, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
+                             Block{2, 2, 3, 4, 40, 9, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "", ""}},
+                             // Asymmetric padding (TensorFlow's SAME for stride 2) and none at all.
+                             Block{1, 12, 10, 8, 48, 8, 3, 2, {0, 0, 1, 1}, true, false, {"clip", "clip", ""}},
+                             Block{1, 10, 10, 8, 32, 8, 3, 1, {0, 0, 0, 0}, true, false, {"", "", ""}},
+                             // Tall images: bands walked in several groups of rows (the overlap rows carried over).
+                             Block{1, 120, 30, 8, 96, 8, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}},
+                             Block{2, 121, 29, 8, 96, 24, 3, 2, {1, 1, 1, 1}, true, false, {"clip", "clip", ""}},
+                             // Small images at batch 1 on several threads: the threads share the hidden channels
+                             // (with and without expansion, a projection activation applied after the parts' sum).
+                             Block{1, 7, 7, 16, 96, 16, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 2},
+                             Block{
+                                 1, 14, 14, 24, 144, 40, 3, 2, {1, 1, 1, 1}, true, false, {"relu", "relu", "relu"}, 3},
+                             Block{1, 9, 9, 64, 64, 8, 3, 1, {1, 1, 1, 1}, false, false, {"", "clip", "relu"}, 2},
+                             Block{1, 9, 9, 40, 40, 40, 3, 1, {1, 1, 1, 1}, false, true, {"", "clip", ""}, 2},
+                             // One thread, and a batch that does not divide among two.
+                             Block{3, 14, 14, 24, 144, 24, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 1},
+                             Block{3, 14, 14, 24, 144, 24, 3, 1, {1, 1, 1, 1}, true, true, {"clip", "clip", ""}, 2}));
 
 TEST(InvertedResidualPass, LeavesBlocksWhoseValuesHaveOtherReaders) {
   if (!kernel_available()) GTEST_SKIP() << "no fused inverted residual kernel here (needs oneDNN and AVX-512)";
@@ -152,9 +158,12 @@ TEST(InvertedResidualPass, ExpansionReadTwiceStaysOutside) {
   // without it (the depthwise convolution reads the expansion's output).
   GraphBuilder g("expand_shared", 13, 5);
   g.add_input("x", ElemType::kFloat, {{1, {}}, {3, {}}, {7, {}}, {9, {}}});
-  const std::string stem = g.op("Conv", "/stem", {"x", weights(g, "ws", {6, 3, 3, 3})}, {Attr::ints_of("pads", {1, 1, 1, 1})});
-  const std::string e = g.op("Relu", "/expand", {g.op("Conv", "/expand", {stem, weights(g, "we", {18, 6, 1, 1})})}, {}, "e");
-  const std::string d = g.op("Conv", "/dw", {e, weights(g, "wd", {18, 1, 3, 3})}, {Attr::i("group", 18), Attr::ints_of("pads", {1, 1, 1, 1})});
+  const std::string stem =
+      g.op("Conv", "/stem", {"x", weights(g, "ws", {6, 3, 3, 3})}, {Attr::ints_of("pads", {1, 1, 1, 1})});
+  const std::string e =
+      g.op("Relu", "/expand", {g.op("Conv", "/expand", {stem, weights(g, "we", {18, 6, 1, 1})})}, {}, "e");
+  const std::string d = g.op("Conv", "/dw", {e, weights(g, "wd", {18, 1, 3, 3})},
+                             {Attr::i("group", 18), Attr::ints_of("pads", {1, 1, 1, 1})});
   g.add_output(e, ElemType::kFloat, {});
   g.add_output(g.op("Conv", "/project", {d, weights(g, "wp", {5, 18, 1, 1})}, {}, "y"), ElemType::kFloat, {});
   ASSERT_TRUE(g.finish("test").is_ok());
@@ -198,7 +207,8 @@ TEST(InvertedResidualOp, WrongWeightShapeIsAClearError) {
   ASSERT_TRUE(s.is_ok()) << s.status().to_string();
   auto r = s.value()->run({{"x", random_tensor({1, 6, 6, 8}, 3)}});
   ASSERT_FALSE(r.is_ok());
-  EXPECT_NE(r.status().message().find("project W is float32[4, 7, 1, 1], expected float32[4, 8, 1, 1]"), std::string::npos)
+  EXPECT_NE(r.status().message().find("project W is float32[4, 7, 1, 1], expected float32[4, 8, 1, 1]"),
+            std::string::npos)
       << r.status().message();
   EXPECT_NE(r.status().message().find("/block"), std::string::npos) << r.status().message();
 }
@@ -210,7 +220,8 @@ TEST(DisabledPasses, UnknownNameListsThePasses) {
   o.disabled_passes = {"fuse_everything"};
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.status().message().find("no graph pass is named 'fuse_everything'"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("no graph pass is named 'fuse_everything'"), std::string::npos)
+      << s.status().message();
   EXPECT_NE(s.status().message().find("fuse_inverted_residual"), std::string::npos) << s.status().message();
 }
 

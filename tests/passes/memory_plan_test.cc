@@ -83,7 +83,8 @@ TEST(MemoryPlan, RandomLifetimesNeverOverlap) {
     const int n = 1 + static_cast<int>(gen() % 40);
     for (int i = 0; i < n; ++i) {
       const int first = static_cast<int>(gen() % 30);
-      p.buffers.push_back(buffer(i, 1 + static_cast<int64_t>(gen() % 5000), first, first + static_cast<int>(gen() % 10)));
+      p.buffers.push_back(
+          buffer(i, 1 + static_cast<int64_t>(gen() % 5000), first, first + static_cast<int>(gen() % 10)));
     }
     ops::plan_offsets(&p);
     expect_no_live_overlap(p);
@@ -137,9 +138,10 @@ std::string residual_model() {
   // MatMul + bias: what the fusion pass makes a FusedMatMul of.
   auto dense = [&](const std::string& a, int i) {
     const std::string w = str("w", i), b = str("b", i), scope = str("/l", i);
-    return g.op("Add", scope,
-                {g.op("MatMul", scope, {a, g.add_initializer(w, {24, 24}, zoo::random_normal(g.rng(w), 576, 0.0, 0.2))}),
-                 g.add_initializer(b, {24}, zoo::random_normal(g.rng(b), 24, 0.0, 0.2))});
+    return g.op(
+        "Add", scope,
+        {g.op("MatMul", scope, {a, g.add_initializer(w, {24, 24}, zoo::random_normal(g.rng(w), 576, 0.0, 0.2))}),
+         g.add_initializer(b, {24}, zoo::random_normal(g.rng(b), 24, 0.0, 0.2))});
   };
   const std::string t = dense("x", 0);
   const std::string y1 = g.op("Add", "/y1", {dense(dense(t, 1), 2), t});

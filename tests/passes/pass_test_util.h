@@ -43,7 +43,8 @@ inline passes::PassReport optimise(const std::string& bytes, std::multiset<std::
   passes::PassOptions po;
   po.level = level;
   po.precision = precision;
-  Status s = passes::optimize(m, po, [&](const std::string& n) { return t.value_type(n); }, &report);
+  Status s = passes::optimize(
+      m, po, [&](const std::string& n) { return t.value_type(n); }, &report);
   EXPECT_TRUE(s.is_ok()) << s.to_string();
   for (const auto& n : m.graph.nodes) ops->insert(n.op_type);
   return report;

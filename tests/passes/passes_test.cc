@@ -97,7 +97,9 @@ TEST(Passes, PerTensorQuantizeDequantizeFollowTheChannelsLastLayout) {
     const std::string s = g.constant_f32(scope, scale);
     return g.op("DequantizeLinear", scope, {g.op("QuantizeLinear", scope, {v, s}), s});
   };
-  const std::string c1 = g.op("Relu", "/r1", {g.op("Conv", "/c1", {"x", weights(g, "w1", {8, 6, 3, 3})}, {Attr::ints_of("pads", {1, 1, 1, 1})})});
+  const std::string c1 =
+      g.op("Relu", "/r1",
+           {g.op("Conv", "/c1", {"x", weights(g, "w1", {8, 6, 3, 3})}, {Attr::ints_of("pads", {1, 1, 1, 1})})});
   const std::string a = qdq(c1, "/q1", 0.05f);
   const std::string b = qdq(g.op("Conv", "/c2", {a, weights(g, "w2", {8, 8, 1, 1})}), "/q2", 0.05f);
   const std::string y = g.op("Identity", "/out", {qdq(g.op("Add", "/add", {a, b}), "/q3", 0.05f)}, {}, "y");
@@ -129,19 +131,25 @@ TEST(Passes, HardSwishPatternsFuseAndBroadcastsStayChannelsLast) {
     return g.clip(scope, g.op("Add", scope, {x, g.constant_f32(scope, 3.f)}), 0.f, 6.f);
   };
   const std::string c1 = conv("x", "c1", 5, 8, 3);
-  const std::string h1 = g.op("Div", "/h1", {g.op("Mul", "/h1", {c1, clip6_of_x_plus_3(c1, "/h1")}), g.constant_f32("/h1", 6.f)});
+  const std::string h1 =
+      g.op("Div", "/h1", {g.op("Mul", "/h1", {c1, clip6_of_x_plus_3(c1, "/h1")}), g.constant_f32("/h1", 6.f)});
   const std::string c2 = conv(h1, "c2", 8, 8, 1);
-  const std::string h2 = g.op("Mul", "/h2", {g.op("Div", "/h2", {clip6_of_x_plus_3(c2, "/h2"), g.constant_f32("/h2", 6.f)}), c2});
+  const std::string h2 =
+      g.op("Mul", "/h2", {g.op("Div", "/h2", {clip6_of_x_plus_3(c2, "/h2"), g.constant_f32("/h2", 6.f)}), c2});
   const std::string c3 = conv(h2, "c3", 8, 8, 3);
-  const std::string h3 = g.op("Mul", "/h3", {c3, g.op("HardSigmoid", "/h3", {c3}, {Attr::f("alpha", 1.f / 6.f), Attr::f("beta", 0.5f)})});
+  const std::string h3 =
+      g.op("Mul", "/h3", {c3, g.op("HardSigmoid", "/h3", {c3}, {Attr::f("alpha", 1.f / 6.f), Attr::f("beta", 0.5f)})});
   // SE: a per-(image, channel) gate from the pooled values.
   const std::string pooled = g.op("GlobalAveragePool", "/se", {h3});
-  const std::string gate = g.op("HardSigmoid", "/se", {conv(g.op("Relu", "/se", {conv(pooled, "se1", 8, 4, 1)}), "se2", 4, 8, 1)});
+  const std::string gate =
+      g.op("HardSigmoid", "/se", {conv(g.op("Relu", "/se", {conv(pooled, "se1", 8, 4, 1)}), "se2", 4, 8, 1)});
   const std::string scaled = g.op("Mul", "/se_mul", {h3, gate});
   // Not hard-swish (+ 2.5): left as it is.
   const std::string c4 = conv(scaled, "c4", 8, 6, 1);
-  const std::string other = g.op("Div", "/o", {g.op("Mul", "/o", {c4, g.clip("/o", g.op("Add", "/o", {c4, g.constant_f32("/o", 2.5f)}), 0.f, 6.f)}),
-                                                g.constant_f32("/o", 6.f)});
+  const std::string other =
+      g.op("Div", "/o",
+           {g.op("Mul", "/o", {c4, g.clip("/o", g.op("Add", "/o", {c4, g.constant_f32("/o", 2.5f)}), 0.f, 6.f)}),
+            g.constant_f32("/o", 6.f)});
   g.add_output(g.op("Identity", "/out", {other}, {}, "y"), ElemType::kFloat, {});
   ASSERT_TRUE(g.finish("test").is_ok());
   const std::string bytes = g.serialize().value();
@@ -169,11 +177,13 @@ TEST(Passes, LayerNormPatternsFuseOverTheLastAxisOnly) {
   auto layer_norm = [&](const std::string& x, const std::string& scope, int64_t axis, bool pow) {
     const std::string d = g.op("Sub", scope, {x, mean(x, scope, axis)});
     const std::string sq = pow ? g.op("Pow", scope, {d, g.constant_f32(scope, 2.f)}) : g.op("Mul", scope, {d, d});
-    const std::string sd = g.op("Sqrt", scope, {g.op("Add", scope, {mean(sq, scope, axis), g.constant_f32(scope, 1e-5f)})});
+    const std::string sd =
+        g.op("Sqrt", scope, {g.op("Add", scope, {mean(sq, scope, axis), g.constant_f32(scope, 1e-5f)})});
     return g.op("Div", scope, {d, sd});
   };
   const std::string n1 = layer_norm("x", "/ln1", -1, true);
-  const std::string y1 = g.op("Add", "/ln1", {g.op("Mul", "/ln1", {n1, weights(g, "gamma1", {19}, 1.0)}), weights(g, "beta1", {19})});
+  const std::string y1 =
+      g.op("Add", "/ln1", {g.op("Mul", "/ln1", {n1, weights(g, "gamma1", {19}, 1.0)}), weights(g, "beta1", {19})});
   const std::string n2 = layer_norm(g.op("Relu", "/r", {y1}), "/ln2", 2, false);
   const std::string y2 = g.op("Mul", "/ln2", {weights(g, "gamma2", {19}, 1.0), n2});  // gamma first, no beta
   const std::string y3 = layer_norm(y2, "/ln3", 1, true);  // the middle axis: not a LayerNormalization
@@ -198,11 +208,14 @@ TEST(Passes, ConvAffineChainsFoldIntoTheConvolution) {
   g.add_input("x", ElemType::kFloat, {{2, {}}, {6, {}}, {7, {}}, {8, {}}});
   const std::string c1 = g.op("Conv", "/c1", {"x", weights(g, "w1", {8, 6, 3, 3}), weights(g, "b1", {8})},
                               {Attr::ints_of("pads", {1, 1, 1, 1})});
-  const std::string a1 = g.op("Add", "/a1", {g.op("Mul", "/m1", {g.constant_f32("/m1", 1.7f), c1}), weights(g, "t1", {8, 1, 1})});
+  const std::string a1 =
+      g.op("Add", "/a1", {g.op("Mul", "/m1", {g.constant_f32("/m1", 1.7f), c1}), weights(g, "t1", {8, 1, 1})});
   const std::string r1 = g.op("Relu", "/r1", {a1});
   // Grouped, no bias: Add one value, then Mul by [1, M, 1, 1] (the shift is scaled too).
-  const std::string c2 = g.op("Conv", "/c2", {r1, weights(g, "w2", {8, 2, 3, 3})}, {Attr::i("group", 4), Attr::ints_of("pads", {1, 1, 1, 1})});
-  const std::string a2 = g.op("Mul", "/m2", {g.op("Add", "/a2", {c2, g.constant_f32("/a2", -0.25f)}), weights(g, "s2", {1, 8, 1, 1})});
+  const std::string c2 = g.op("Conv", "/c2", {r1, weights(g, "w2", {8, 2, 3, 3})},
+                              {Attr::i("group", 4), Attr::ints_of("pads", {1, 1, 1, 1})});
+  const std::string a2 =
+      g.op("Mul", "/m2", {g.op("Add", "/a2", {c2, g.constant_f32("/a2", -0.25f)}), weights(g, "s2", {1, 8, 1, 1})});
   // Along the width (8, as many as the channels): not per channel, this Mul stays.
   const std::string c3 = g.op("Conv", "/c3", {a2, weights(g, "w3", {8, 8, 1, 1})});
   const std::string m3 = g.op("Mul", "/m3", {c3, weights(g, "s3", {1, 1, 1, 8})});
@@ -254,13 +267,15 @@ TEST(Passes, Bf16TurnsEveryConvIntoFusedConv) {
 std::string mlp_model() {
   GraphBuilder g("mlp", 14, 3);
   g.add_input("x", ElemType::kFloat, {{2, {}}, {5, {}}, {12, {}}});
-  const std::string h = g.op("Add", "/fc1", {weights(g, "b1", {20}), g.op("MatMul", "/fc1", {"x", weights(g, "w1", {12, 20})})});
+  const std::string h =
+      g.op("Add", "/fc1", {weights(g, "b1", {20}), g.op("MatMul", "/fc1", {"x", weights(g, "w1", {12, 20})})});
   const std::string d = g.op("Div", "/gelu", {h, g.constant_f32("/gelu", 1.41421356f)});
   const std::string e = g.op("Erf", "/gelu", {d});
   const std::string p1 = g.op("Add", "/gelu", {e, g.constant_f32("/gelu", 1.f)});
   const std::string m = g.op("Mul", "/gelu", {h, p1});
   const std::string gelu = g.op("Mul", "/gelu", {m, g.constant_f32("/gelu", 0.5f)});
-  const std::string o = g.op("Add", "/fc2", {g.op("MatMul", "/fc2", {gelu, weights(g, "w2", {20, 12})}), weights(g, "b2", {12})});
+  const std::string o =
+      g.op("Add", "/fc2", {g.op("MatMul", "/fc2", {gelu, weights(g, "w2", {20, 12})}), weights(g, "b2", {12})});
   const std::string y = g.op("Add", "/res", {o, "x"}, {}, "y");
   g.add_output(y, ElemType::kFloat, {});
   EXPECT_TRUE(g.finish("test").is_ok());
@@ -285,7 +300,8 @@ TEST(Passes, ResidualOfUnprovenShapeFusesAndBroadcasts) {
   GraphBuilder g("residual", 14, 3);
   g.add_input("x", ElemType::kFloat, {{-1, "batch"}, {5, {}}, {12, {}}});
   g.add_input("z", ElemType::kFloat, {{-1, {}}, {5, {}}, {7, {}}});
-  const std::string o = g.op("Add", "/fc", {g.op("MatMul", "/fc", {"x", weights(g, "w", {12, 7})}), weights(g, "b", {7})});
+  const std::string o =
+      g.op("Add", "/fc", {g.op("MatMul", "/fc", {"x", weights(g, "w", {12, 7})}), weights(g, "b", {7})});
   const std::string y = g.op("Relu", "/act", {g.op("Add", "/res", {o, "z"})}, {}, "y");
   g.add_output(y, ElemType::kFloat, {});
   ASSERT_TRUE(g.finish("test").is_ok());
@@ -325,7 +341,8 @@ TEST(Passes, BadPrecisionIsAnError) {
   o.precision = "fp8";
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.status().message().find("precision must be fp32 or bf16, got 'fp8'"), std::string::npos) << s.status().to_string();
+  EXPECT_NE(s.status().message().find("precision must be fp32 or bf16, got 'fp8'"), std::string::npos)
+      << s.status().to_string();
 }
 
 }  // namespace

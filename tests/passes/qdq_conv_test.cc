@@ -43,15 +43,17 @@ std::string qdq_model(int8_t w_zero_point, bool bias_scale_right) {
     bs1[static_cast<size_t>(o)] = kInScale * ws1[static_cast<size_t>(o)] * (bias_scale_right ? 1.f : 1.5f);
     b1[static_cast<size_t>(o)] = (o * 7919) % 4001 - 2000;
   }
-  const std::string w1 = g.op("DequantizeLinear", "/w1",
-                              {g.add_initializer_i8("w1_q", {24, 16, 3, 3}, codes(24 * 16 * 9, 1)), g.add_initializer("w1_s", {24}, ws1, true),
-                               g.add_initializer_i8("w1_zp", {24}, std::vector<int8_t>(24, 0))},
-                              {Attr::i("axis", 0)});
+  const std::string w1 = g.op(
+      "DequantizeLinear", "/w1",
+      {g.add_initializer_i8("w1_q", {24, 16, 3, 3}, codes(24 * 16 * 9, 1)), g.add_initializer("w1_s", {24}, ws1, true),
+       g.add_initializer_i8("w1_zp", {24}, std::vector<int8_t>(24, 0))},
+      {Attr::i("axis", 0)});
   const std::string bias1 = g.op("DequantizeLinear", "/b1",
                                  {g.add_initializer_i32("b1_q", {24}, b1), g.add_initializer("b1_s", {24}, bs1, true),
                                   g.add_initializer_i32("b1_zp", {24}, std::vector<int32_t>(24, 0))},
                                  {Attr::i("axis", 0)});
-  const std::string c1 = g.op("Relu", "/relu", {g.op("Conv", "/c1", {x, w1, bias1}, {Attr::ints_of("pads", {1, 1, 1, 1})})});
+  const std::string c1 =
+      g.op("Relu", "/relu", {g.op("Conv", "/c1", {x, w1, bias1}, {Attr::ints_of("pads", {1, 1, 1, 1})})});
   const std::string mid = qdq(c1, "mid", kMidScale, 20);  // a zero point above 0: the Relu floor matters
   const std::string w2 = g.op("DequantizeLinear", "/w2",
                               {g.add_initializer_i8("w2_q", {16, 24, 1, 1}, codes(16 * 24, 2)), scale("w2_s", 0.01f),
@@ -72,7 +74,7 @@ TEST(QdqConv, RunsOnTheInt8KernelAndAgreesWithTheFloatGraph) {
   EXPECT_EQ(report.at("fuse_qdq_conv"), 2);
   EXPECT_EQ(ops.count("FusedQLinearConv"), 2u);
   EXPECT_EQ(ops.count("FusedConv") + ops.count("Conv"), 1u);  // the float stem
-  EXPECT_EQ(ops.count("Relu"), 0u);  // the floor at the mid zero point
+  EXPECT_EQ(ops.count("Relu"), 0u);                           // the floor at the mid zero point
 
   SessionOptions o0, o3;
   o0.optimization_level = 0;
@@ -110,13 +112,14 @@ TEST(QdqConv, ResidualAddRunsOnTheCodes) {
   GraphBuilder g("qdq_residual", 13, 1);
   g.add_input("x", ElemType::kFloat, {{1, {}}, {8, {}}, {7, {}}, {9, {}}});
   auto qdq = [&](const std::string& v, const std::string& name, float s, uint8_t zp) {
-    const std::string sc = g.add_initializer(name + "_scale", {}, {s}, true), z = g.add_initializer_u8(name + "_zp", {}, {zp});
+    const std::string sc = g.add_initializer(name + "_scale", {}, {s}, true),
+                      z = g.add_initializer_u8(name + "_zp", {}, {zp});
     return g.op("DequantizeLinear", "/" + name, {g.op("QuantizeLinear", "/" + name, {v, sc, z}), sc, z});
   };
   const std::string a = qdq(g.op("Conv", "/stem", {"x", weights(g, "w0", {8, 8, 1, 1}, 0, 0.3)}), "a", 0.03f, 128);
   const std::string w1 = g.op("DequantizeLinear", "/w1",
-                              {g.add_initializer_i8("w1_q", {8, 8, 1, 1}, codes(64, 5)), g.add_initializer("w1_s", {}, {0.01f}, true),
-                               g.add_initializer_i8("w1_zp", {}, {0})});
+                              {g.add_initializer_i8("w1_q", {8, 8, 1, 1}, codes(64, 5)),
+                               g.add_initializer("w1_s", {}, {0.01f}, true), g.add_initializer_i8("w1_zp", {}, {0})});
   const std::string b = qdq(g.op("Conv", "/c1", {a, w1}), "b", 0.04f, 100);
   const std::string y = g.op("Identity", "/out", {qdq(g.op("Add", "/add", {a, b}), "sum", 0.05f, 90)}, {}, "y");
   g.add_output(y, ElemType::kFloat, {});

@@ -34,7 +34,9 @@ class BadModel : public ::testing::Test {
     auto s = Session::create(path);
     ASSERT_FALSE(s.is_ok()) << path << " loaded but should not";
     EXPECT_EQ(s.status().code(), code) << s.status().to_string();
-    for (const auto& p : parts) EXPECT_NE(s.status().message().find(p), std::string::npos) << "'" << p << "' missing from: " << s.status().message();
+    for (const auto& p : parts)
+      EXPECT_NE(s.status().message().find(p), std::string::npos)
+          << "'" << p << "' missing from: " << s.status().message();
   }
 
   static ModelBuilder add_model() {
@@ -47,7 +49,9 @@ class BadModel : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(BadModel, MissingFile) { expect_error((dir_ / "nope.onnx").string(), StatusCode::kNotFound, {"nope.onnx", "no such file"}); }
+TEST_F(BadModel, MissingFile) {
+  expect_error((dir_ / "nope.onnx").string(), StatusCode::kNotFound, {"nope.onnx", "no such file"});
+}
 
 // A FIFO (whose open would block without a writer) and a device are refused before opening.
 TEST_F(BadModel, NotARegularFile) {
@@ -57,10 +61,13 @@ TEST_F(BadModel, NotARegularFile) {
   expect_error("/dev/zero", StatusCode::kInvalidArgument, {"/dev/zero", "not a regular file"});
 }
 
-TEST_F(BadModel, EmptyFile) { expect_error(write("empty.onnx", ""), StatusCode::kInvalidModel, {"empty.onnx", "empty"}); }
+TEST_F(BadModel, EmptyFile) {
+  expect_error(write("empty.onnx", ""), StatusCode::kInvalidModel, {"empty.onnx", "empty"});
+}
 
 TEST_F(BadModel, NotProtobuf) {
-  expect_error(write("text.onnx", "this is not a model, just some text\n"), StatusCode::kInvalidModel, {"text.onnx", "not a valid ONNX model"});
+  expect_error(write("text.onnx", "this is not a model, just some text\n"), StatusCode::kInvalidModel,
+               {"text.onnx", "not a valid ONNX model"});
 }
 
 TEST_F(BadModel, TruncatedAtEveryLength) {
@@ -109,7 +116,8 @@ TEST_F(BadModel, MissingInitializerOrInput) {
   ModelBuilder b;
   b.input("x", onnx::TensorProto::FLOAT, {2}).output("y", onnx::TensorProto::FLOAT);
   b.node("Add", {"x", "weights_that_are_missing"}, {"y"}, "adder");
-  expect_error(write("m.onnx", b.bytes()), StatusCode::kInvalidModel, {"adder", "weights_that_are_missing", "not a graph input"});
+  expect_error(write("m.onnx", b.bytes()), StatusCode::kInvalidModel,
+               {"adder", "weights_that_are_missing", "not a graph input"});
 }
 
 TEST_F(BadModel, Cycle) {
@@ -201,14 +209,18 @@ TEST_F(BadModel, ExternalDataWorksBesideTheModel) {
 
 TEST_F(BadModel, ExternalDataMayNotLeaveTheFolder) {
   std::ofstream(dir_ / "secret.bin") << std::string(64, 'x');
-  expect_error(write("m.onnx", external_model("../secret.bin", 0, 16)), StatusCode::kInvalidModel, {"leaves the model's folder"});
-  expect_error(write("m2.onnx", external_model((dir_ / "secret.bin").string(), 0, 16)), StatusCode::kInvalidModel, {"absolute"});
+  expect_error(write("m.onnx", external_model("../secret.bin", 0, 16)), StatusCode::kInvalidModel,
+               {"leaves the model's folder"});
+  expect_error(write("m2.onnx", external_model((dir_ / "secret.bin").string(), 0, 16)), StatusCode::kInvalidModel,
+               {"absolute"});
 }
 
 TEST_F(BadModel, ExternalDataPastEndOfFile) {
   std::ofstream(dir_ / "model" / "short.bin") << std::string(10, 'x');
-  expect_error(write("m.onnx", external_model("short.bin", 4, 16)), StatusCode::kInvalidModel, {"short.bin", "offset 4", "file has 10"});
-  expect_error(write("m2.onnx", external_model("missing.bin", 0, 16)), StatusCode::kInvalidModel, {"missing.bin", "does not exist"});
+  expect_error(write("m.onnx", external_model("short.bin", 4, 16)), StatusCode::kInvalidModel,
+               {"short.bin", "offset 4", "file has 10"});
+  expect_error(write("m2.onnx", external_model("missing.bin", 0, 16)), StatusCode::kInvalidModel,
+               {"missing.bin", "does not exist"});
   expect_error(write("m3.onnx", external_model("short.bin", 0, 12)), StatusCode::kInvalidModel, {"length 12"});
 }
 

@@ -49,7 +49,8 @@ std::string control_flow_model() {
       else dim->set_dim_value(d);
     }
   };
-  auto node = [](onnx::GraphProto* graph, const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+  auto node = [](onnx::GraphProto* graph, const std::string& op, std::vector<std::string> in,
+                 std::vector<std::string> out) {
     auto* n = graph->add_node();
     n->set_op_type(op);
     n->set_name(op + "_" + out[0]);
@@ -180,7 +181,8 @@ std::string compare(const TensorMap& want, const TensorMap& got, bool exact) {
     auto it = got.find(name);
     if (it == got.end()) return "no output " + name;
     const Tensor& g = it->second;
-    if (g.dtype() != w.dtype() || g.shape() != w.shape()) return name + ": " + g.type_string() + " instead of " + w.type_string();
+    if (g.dtype() != w.dtype() || g.shape() != w.shape())
+      return name + ": " + g.type_string() + " instead of " + w.type_string();
     if (exact) {
       if (std::memcmp(g.raw(), w.raw(), w.nbytes()) != 0) return name + ": other values";
       continue;
@@ -280,7 +282,9 @@ const Config kCpuTwoThreads{{"cpu"}, 2, true};
 const Config kEmu{{"emu", "cpu"}, 1, false, 1};
 
 TEST(SessionConcurrency, OneCpuSessionFromEightThreads) { one_session_many_threads(kCpu); }
-TEST(SessionConcurrency, OneCpuSessionWithTwoIntraOpThreadsFromEightThreads) { one_session_many_threads(kCpuTwoThreads); }
+TEST(SessionConcurrency, OneCpuSessionWithTwoIntraOpThreadsFromEightThreads) {
+  one_session_many_threads(kCpuTwoThreads);
+}
 TEST(SessionConcurrency, FourCpuSessionsAtOnce) { many_sessions_at_once(kCpu); }
 TEST(SessionConcurrency, FourCpuSessionsWithTwoIntraOpThreadsAtOnce) { many_sessions_at_once(kCpuTwoThreads); }
 

@@ -16,7 +16,7 @@ namespace hi::test {
 namespace {
 
 struct Finding {
-  std::string file;                     // in fuzz/corpus/session/
+  std::string file;                    // in fuzz/corpus/session/
   std::vector<std::string> fragments;  // of the create() error; empty: create() succeeds
 };
 
@@ -38,8 +38,10 @@ std::filesystem::path corpus() {
 TEST(SessionFuzzFindings, EachFailsCleanlyOrLoads) {
   const std::vector<Finding> findings = {
       {"attention-2pow62-head-size-times-heads-overflow.onnx", {"Attention", "overflows int64"}},
-      {"linear-attention-2pow62-dim-times-heads-overflow.onnx", {"LinearAttention", "q_num_heads 4611686018427387904", "overflows int64"}},
-      {"rnn-hidden-size-int64-max-times-gates-overflow.onnx", {"GRU", "hidden_size 9223372036854775806", "overflows int64"}},
+      {"linear-attention-2pow62-dim-times-heads-overflow.onnx",
+       {"LinearAttention", "q_num_heads 4611686018427387904", "overflows int64"}},
+      {"rnn-hidden-size-int64-max-times-gates-overflow.onnx",
+       {"GRU", "hidden_size 9223372036854775806", "overflows int64"}},
       {"dft-scalar-input-infer-back-of-empty-dims.onnx", {"DFT", "float32[]"}},
       {"scan-scalar-scan-input-infer-null-reference.onnx", {"Scan", "scan input 0", "a scalar has no axis to scan"}},
       // Expand's shape input declared int32[2^32]: a rank no memory backs, so the output's shape
@@ -63,7 +65,8 @@ TEST(SessionFuzzFindings, EachFailsCleanlyOrLoads) {
     ASSERT_FALSE(s.is_ok()) << "loaded, but should have failed";
     EXPECT_EQ(s.status().code(), StatusCode::kInvalidModel) << s.status().to_string();
     for (const auto& part : f.fragments)
-      EXPECT_NE(s.status().message().find(part), std::string::npos) << "'" << part << "' missing from: " << s.status().message();
+      EXPECT_NE(s.status().message().find(part), std::string::npos)
+          << "'" << part << "' missing from: " << s.status().message();
   }
 }
 

@@ -112,9 +112,7 @@ TEST(Partition, CutsWhereANodeReadsOnTheHostAValueItsRunComputes) {
   for (const auto& n : nodes) ptrs.push_back(&n);
   PlacementReport r;
   for (int i = 0; i < 4; ++i) r.nodes.push_back({"", "", "cuda:0", ""});
-  auto reshape_shape_on_host = [](const ir::Node& n) {
-    return std::vector<bool>{false, n.op_type == "Reshape"};
-  };
+  auto reshape_shape_on_host = [](const ir::Node& n) { return std::vector<bool>{false, n.op_type == "Reshape"}; };
   const auto parts = runtime::find_partitions(ptrs, r, {"z"}, reshape_shape_on_host);
   ASSERT_EQ(parts.size(), 2u);  // c reads s, made in its run, on the host; d reads s from outside its run
   EXPECT_EQ(parts[0].nodes, (std::vector<size_t>{0, 1}));
@@ -171,7 +169,8 @@ TEST(Partition, ShapeArithmeticReadOnTheHostStaysOnTheCpu) {
   }
   for (const char* n : {"shape", "gather", "concat", "slice"}) EXPECT_EQ(device[n], "cpu") << n;
   for (const char* n : {"relu", "reshape", "identity"}) EXPECT_EQ(device[n], "cuda:0") << n;
-  EXPECT_EQ(reason["slice"], "gpu: shape arithmetic for Reshape 'reshape', which reads it on the host, runs on the CPU");
+  EXPECT_EQ(reason["slice"],
+            "gpu: shape arithmetic for Reshape 'reshape', which reads it on the host, runs on the CPU");
   EXPECT_EQ(reason["shape"], reason["slice"]);
   EXPECT_EQ(p.fallbacks, 4);
   EXPECT_EQ(*gpu.compiled, 2);  // [relu] and [reshape, identity], around the shape arithmetic
@@ -215,7 +214,8 @@ TEST(Partition, AShapeAlsoUsedAsDataStaysOnTheGpuAndItsHostReaderStartsANewParti
   for (const runtime::PartitionSpec& spec : *gpu.specs)
     for (const ir::Node& n : spec.nodes) {
       if (n.op_type != "Reshape") continue;
-      EXPECT_TRUE(std::any_of(spec.inputs.begin(), spec.inputs.end(), [&](const ir::ValueInfo& v) { return v.name == n.inputs[1]; }));
+      EXPECT_TRUE(std::any_of(spec.inputs.begin(), spec.inputs.end(),
+                              [&](const ir::ValueInfo& v) { return v.name == n.inputs[1]; }));
     }
   const TensorMap feeds = {{"x", random({3, 6}, 6)}};
   auto want = reference.value()->run(feeds);

@@ -94,7 +94,8 @@ TEST(Placement, TheEmulatedGpuIsUsedOnlyWhenNamed) {
 }
 
 TEST(Placement, RejectsBadLists) {
-  for (const std::vector<std::string>& list : std::vector<std::vector<std::string>>{{}, {"tpu"}, {"cpu", "cpu"}, {"GPU"}}) {
+  for (const std::vector<std::string>& list :
+       std::vector<std::vector<std::string>>{{}, {"tpu"}, {"cpu", "cpu"}, {"GPU"}}) {
     auto r = runtime::resolve_devices(list, one_gpu_machine());
     ASSERT_FALSE(r.is_ok());
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);

@@ -184,8 +184,10 @@ TEST(SessionMemoryLimit, KernelScratchCountsAndFailsBeforeItIsBuilt) {
     const auto start = std::chrono::steady_clock::now();
     const std::string bytes = b->bytes();
     auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
-    Status st = s.is_ok() ? s.value()->run({{"x", Tensor::zeros(DType::kFloat32, b == &pad ? Shape{1} : Shape{1, 1, 4, 4})}}).status()
-                          : s.status();
+    Status st =
+        s.is_ok()
+            ? s.value()->run({{"x", Tensor::zeros(DType::kFloat32, b == &pad ? Shape{1} : Shape{1, 1, 4, 4})}}).status()
+            : s.status();
     ASSERT_FALSE(st.is_ok());
     EXPECT_TRUE(st.code() == StatusCode::kOutOfMemory || st.code() == StatusCode::kInvalidArgument) << st.to_string();
     EXPECT_NE(st.message().find(b == &pad ? "wide_pad" : "wide_pool"), std::string::npos) << st.message();

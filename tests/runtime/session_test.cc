@@ -51,7 +51,8 @@ TEST(Session, ReportsTheModelsMetadata) {
   m.set_doc_string("what it does");
   m.set_model_version(42);
   m.mutable_graph()->set_doc_string("the graph");
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"labels", "a,b"}, {"k", "first"}, {"k", "last"}}) {
+  for (const auto& [k, v] :
+       std::vector<std::pair<std::string, std::string>>{{"labels", "a,b"}, {"k", "first"}, {"k", "last"}}) {
     auto* p = m.add_metadata_props();
     p->set_key(k);
     p->set_value(v);
@@ -126,7 +127,8 @@ TEST(Session, FreeDimensionOverridesFixNamedDims) {
   EXPECT_EQ(s.value()->inputs()[0].to_string(), "float32[2, n]");
   EXPECT_EQ(s.value()->outputs()[0].to_string(), "float32[2, n]");
   ASSERT_EQ(s.value()->warnings().size(), 1u);
-  EXPECT_EQ(s.value()->warnings()[0], "free dimension override 'no_such_dim' = 7 matches no symbolic dim of the model's inputs");
+  EXPECT_EQ(s.value()->warnings()[0],
+            "free dimension override 'no_such_dim' = 7 matches no symbolic dim of the model's inputs");
   auto ok = s.value()->run({{"x", filled({2, 5}, -1)}});
   ASSERT_TRUE(ok.is_ok()) << ok.status().to_string();
   EXPECT_EQ(ok.value().at("y").shape(), (Shape{2, 5}));
@@ -161,7 +163,8 @@ TEST(Session, InitializersFromTheOptionsReplaceTheModels) {
   o.initializers = {{"c", Tensor::from_vector<float>({1, 2, 3}, {3})}};
   auto unknown = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   ASSERT_FALSE(unknown.is_ok());
-  EXPECT_EQ(unknown.status().message(), "initializer 'c' given in the options is not an initializer of the model's graph");
+  EXPECT_EQ(unknown.status().message(),
+            "initializer 'c' given in the options is not an initializer of the model's graph");
   o.initializers = {{"b", Tensor::from_vector<float>({1, 2}, {2})}};
   auto wrong = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   ASSERT_FALSE(wrong.is_ok());
@@ -245,7 +248,9 @@ void expect_run_error(const Session& s, const TensorMap& in, const std::vector<s
   auto out = s.run(in);
   ASSERT_FALSE(out.is_ok());
   EXPECT_EQ(out.status().code(), StatusCode::kInvalidArgument);
-  for (const auto& p : parts) EXPECT_NE(out.status().message().find(p), std::string::npos) << "'" << p << "' missing from: " << out.status().message();
+  for (const auto& p : parts)
+    EXPECT_NE(out.status().message().find(p), std::string::npos)
+        << "'" << p << "' missing from: " << out.status().message();
 }
 
 TEST(Session, InputErrorsNameWhatIsWrong) {
@@ -253,9 +258,11 @@ TEST(Session, InputErrorsNameWhatIsWrong) {
   expect_run_error(*s, {{"x", filled({1, 3}, 0)}}, {"missing model input", "'x2'"});
   expect_run_error(*s, {{"x", filled({1, 3}, 0)}, {"x2", filled({1, 3}, 0)}, {"extra", filled({1}, 0)}},
                    {"'extra' is not an input", "'x', 'x2'"});
-  expect_run_error(*s, {{"x", Tensor::zeros(DType::kInt64, {1, 3})}, {"x2", filled({1, 3}, 0)}}, {"'x'", "expected float32", "got int64"});
+  expect_run_error(*s, {{"x", Tensor::zeros(DType::kInt64, {1, 3})}, {"x2", filled({1, 3}, 0)}},
+                   {"'x'", "expected float32", "got int64"});
   expect_run_error(*s, {{"x", filled({3}, 0)}, {"x2", filled({1, 3}, 0)}}, {"'x'", "expected rank 2", "float32[3]"});
-  expect_run_error(*s, {{"x", filled({1, 4}, 0)}, {"x2", filled({1, 3}, 0)}}, {"'x'", "dim 1 must be 3", "float32[1, 4]"});
+  expect_run_error(*s, {{"x", filled({1, 4}, 0)}, {"x2", filled({1, 3}, 0)}},
+                   {"'x'", "dim 1 must be 3", "float32[1, 4]"});
   expect_run_error(*s, {{"x", filled({2, 3}, 0)}, {"x2", filled({5, 3}, 0)}}, {"dim 'batch' is 2", "but 5"});
 }
 
@@ -303,7 +310,6 @@ TEST(Session, IntegerInputsKnowTheAxisTheyIndex) {
   EXPECT_EQ(s.value()->inputs()[1].index_limit, 30);
   EXPECT_EQ(s.value()->inputs()[2].index_limit, 0);
 }
-
 
 // Constant folding takes a large weight's DequantizeLinear (a quantized model's weights would
 // otherwise be dequantized on every run) but not an Expand that makes a constant bigger.

@@ -46,7 +46,8 @@ struct ToleranceException {
   const char* why;
 };
 constexpr ToleranceException kToleranceExceptions[] = {
-    {"test_dft_inverse", {kRtol, 1e-6},
+    {"test_dft_inverse",
+     {kRtol, 1e-6},
      "the expected output was computed by numpy in float32: entries that are exactly zero hold float32 round-off "
      "(1.9e-7, above atol 1e-7); hipinfer computes the DFT in double and gives ~1e-15 there"},
     {"test_dft_inverse_opset19", {kRtol, 1e-6}, "as test_dft_inverse"},
@@ -82,10 +83,10 @@ struct Outcome {
 };
 
 struct TestCase {
-  std::string name;     // test_abs
-  std::string folder;   // node, simple, ...
+  std::string name;    // test_abs
+  std::string folder;  // node, simple, ...
   fs::path dir;
-  std::string op;       // the op it tests
+  std::string op;  // the op it tests
   // Node tests with one node: "" when this build's GPU kernels cover the node with the test's
   // input types, else why not (the placement report's reason); unset for other tests.
   std::optional<std::string> gpu_why_not;
@@ -102,9 +103,11 @@ std::string one_line(std::string s, size_t max = 300) {
 // Compares one output; returns "" when it matches.
 std::string compare(const Tensor& got, const Tensor& exp, const std::string& name, const Tolerance& tol) {
   if (got.dtype() != exp.dtype())
-    return hi::str("output '", name, "': dtype ", hi::dtype_name(got.dtype()), ", expected ", hi::dtype_name(exp.dtype()));
+    return hi::str("output '", name, "': dtype ", hi::dtype_name(got.dtype()), ", expected ",
+                   hi::dtype_name(exp.dtype()));
   if (got.shape() != exp.shape())
-    return hi::str("output '", name, "': shape ", hi::shape_to_string(got.shape()), ", expected ", hi::shape_to_string(exp.shape()));
+    return hi::str("output '", name, "': shape ", hi::shape_to_string(got.shape()), ", expected ",
+                   hi::shape_to_string(exp.shape()));
   if (got.dtype() == hi::DType::kString) {
     for (int64_t i = 0; i < got.numel(); ++i)
       if (got.strings()[i] != exp.strings()[i]) return hi::str("output '", name, "': string ", i, " differs");
@@ -145,7 +148,8 @@ std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, 
   if (exp.kind == hi::ops::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name, tol);
   if (exp.kind != hi::ops::Value::Kind::kSequence) return "";
   if (got.sequence.size() != exp.sequence.size())
-    return hi::str("output '", name, "': sequence of ", got.sequence.size(), " tensors, expected ", exp.sequence.size());
+    return hi::str("output '", name, "': sequence of ", got.sequence.size(), " tensors, expected ",
+                   exp.sequence.size());
   for (size_t i = 0; i < exp.sequence.size(); ++i) {
     const std::string diff = compare(got.sequence[i], exp.sequence[i], hi::str(name, "[", i, "]"), tol);
     if (!diff.empty()) return diff;
@@ -190,7 +194,8 @@ std::optional<Outcome> run_on_devices(const fs::path& dir, const std::vector<std
       const std::string& name = s.outputs()[i].name;
       auto exp = onnx_reader::read_value_file(pb.string(), ir::ValueType::tensor_unknown_shape(s.outputs()[i].dtype));
       if (!exp.is_ok() || !out.value().count(name)) return std::nullopt;
-      const std::string diff = compare(out.value().at(name), exp.value().tensor, name, tolerance_for(dir.filename().string()));
+      const std::string diff =
+          compare(out.value().at(name), exp.value().tensor, name, tolerance_for(dir.filename().string()));
       if (!diff.empty()) {
         outcome.status = "fail";
         outcome.reason = diff;
@@ -208,7 +213,8 @@ Outcome run_test(const fs::path& dir, const std::vector<std::string>& devices) {
     return {model.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", model.status().message()};
   ops::BuildOptions bo;
   auto ex = ops::Executor::build(model.value().graph, model.value().opsets, bo);
-  if (!ex.is_ok()) return {ex.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", ex.status().message()};
+  if (!ex.is_ok())
+    return {ex.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", ex.status().message()};
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
@@ -226,7 +232,8 @@ Outcome run_test(const fs::path& dir, const std::vector<std::string>& devices) {
         continue;
       }
       auto v = onnx_reader::read_value_file(pb.string(), inputs[i].type);
-      if (!v.is_ok()) return {v.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", v.status().message()};
+      if (!v.is_ok())
+        return {v.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", v.status().message()};
       in.push_back(std::move(v).value());
     }
     std::vector<ops::Value> out;
@@ -236,8 +243,10 @@ Outcome run_test(const fs::path& dir, const std::vector<std::string>& devices) {
       const fs::path pb = set / ("output_" + std::to_string(i) + ".pb");
       if (!fs::exists(pb)) continue;
       auto exp = onnx_reader::read_value_file(pb.string(), outputs[i].type);
-      if (!exp.is_ok()) return {exp.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", exp.status().message()};
-      const std::string diff = compare_value(out[i], exp.value(), outputs[i].name, tolerance_for(dir.filename().string()));
+      if (!exp.is_ok())
+        return {exp.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", exp.status().message()};
+      const std::string diff =
+          compare_value(out[i], exp.value(), outputs[i].name, tolerance_for(dir.filename().string()));
       if (!diff.empty()) return {"fail", diff};
     }
   }
@@ -252,7 +261,8 @@ Outcome run_isolated(const fs::path& dir, int timeout_s, const std::vector<std::
   if (pid == 0) {
     close(fds[0]);
     Outcome o = run_test(dir, devices);
-    const std::string msg = o.status + "\n" + std::to_string(o.off_cpu) + " " + std::to_string(o.nodes) + "\n" + o.reason;
+    const std::string msg =
+        o.status + "\n" + std::to_string(o.off_cpu) + " " + std::to_string(o.nodes) + "\n" + o.reason;
     (void)!write(fds[1], msg.data(), msg.size());
     close(fds[1]);
     _exit(0);
@@ -278,7 +288,8 @@ Outcome run_isolated(const fs::path& dir, int timeout_s, const std::vector<std::
   ssize_t n;
   while ((n = read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
   close(fds[0]);
-  if (WIFSIGNALED(status)) return {"crash", hi::str("killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")")};
+  if (WIFSIGNALED(status))
+    return {"crash", hi::str("killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")")};
   const auto nl = msg.find('\n'), nl2 = nl == std::string::npos ? nl : msg.find('\n', nl + 1);
   if (nl2 == std::string::npos) return {"crash", hi::str("exited ", WEXITSTATUS(status), " without a result")};
   Outcome o{msg.substr(0, nl), msg.substr(nl2 + 1)};
@@ -384,13 +395,13 @@ void write_gpu_coverage(std::ofstream& out, const std::vector<TestCase>& tests) 
       << " one-node tests are covered.\n\n| op | tests covered | why not (first test) |\n|---|---|---|\n";
   for (const auto& [op, n] : c.per_op) {
     auto r = c.reason.find(op);
-    out << "| " << op << " | " << n.first << " of " << n.second << " | " << (r == c.reason.end() ? "" : one_line(r->second, 160))
-        << " |\n";
+    out << "| " << op << " | " << n.first << " of " << n.second << " | "
+        << (r == c.reason.end() ? "" : one_line(r->second, 160)) << " |\n";
   }
 }
 
-void write_report(const std::string& path, const std::vector<TestCase>& tests, const std::map<std::string, Outcome>& baseline,
-                  const std::string& data_dir) {
+void write_report(const std::string& path, const std::vector<TestCase>& tests,
+                  const std::map<std::string, Outcome>& baseline, const std::string& data_dir) {
   std::map<std::string, std::map<std::string, int>> per_op;  // op -> status -> count
   std::map<std::string, std::map<std::string, int>> per_folder;
   int ort_pass = 0, both = 0;
@@ -411,18 +422,23 @@ void write_report(const std::string& path, const std::vector<TestCase>& tests, c
       << " (onnx commit 6be0677f, 1.23.0); tolerances rtol " << kRtol << ", atol " << kAtol
       << " (the onnx runner's). ONNX Runtime's column is its recorded 1.30 result"
       << " (`ort_1.30_baseline_node.json`).\n\n"
-      << "Regenerate: `build/<preset>/tools/conformance/hipinfer-conformance --data DIR --report docs/conformance.md`.\n\n";
+      << "Regenerate: `build/<preset>/tools/conformance/hipinfer-conformance --data DIR --report "
+         "docs/conformance.md`.\n\n";
   out << "Tests compared with other tolerances:\n\n";
   for (const auto& e : kToleranceExceptions)
     out << "- `" << e.test << "`: rtol " << e.tolerance.rtol << ", atol " << e.tolerance.atol << ": " << e.why << "\n";
   out << "\n";
-  out << "## Totals\n\n| folder | pass | fail | unsupported | error | crash | timeout | total |\n|---|---|---|---|---|---|---|---|\n";
+  out << "## Totals\n\n| folder | pass | fail | unsupported | error | crash | timeout | total "
+         "|\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& [f, c] : per_folder) {
     int total = 0;
     for (const auto& [s, n] : c) total += n;
-    auto g = [&](const char* s) { auto it = c.find(s); return it == c.end() ? 0 : it->second; };
-    out << "| " << f << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error") << " | "
-        << g("crash") << " | " << g("timeout") << " | " << total << " |\n";
+    auto g = [&](const char* s) {
+      auto it = c.find(s);
+      return it == c.end() ? 0 : it->second;
+    };
+    out << "| " << f << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error")
+        << " | " << g("crash") << " | " << g("timeout") << " | " << total << " |\n";
   }
   out << "\nNode tests that ONNX Runtime 1.30 passes: " << ort_pass << "; hipinfer passes " << both << " of them.\n\n";
   out << "## Node tests ONNX Runtime passes and hipinfer does not\n\n";
@@ -430,20 +446,25 @@ void write_report(const std::string& path, const std::vector<TestCase>& tests, c
   else {
     out << "| test | op | hipinfer | reason |\n|---|---|---|---|\n";
     for (const auto* t : regressions)
-      out << "| " << t->name << " | " << t->op << " | " << t->outcome.status << " | " << one_line(t->outcome.reason) << " |\n";
+      out << "| " << t->name << " | " << t->op << " | " << t->outcome.status << " | " << one_line(t->outcome.reason)
+          << " |\n";
   }
-  out << "\n## Per op (node tests)\n\n| op | pass | fail | unsupported | error | crash/timeout |\n|---|---|---|---|---|---|\n";
+  out << "\n## Per op (node tests)\n\n| op | pass | fail | unsupported | error | crash/timeout "
+         "|\n|---|---|---|---|---|---|\n";
   for (const auto& [op, c] : per_op) {
-    auto g = [&](const char* s) { auto it = c.find(s); return it == c.end() ? 0 : it->second; };
-    out << "| " << op << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error") << " | "
-        << g("crash") + g("timeout") << " |\n";
+    auto g = [&](const char* s) {
+      auto it = c.find(s);
+      return it == c.end() ? 0 : it->second;
+    };
+    out << "| " << op << " | " << g("pass") << " | " << g("fail") << " | " << g("unsupported") << " | " << g("error")
+        << " | " << g("crash") + g("timeout") << " |\n";
   }
   write_gpu_coverage(out, tests);
   out << "\n## Every test that does not pass\n\n| test | status | reason | why |\n|---|---|---|---|\n";
   for (const auto& t : tests)
     if (t.outcome.status != "pass")
-      out << "| " << t.folder << "/" << t.name << " | " << t.outcome.status << " | " << one_line(t.outcome.reason, 200) << " | "
-          << known_reason(t.name) << " |\n";
+      out << "| " << t.folder << "/" << t.name << " | " << t.outcome.status << " | " << one_line(t.outcome.reason, 200)
+          << " | " << known_reason(t.name) << " |\n";
   (void)data_dir;
 }
 
@@ -483,12 +504,13 @@ int main(int argc, char** argv) {
       std::stringstream list(val());
       for (std::string d; std::getline(list, d, ',');) devices.push_back(d);
       if (devices.empty()) return usage();
-    }
-    else return usage();
+    } else return usage();
   }
   if (data.empty() || !fs::exists(fs::path(data) / "node")) {
-    std::fprintf(stderr, "hipinfer-conformance: no test data at '%s' (set --data or HI_ONNX_TEST_DATA to the folder holding node/)\n",
-                 data.c_str());
+    std::fprintf(
+        stderr,
+        "hipinfer-conformance: no test data at '%s' (set --data or HI_ONNX_TEST_DATA to the folder holding node/)\n",
+        data.c_str());
     return 2;
   }
   std::vector<TestCase> tests;
@@ -499,11 +521,16 @@ int main(int argc, char** argv) {
       if (!fs::exists(e.path() / "model.onnx")) continue;
       const std::string name = e.path().filename().string();
       if (!filter.empty() && name.find(filter) == std::string::npos) continue;
-      tests.push_back({name, folder, e.path(), op_of(e.path()),
-                       std::string(folder) == "node" ? gpu_coverage(e.path()) : std::nullopt, {}});
+      tests.push_back({name,
+                       folder,
+                       e.path(),
+                       op_of(e.path()),
+                       std::string(folder) == "node" ? gpu_coverage(e.path()) : std::nullopt,
+                       {}});
     }
   }
-  std::sort(tests.begin(), tests.end(), [](const auto& a, const auto& b) { return std::tie(a.folder, a.name) < std::tie(b.folder, b.name); });
+  std::sort(tests.begin(), tests.end(),
+            [](const auto& a, const auto& b) { return std::tie(a.folder, a.name) < std::tie(b.folder, b.name); });
   std::atomic<size_t> next{0};
   std::vector<std::thread> workers;
   for (int w = 0; w < jobs; ++w)
@@ -519,9 +546,11 @@ int main(int argc, char** argv) {
     if (t.folder == "node" && t.outcome.status == "pass") ++node_pass;
     if (t.outcome.status == "crash" || t.outcome.status == "timeout") {
       ++crashes;
-      std::printf("%s %s/%s: %s\n", t.outcome.status.c_str(), t.folder.c_str(), t.name.c_str(), t.outcome.reason.c_str());
+      std::printf("%s %s/%s: %s\n", t.outcome.status.c_str(), t.folder.c_str(), t.name.c_str(),
+                  t.outcome.reason.c_str());
     } else if (verbose && t.outcome.status != "pass") {
-      std::printf("%-11s %s/%s: %s\n", t.outcome.status.c_str(), t.folder.c_str(), t.name.c_str(), one_line(t.outcome.reason, 200).c_str());
+      std::printf("%-11s %s/%s: %s\n", t.outcome.status.c_str(), t.folder.c_str(), t.name.c_str(),
+                  one_line(t.outcome.reason, 200).c_str());
     }
   }
   if (baseline_path.empty()) {
@@ -539,8 +568,8 @@ int main(int argc, char** argv) {
   if (!report.empty()) write_report(report, tests, baseline, data);
   std::printf("conformance: %d passed, %d failed, %d unsupported, %d errors, %d crashed or timed out, of %zu tests\n",
               counts["pass"], counts["fail"], counts["unsupported"], counts["error"], crashes, tests.size());
-  std::printf("node tests passed: %d; of the %d that ONNX Runtime 1.30 passes, hipinfer does not pass %d\n", node_pass, ort_pass,
-              ort_pass_we_fail);
+  std::printf("node tests passed: %d; of the %d that ONNX Runtime 1.30 passes, hipinfer does not pass %d\n", node_pass,
+              ort_pass, ort_pass_we_fail);
   if (!devices.empty()) {
     int ran = 0, passed = 0, sessions = 0;
     for (const auto& t : tests) {
@@ -549,15 +578,18 @@ int main(int argc, char** argv) {
       ++ran;
       passed += t.outcome.status == "pass";
       if (t.outcome.status != "pass")
-        std::printf("off-cpu %-11s %s/%s (%lld of %lld nodes off the CPU): %s\n", t.outcome.status.c_str(), t.folder.c_str(),
-                    t.name.c_str(), static_cast<long long>(t.outcome.off_cpu), static_cast<long long>(t.outcome.nodes),
-                    one_line(t.outcome.reason, 200).c_str());
+        std::printf("off-cpu %-11s %s/%s (%lld of %lld nodes off the CPU): %s\n", t.outcome.status.c_str(),
+                    t.folder.c_str(), t.name.c_str(), static_cast<long long>(t.outcome.off_cpu),
+                    static_cast<long long>(t.outcome.nodes), one_line(t.outcome.reason, 200).c_str());
     }
-    std::printf("--device: %d tests ran through a session on those devices (the rest: the executor); %d ran nodes off "
-                "the CPU, and %d of those passed\n", sessions, ran, passed);
+    std::printf(
+        "--device: %d tests ran through a session on those devices (the rest: the executor); %d ran nodes off "
+        "the CPU, and %d of those passed\n",
+        sessions, ran, passed);
   }
   if (const GpuCoverage c = gpu_coverage_of(tests); c.total > 0)
-    std::printf("GPU kernels cover %d of %d one-node tests (%zu ops; per op in the report)\n", c.covered, c.total, c.per_op.size());
+    std::printf("GPU kernels cover %d of %d one-node tests (%zu ops; per op in the report)\n", c.covered, c.total,
+                c.per_op.size());
   if (crashes) return 1;
   if (node_pass < min_pass) {
     std::printf("fewer than the required %d node tests passed\n", min_pass);

@@ -40,7 +40,8 @@ Result<AccuracyReport> accuracy_guard(const std::string& model, const Session& r
   report.samples = samples;
   std::map<std::string, size_t> index;
   for (int s = 0; s < samples; ++s) {
-    HI_ASSIGN_OR_RETURN(TensorMap inputs, make_model_inputs(*reference, input_specs, batch, seed + static_cast<uint64_t>(s)));
+    HI_ASSIGN_OR_RETURN(TensorMap inputs,
+                        make_model_inputs(*reference, input_specs, batch, seed + static_cast<uint64_t>(s)));
     HI_ASSIGN_OR_RETURN(TensorMap want, reference->run(inputs));
     HI_ASSIGN_OR_RETURN(TensorMap got, reduced.run(inputs));
     for (const auto& [name, w] : want) {
@@ -103,13 +104,16 @@ void print_accuracy(std::FILE* out, const std::string& precision, const Accuracy
     std::fprintf(out, "    %-28s max abs %-10.3g max rel %-10.3g", a.name.c_str(), a.max_abs_error, a.max_rel_error);
     if (a.rows > 0)
       std::fprintf(out, " top-1 agrees %lld/%lld (%.1f %%)", static_cast<long long>(a.top1_agree),
-                   static_cast<long long>(a.rows), 100.0 * static_cast<double>(a.top1_agree) / static_cast<double>(a.rows));
+                   static_cast<long long>(a.rows),
+                   100.0 * static_cast<double>(a.top1_agree) / static_cast<double>(a.rows));
     std::fprintf(out, "\n");
     if (a.leads.empty()) continue;
-    std::fprintf(out, "    %-28s float32's top-1 leads the second by a median %.3g sd of the row; ", "", median_lead(a));
+    std::fprintf(out, "    %-28s float32's top-1 leads the second by a median %.3g sd of the row; ", "",
+                 median_lead(a));
     if (a.clear_rows == 0)
-      std::fprintf(out, "none by %.1f sd: the classes are near ties on these inputs, and top-1 agreement measures the ties\n",
-                   OutputAccuracy::kClearLead);
+      std::fprintf(
+          out, "none by %.1f sd: the classes are near ties on these inputs, and top-1 agreement measures the ties\n",
+          OutputAccuracy::kClearLead);
     else
       std::fprintf(out, "where it leads by %.1f sd or more, top-1 agrees %lld/%lld\n", OutputAccuracy::kClearLead,
                    static_cast<long long>(a.clear_agree), static_cast<long long>(a.clear_rows));

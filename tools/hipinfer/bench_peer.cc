@@ -51,8 +51,8 @@ void kill_group(int pid) {
 
 struct Reaped {
   int status = 0;
-  bool killed = false;    // it had not exited within the grace period
-  bool reaped = true;     // false: not even SIGKILL ended it within kKillWaitS
+  bool killed = false;  // it had not exited within the grace period
+  bool reaped = true;   // false: not even SIGKILL ended it within kKillWaitS
 };
 
 // Waits up to `grace_s` for the child to exit, then kills its process group and waits at most
@@ -143,7 +143,8 @@ std::string PeerProcess::describe_end() {
   std::string s;
   if (!r.reaped) s = str("it did not end even after SIGKILL (process ", pid, " is left behind)");
   else if (WIFEXITED(status)) s = "it exited with status " + std::to_string(WEXITSTATUS(status));
-  else if (WIFSIGNALED(status)) s = str("it was killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")");
+  else if (WIFSIGNALED(status))
+    s = str("it was killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")");
   else s = "it stopped";
   const std::string tail = stderr_tail(stderr_file_, 15);
   return tail.empty() ? s + " (nothing on its stderr)" : s + "; the end of its stderr:" + tail;
@@ -162,7 +163,8 @@ Status PeerProcess::send(const std::string& line, double timeout_s) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-      return error(StatusCode::kRuntimeError, "the ", label_, " worker stopped before '", line.substr(0, 80), "': ", describe_end());
+      return error(StatusCode::kRuntimeError, "the ", label_, " worker stopped before '", line.substr(0, 80),
+                   "': ", describe_end());
     // The pipe is full: the worker is not reading. Wait for room, up to the deadline.
     const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left_ms <= 0) {
@@ -201,7 +203,8 @@ Result<std::string> PeerProcess::read_line(double timeout_s) {
     char chunk[4096];
     const ssize_t n = read(from_child_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return error(StatusCode::kRuntimeError, "the ", label_, " worker stopped unexpectedly: ", describe_end());
+    if (n <= 0)
+      return error(StatusCode::kRuntimeError, "the ", label_, " worker stopped unexpectedly: ", describe_end());
     buffer_.append(chunk, static_cast<size_t>(n));
   }
 }
@@ -229,8 +232,8 @@ Status PeerProcess::stop(double grace_s) {
                " s of 'quit' and was killed (SIGKILL)");
 }
 
-Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::string& model_path, const TensorMap& inputs,
-                                        int threads, const std::string& folder) {
+Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::string& model_path,
+                                        const TensorMap& inputs, int threads, const std::string& folder) {
   namespace fs = std::filesystem;
   Started started;
   // Inputs go over as .npy files; a type .npy cannot carry means no comparison, not a failure.
@@ -249,7 +252,8 @@ Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::st
       }
       list << file << '\t' << name << '\n';
     }
-    if (!list.good()) return error(StatusCode::kRuntimeError, "cannot write ", (fs::path(folder) / "inputs.txt").string());
+    if (!list.good())
+      return error(StatusCode::kRuntimeError, "cannot write ", (fs::path(folder) / "inputs.txt").string());
   }
   const std::string script = (fs::path(folder) / "ort_worker.py").string();
   {
@@ -259,9 +263,8 @@ Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::st
   }
   std::error_code ec;
   const std::string model = fs::absolute(model_path, ec).string();
-  HI_ASSIGN_OR_RETURN(auto process,
-                      PeerProcess::start({python, "-u", script, model, folder, std::to_string(threads)},
-                                         (fs::path(folder) / "worker.stderr").string(), "ONNX Runtime"));
+  HI_ASSIGN_OR_RETURN(auto process, PeerProcess::start({python, "-u", script, model, folder, std::to_string(threads)},
+                                                       (fs::path(folder) / "worker.stderr").string(), "ONNX Runtime"));
   // Loading a large model into ONNX Runtime can take minutes.
   HI_ASSIGN_OR_RETURN(std::string hello, process->read_line(1800));
   std::istringstream words(hello);
@@ -303,7 +306,8 @@ Result<std::vector<double>> OrtPeer::run(int k, double expected_ms_per_run) {
   std::istringstream in(answer);
   for (double v; in >> v;) ms.push_back(v);
   if (static_cast<int>(ms.size()) != k)
-    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker returned ", ms.size(), " latencies for 'run ", k, "'");
+    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker returned ", ms.size(), " latencies for 'run ", k,
+                 "'");
   return ms;
 }
 
@@ -318,7 +322,8 @@ Result<std::vector<std::pair<std::string, Tensor>>> OrtPeer::outputs() {
     result.emplace_back(line.substr(tab + 1), std::move(t));
   }
   if (std::to_string(result.size()) != answer)
-    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker announced ", answer, " outputs, found ", result.size());
+    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker announced ", answer, " outputs, found ",
+                 result.size());
   return result;
 }
 

@@ -28,8 +28,8 @@ struct NodeTimeSummary {
 
 struct Profile {
   int64_t runs = 0;
-  double node_ms_per_run = 0;       // every node's time per run; the rest of a run is overhead
-  std::vector<OpTime> ops;          // slowest first
+  double node_ms_per_run = 0;          // every node's time per run; the rest of a run is overhead
+  std::vector<OpTime> ops;             // slowest first
   std::vector<NodeTimeSummary> nodes;  // every node, slowest first (the text report prints ten)
   int64_t work_runs = 0;               // timed runs whose device work was counted
   GpuActivity gpu_total;               // over those runs (per run: divide by work_runs)

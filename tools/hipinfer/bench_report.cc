@@ -32,12 +32,12 @@ std::string bytes_or_dash(int64_t b) { return b < 0 ? "-" : human_bytes(static_c
 std::string method_text(const BenchReport& r) {
   std::string limit;
   if (r.max_runs > 0 && r.time_budget_s > 0)
-    limit = "up to " + std::to_string(r.max_runs) + " runs or " + fmt("%g", r.time_budget_s) + " s, whichever comes first,";
-  else if (r.max_runs > 0)
-    limit = std::to_string(r.max_runs) + " runs";
-  else
-    limit = fmt("%g", r.time_budget_s) + " s of runs";
-  std::string s = std::to_string(r.warmup) + (r.warmup == 1 ? " warm-up run, then " : " warm-up runs, then ") + limit + " per engine";
+    limit =
+        "up to " + std::to_string(r.max_runs) + " runs or " + fmt("%g", r.time_budget_s) + " s, whichever comes first,";
+  else if (r.max_runs > 0) limit = std::to_string(r.max_runs) + " runs";
+  else limit = fmt("%g", r.time_budget_s) + " s of runs";
+  std::string s = std::to_string(r.warmup) + (r.warmup == 1 ? " warm-up run, then " : " warm-up runs, then ") + limit +
+                  " per engine";
   if (!r.peers.empty()) s += ", engines alternating in blocks";
   return s;
 }
@@ -93,7 +93,8 @@ bool comparisons_ok(const BenchReport& r) {
 
 std::string chart_title(const BenchReport& r) {
   return std::filesystem::path(r.model).filename().string() + ": batch " + std::to_string(r.batch) + ", " +
-         std::to_string(r.threads) + (r.threads == 1 ? " thread, " : " threads, ") + r.precision + ", " + r.machine.cpu_model;
+         std::to_string(r.threads) + (r.threads == 1 ? " thread, " : " threads, ") + r.precision + ", " +
+         r.machine.cpu_model;
 }
 
 // The device work of the timed runs: GPU activity per run (when a GPU ran anything) and the
@@ -133,17 +134,18 @@ static void print_profile(std::FILE* out, const BenchReport& r) {
   const Profile& p = r.profile;
   if (p.runs == 0) return;
   const LatencySummary ours = summarize(r.hipinfer.latencies_ms);
-  std::fprintf(out, "\nprofile over %lld timed runs: nodes %.3f ms per run of a %.3f ms mean run (the rest is overhead)\n",
+  std::fprintf(out,
+               "\nprofile over %lld timed runs: nodes %.3f ms per run of a %.3f ms mean run (the rest is overhead)\n",
                static_cast<long long>(p.runs), p.node_ms_per_run, ours.mean_ms);
   std::fprintf(out, "  %-34s %6s %12s %7s\n", "op type", "nodes", "ms per run", "share");
   for (const OpTime& o : p.ops)
-    std::fprintf(out, "  %-34s %6lld %12.4f %6.1f%%\n", o.op_type.c_str(), static_cast<long long>(o.nodes), o.ms_per_run,
-                 100 * o.share);
+    std::fprintf(out, "  %-34s %6lld %12.4f %6.1f%%\n", o.op_type.c_str(), static_cast<long long>(o.nodes),
+                 o.ms_per_run, 100 * o.share);
   std::fprintf(out, "  slowest nodes (every node in --json):\n");
   for (size_t i = 0; i < std::min<size_t>(10, p.nodes.size()); ++i) {
     const NodeTimeSummary& n = p.nodes[i];
-    std::fprintf(out, "  %9.4f ms %6.1f%%  %s (%s%s%s)\n", n.ms_per_run, 100 * n.share, n.node.c_str(), n.op_type.c_str(),
-                 n.kernel.empty() ? "" : ": ", n.kernel.c_str());
+    std::fprintf(out, "  %9.4f ms %6.1f%%  %s (%s%s%s)\n", n.ms_per_run, 100 * n.share, n.node.c_str(),
+                 n.op_type.c_str(), n.kernel.empty() ? "" : ": ", n.kernel.c_str());
   }
   print_work(out, p);
 }
@@ -172,7 +174,8 @@ void print_report(std::FILE* out, const BenchReport& r) {
     for (const auto* e : engines) cells.push_back(cell(*e, summarize(e->latencies_ms)));
     print_row(out, label, cells);
   };
-  row("session creation (ms)", [](const EngineResult& e, const LatencySummary&) { return e.create_ms < 0 ? "-" : fmt("%.1f", e.create_ms); });
+  row("session creation (ms)",
+      [](const EngineResult& e, const LatencySummary&) { return e.create_ms < 0 ? "-" : fmt("%.1f", e.create_ms); });
   row("runs", [](const EngineResult&, const LatencySummary& s) { return std::to_string(s.runs); });
   row("latency min (ms)", [](const EngineResult&, const LatencySummary& s) { return fmt("%.3f", s.min_ms); });
   row("latency mean (ms)", [](const EngineResult&, const LatencySummary& s) { return fmt("%.3f", s.mean_ms); });
@@ -182,22 +185,24 @@ void print_report(std::FILE* out, const BenchReport& r) {
   row("latency max (ms)", [](const EngineResult&, const LatencySummary& s) { return fmt("%.3f", s.max_ms); });
   row("latency std. dev. (ms)", [](const EngineResult&, const LatencySummary& s) { return fmt("%.3f", s.stddev_ms); });
   const long long batch = r.batch;
-  row("throughput (inferences/s)", [batch](const EngineResult&, const LatencySummary& s) { return fmt("%.2f", throughput_per_s(s, batch)); });
+  row("throughput (inferences/s)",
+      [batch](const EngineResult&, const LatencySummary& s) { return fmt("%.2f", throughput_per_s(s, batch)); });
   row("planned arena", [](const EngineResult& e, const LatencySummary&) {
     return e.planned_arena_bytes == 0 ? std::string("none") : bytes_or_dash(e.planned_arena_bytes);
   });
   row("planned tensors (sum)", [](const EngineResult& e, const LatencySummary&) {
     return e.planned_activation_bytes <= 0 ? std::string("-") : bytes_or_dash(e.planned_activation_bytes);
   });
-  row("peak tensor memory", [](const EngineResult& e, const LatencySummary&) { return bytes_or_dash(e.peak_host_bytes); });
+  row("peak tensor memory",
+      [](const EngineResult& e, const LatencySummary&) { return bytes_or_dash(e.peak_host_bytes); });
   row("process peak RSS", [](const EngineResult& e, const LatencySummary&) { return bytes_or_dash(e.peak_rss_bytes); });
 
   const LatencySummary ours = summarize(r.hipinfer.latencies_ms);
   for (const auto& p : r.peers) {
     std::fprintf(out, "\n");
     if (p.state != EngineResult::State::kMeasured) {
-      std::fprintf(out, "  %s: %s: %s\n", p.label.c_str(), p.state == EngineResult::State::kFailed ? "FAILED" : "not compared",
-                   p.message.c_str());
+      std::fprintf(out, "  %s: %s: %s\n", p.label.c_str(),
+                   p.state == EngineResult::State::kFailed ? "FAILED" : "not compared", p.message.c_str());
       continue;
     }
     const LatencySummary theirs = summarize(p.latencies_ms);
@@ -207,7 +212,8 @@ void print_report(std::FILE* out, const BenchReport& r) {
     std::fprintf(out, "  throughput       %.2f x %s  (above 1: hipinfer is faster)\n",
                  their_tp > 0 ? throughput_per_s(ours, r.batch) / their_tp : NAN, p.label.c_str());
     if (p.label == "ONNX Runtime" && p.peak_rss_bytes >= 0)
-      std::fprintf(out, "  (%s's peak RSS is its Python worker's, the interpreter and numpy included)\n", p.label.c_str());
+      std::fprintf(out, "  (%s's peak RSS is its Python worker's, the interpreter and numpy included)\n",
+                   p.label.c_str());
     if (!p.output_check_error.empty()) {
       std::fprintf(out, "  output check against %s FAILED: %s\n", p.label.c_str(), p.output_check_error.c_str());
       continue;
@@ -219,9 +225,10 @@ void print_report(std::FILE* out, const BenchReport& r) {
         std::fprintf(out, "    %-28s MISMATCH: %s\n", d.name.c_str(), d.problem.c_str());
         continue;
       }
-      std::fprintf(out, "    %-28s max abs %-10.3g max rel %-10.3g %s", d.name.c_str(), d.max_abs_error, d.max_rel_error,
-                   d.match ? "ok" : "MISMATCH");
-      if (d.nonfinite_mismatches) std::fprintf(out, " (%lld NaN/Inf differ)", static_cast<long long>(d.nonfinite_mismatches));
+      std::fprintf(out, "    %-28s max abs %-10.3g max rel %-10.3g %s", d.name.c_str(), d.max_abs_error,
+                   d.max_rel_error, d.match ? "ok" : "MISMATCH");
+      if (d.nonfinite_mismatches)
+        std::fprintf(out, " (%lld NaN/Inf differ)", static_cast<long long>(d.nonfinite_mismatches));
       std::fprintf(out, "\n");
     }
   }
@@ -231,16 +238,16 @@ void print_report(std::FILE* out, const BenchReport& r) {
 std::string one_line_summary(const BenchReport& r) {
   const LatencySummary ours = summarize(r.hipinfer.latencies_ms);
   std::string s = "median " + fmt("%.3f", ours.median_ms) + " ms, p99 " + fmt("%.3f", ours.p99_ms) + " ms, " +
-                  fmt("%.2f", throughput_per_s(ours, r.batch)) +
-                  " inferences/s over " + std::to_string(ours.runs) + " runs";
+                  fmt("%.2f", throughput_per_s(ours, r.batch)) + " inferences/s over " + std::to_string(ours.runs) +
+                  " runs";
   for (const auto& p : r.peers) {
     if (p.state != EngineResult::State::kMeasured) continue;
     const LatencySummary theirs = summarize(p.latencies_ms);
     if (theirs.median_ms > 0) s += "; median " + fmt("%.2f", ours.median_ms / theirs.median_ms) + " x " + p.label;
   }
   for (const GpuMemoryStats& g : r.gpu_memory)
-    s += "; " + g.device + " peak allocated " + human_bytes(static_cast<double>(g.peak_allocated_bytes)) + ", reserved " +
-         human_bytes(static_cast<double>(g.reserved_bytes));
+    s += "; " + g.device + " peak allocated " + human_bytes(static_cast<double>(g.peak_allocated_bytes)) +
+         ", reserved " + human_bytes(static_cast<double>(g.reserved_bytes));
   if (!r.gpu_graphs.empty()) s += "; " + r.gpu_graphs;
   return s;
 }
@@ -306,13 +313,30 @@ std::string report_json(const BenchReport& r) {
     j.key("profile").begin_object().key("runs").value(r.profile.runs);
     j.key("node_ms_per_run").value(r.profile.node_ms_per_run).key("ops").begin_array();
     for (const OpTime& o : r.profile.ops)
-      j.begin_object().key("op_type").value(o.op_type).key("nodes").value(o.nodes).key("ms_per_run").value(o.ms_per_run)
-          .key("share").value(o.share).end_object();
+      j.begin_object()
+          .key("op_type")
+          .value(o.op_type)
+          .key("nodes")
+          .value(o.nodes)
+          .key("ms_per_run")
+          .value(o.ms_per_run)
+          .key("share")
+          .value(o.share)
+          .end_object();
     j.end_array().key("nodes").begin_array();  // every node, slowest first
     for (const NodeTimeSummary& n : r.profile.nodes)
-      j.begin_object().key("node").value(n.node).key("op_type").value(n.op_type).key("kernel").value(n.kernel)
-          .key("ms_per_run").value(n.ms_per_run)
-          .key("share").value(n.share).end_object();
+      j.begin_object()
+          .key("node")
+          .value(n.node)
+          .key("op_type")
+          .value(n.op_type)
+          .key("kernel")
+          .value(n.kernel)
+          .key("ms_per_run")
+          .value(n.ms_per_run)
+          .key("share")
+          .value(n.share)
+          .end_object();
     j.end_array();
     if (r.profile.work_runs > 0) {
       const GpuActivity& g = r.profile.gpu_total;
@@ -324,8 +348,18 @@ std::string report_json(const BenchReport& r) {
       j.key("allocator_requests").value(static_cast<double>(g.allocator_requests) / n).end_object();
       j.key("traffic").begin_array();  // one run's, in execution order
       for (const NodeTraffic& t : r.profile.traffic)
-        j.begin_object().key("node").value(t.node).key("op_type").value(t.op_type).key("device").value(t.device)
-            .key("bytes_read").value(t.bytes_read).key("bytes_written").value(t.bytes_written).end_object();
+        j.begin_object()
+            .key("node")
+            .value(t.node)
+            .key("op_type")
+            .value(t.op_type)
+            .key("device")
+            .value(t.device)
+            .key("bytes_read")
+            .value(t.bytes_read)
+            .key("bytes_written")
+            .value(t.bytes_written)
+            .end_object();
       j.end_array();
     }
     j.end_object();

@@ -20,8 +20,8 @@ struct EngineResult {
   std::string label;  // "hipinfer", "ONNX Runtime": for people
   std::string version;
   enum class State { kMeasured, kUnavailable, kFailed } state = State::kMeasured;
-  std::string message;     // why it is unavailable or failed
-  double create_ms = -1;   // session creation; -1 unknown
+  std::string message;    // why it is unavailable or failed
+  double create_ms = -1;  // session creation; -1 unknown
   std::vector<double> latencies_ms;
   int64_t peak_rss_bytes = -1;  // the process running it (for a peer: its Python worker)
   // hipinfer only (-1: not applicable).
@@ -41,8 +41,8 @@ struct BenchReport {
   int threads = 0;
   std::string precision;
   int opt_level = 3;
-  std::string placement;  // PlacementReport::summary() of hipinfer's session
-  std::string gpu_graphs;  // PartitionGraphStats::summary(); empty when nothing ran on a GPU
+  std::string placement;                   // PlacementReport::summary() of hipinfer's session
+  std::string gpu_graphs;                  // PartitionGraphStats::summary(); empty when nothing ran on a GPU
   std::vector<GpuMemoryStats> gpu_memory;  // after hipinfer's runs; empty when nothing ran on a GPU
   int64_t fallback_nodes = 0;
   int warmup = 0;
@@ -51,7 +51,7 @@ struct BenchReport {
   MachineInfo machine;
   EngineResult hipinfer;
   std::vector<EngineResult> peers;
-  Profile profile;  // --profile; profile.runs 0 without it
+  Profile profile;                         // --profile; profile.runs 0 without it
   std::optional<AccuracyReport> accuracy;  // reduced precision's guard, when it ran
 };
 

@@ -117,22 +117,30 @@ std::string latency_chart_svg(const std::string& title, const std::vector<SvgSer
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" + num(kHeight) +
          "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg += "<text x=\"" + num(kWidth / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" + xml_escape(title) + "</text>\n";
-  svg += "<text x=\"" + num(kWidth / 2) + "\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">"
+  svg += "<text x=\"" + num(kWidth / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" + xml_escape(title) +
+         "</text>\n";
+  svg += "<text x=\"" + num(kWidth / 2) +
+         "\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">"
          "dots: runs; box: 25th-75th percentile; bar: median; whiskers: min to max" +
          std::string(log_scale ? "; log scale" : "") + "</text>\n";
 
   // Axes, grid and tick labels.
   svg += "<g stroke=\"#ddd\">\n";
   for (double t : ticks)
-    svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(y_of(t)) + "\" y2=\"" + num(y_of(t)) + "\"/>\n";
+    svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(y_of(t)) + "\" y2=\"" +
+           num(y_of(t)) + "\"/>\n";
   svg += "</g>\n<g text-anchor=\"end\">\n";
-  for (double t : ticks) svg += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y_of(t) + 4) + "\">" + tick_label(t) + "</text>\n";
+  for (double t : ticks)
+    svg += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y_of(t) + 4) + "\">" + tick_label(t) + "</text>\n";
   svg += "</g>\n";
-  svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft) + "\" y1=\"" + num(kTop) + "\" y2=\"" + num(kTop + plot_h) + "\" stroke=\"black\"/>\n";
-  svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(kTop + plot_h) + "\" y2=\"" + num(kTop + plot_h) + "\" stroke=\"black\"/>\n";
-  svg += "<text transform=\"translate(20 " + num(kTop + plot_h / 2) + ") rotate(-90)\" text-anchor=\"middle\">latency per run (ms)</text>\n";
-  svg += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(kHeight - 12) + "\" text-anchor=\"middle\">engine</text>\n";
+  svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft) + "\" y1=\"" + num(kTop) + "\" y2=\"" +
+         num(kTop + plot_h) + "\" stroke=\"black\"/>\n";
+  svg += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(kTop + plot_h) + "\" y2=\"" +
+         num(kTop + plot_h) + "\" stroke=\"black\"/>\n";
+  svg += "<text transform=\"translate(20 " + num(kTop + plot_h / 2) +
+         ") rotate(-90)\" text-anchor=\"middle\">latency per run (ms)</text>\n";
+  svg += "<text x=\"" + num(kLeft + plot_w / 2) + "\" y=\"" + num(kHeight - 12) +
+         "\" text-anchor=\"middle\">engine</text>\n";
 
   const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"};
   const double column_w = plot_w / static_cast<double>(std::max<size_t>(series.size(), 1));
@@ -142,7 +150,8 @@ std::string latency_chart_svg(const std::string& title, const std::vector<SvgSer
     const double cx = kLeft + column_w * (static_cast<double>(i) + 0.5);
     const double box_w = std::min(column_w * 0.4, 120.0);
     const LatencySummary sum = summarize(s.latencies_ms);
-    svg += "<text x=\"" + num(cx) + "\" y=\"" + num(kTop + plot_h + 20) + "\" text-anchor=\"middle\">" + xml_escape(s.label) + "</text>\n";
+    svg += "<text x=\"" + num(cx) + "\" y=\"" + num(kTop + plot_h + 20) + "\" text-anchor=\"middle\">" +
+           xml_escape(s.label) + "</text>\n";
     char caption[128];
     std::snprintf(caption, sizeof caption, "median %.3g ms, %d runs", sum.median_ms, sum.runs);
     svg += "<text x=\"" + num(cx) + "\" y=\"" + num(kTop + plot_h + 36) + "\" text-anchor=\"middle\" fill=\"#555\">" +
@@ -155,18 +164,23 @@ std::string latency_chart_svg(const std::string& title, const std::vector<SvgSer
     const size_t stride = (s.latencies_ms.size() + kMaxDots - 1) / kMaxDots;
     for (size_t k = 0; k < s.latencies_ms.size(); k += stride) {
       const double jitter = std::fmod(static_cast<double>(k) * 0.6180339887, 1.0) - 0.5;
-      svg += "<circle cx=\"" + num(cx + jitter * box_w * 1.6) + "\" cy=\"" + num(y_of(s.latencies_ms[k])) + "\" r=\"2\"/>\n";
+      svg += "<circle cx=\"" + num(cx + jitter * box_w * 1.6) + "\" cy=\"" + num(y_of(s.latencies_ms[k])) +
+             "\" r=\"2\"/>\n";
     }
     svg += "</g>\n";
     const double q1 = y_of(percentile(sorted, 25)), q3 = y_of(percentile(sorted, 75));
     svg += "<g stroke=\"" + colour + "\" stroke-width=\"1.5\" fill=\"none\">\n";
-    svg += "<line x1=\"" + num(cx) + "\" x2=\"" + num(cx) + "\" y1=\"" + num(y_of(sum.max_ms)) + "\" y2=\"" + num(q3) + "\"/>\n";
-    svg += "<line x1=\"" + num(cx) + "\" x2=\"" + num(cx) + "\" y1=\"" + num(q1) + "\" y2=\"" + num(y_of(sum.min_ms)) + "\"/>\n";
+    svg += "<line x1=\"" + num(cx) + "\" x2=\"" + num(cx) + "\" y1=\"" + num(y_of(sum.max_ms)) + "\" y2=\"" + num(q3) +
+           "\"/>\n";
+    svg += "<line x1=\"" + num(cx) + "\" x2=\"" + num(cx) + "\" y1=\"" + num(q1) + "\" y2=\"" + num(y_of(sum.min_ms)) +
+           "\"/>\n";
     for (double v : {sum.min_ms, sum.max_ms})
-      svg += "<line x1=\"" + num(cx - box_w / 4) + "\" x2=\"" + num(cx + box_w / 4) + "\" y1=\"" + num(y_of(v)) + "\" y2=\"" + num(y_of(v)) + "\"/>\n";
-    svg += "<rect x=\"" + num(cx - box_w / 2) + "\" y=\"" + num(q3) + "\" width=\"" + num(box_w) + "\" height=\"" + num(std::max(q1 - q3, 0.5)) + "\"/>\n";
-    svg += "<line x1=\"" + num(cx - box_w / 2) + "\" x2=\"" + num(cx + box_w / 2) + "\" y1=\"" + num(y_of(sum.median_ms)) + "\" y2=\"" +
-           num(y_of(sum.median_ms)) + "\" stroke-width=\"3\"/>\n";
+      svg += "<line x1=\"" + num(cx - box_w / 4) + "\" x2=\"" + num(cx + box_w / 4) + "\" y1=\"" + num(y_of(v)) +
+             "\" y2=\"" + num(y_of(v)) + "\"/>\n";
+    svg += "<rect x=\"" + num(cx - box_w / 2) + "\" y=\"" + num(q3) + "\" width=\"" + num(box_w) + "\" height=\"" +
+           num(std::max(q1 - q3, 0.5)) + "\"/>\n";
+    svg += "<line x1=\"" + num(cx - box_w / 2) + "\" x2=\"" + num(cx + box_w / 2) + "\" y1=\"" +
+           num(y_of(sum.median_ms)) + "\" y2=\"" + num(y_of(sum.median_ms)) + "\" stroke-width=\"3\"/>\n";
     svg += "</g>\n";
   }
   svg += "</svg>\n";

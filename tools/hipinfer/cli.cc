@@ -57,7 +57,8 @@ Result<Args> Args::parse(const CommandSpec& spec, int argc, char** argv) {
       a.help_ = true;
       return a;
     }
-    if (arg.size() > 1 && arg[0] == '-' && !(arg.size() > 1 && (std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == '.'))) {
+    if (arg.size() > 1 && arg[0] == '-' &&
+        !(arg.size() > 1 && (std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == '.'))) {
       std::string value;
       bool has_value = false;
       if (const auto eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
@@ -75,7 +76,8 @@ Result<Args> Args::parse(const CommandSpec& spec, int argc, char** argv) {
         continue;
       }
       if (!has_value) {
-        if (i + 1 >= argc) return error(StatusCode::kInvalidArgument, "option ", o->name, " needs a value (", o->value, ")");
+        if (i + 1 >= argc)
+          return error(StatusCode::kInvalidArgument, "option ", o->name, " needs a value (", o->value, ")");
         value = argv[++i];
       }
       if (!o->repeatable && a.values_.count(o->name))
@@ -87,8 +89,8 @@ Result<Args> Args::parse(const CommandSpec& spec, int argc, char** argv) {
   }
   const int n = static_cast<int>(a.positional_.size());
   if (n < spec.min_positional || n > spec.max_positional)
-    return error(StatusCode::kInvalidArgument, "usage: hipinfer ", spec.name, " ", spec.usage,
-                 " (see 'hipinfer ", spec.name, " --help')");
+    return error(StatusCode::kInvalidArgument, "usage: hipinfer ", spec.name, " ", spec.usage, " (see 'hipinfer ",
+                 spec.name, " --help')");
   return a;
 }
 
@@ -107,7 +109,8 @@ Result<int64_t> Args::get_int(const std::string& name, int64_t def) const {
   const std::string v = get(name);
   char* end = nullptr;
   const long long x = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end) return error(StatusCode::kInvalidArgument, "option ", name, " expects an integer, got '", v, "'");
+  if (v.empty() || *end)
+    return error(StatusCode::kInvalidArgument, "option ", name, " expects an integer, got '", v, "'");
   return static_cast<int64_t>(x);
 }
 
@@ -116,7 +119,8 @@ Result<double> Args::get_double(const std::string& name, double def) const {
   const std::string v = get(name);
   char* end = nullptr;
   const double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end) return error(StatusCode::kInvalidArgument, "option ", name, " expects a number, got '", v, "'");
+  if (v.empty() || *end)
+    return error(StatusCode::kInvalidArgument, "option ", name, " expects a number, got '", v, "'");
   return x;
 }
 
@@ -124,8 +128,8 @@ Result<int64_t> Args::get_bytes(const std::string& name, int64_t def) const {
   if (!has(name)) return def;
   const std::string v = get(name);
   auto bad = [&] {
-    return error(StatusCode::kInvalidArgument, "option ", name, " expects a size in bytes (e.g. 1048576, 512K, 64M, 2G), got '",
-                 v, "'");
+    return error(StatusCode::kInvalidArgument, "option ", name,
+                 " expects a size in bytes (e.g. 1048576, 512K, 64M, 2G), got '", v, "'");
   };
   char* end = nullptr;
   errno = 0;

@@ -13,12 +13,12 @@ namespace hi::cli {
 // Exit codes, documented in `hipinfer --help` and docs/cli.md.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFailure = 1,       // a check failed (doctor found an error, a comparison did not match)
-  kExitUsage = 2,         // bad command line
-  kExitBadModel = 3,      // the model is invalid or uses something unsupported
-  kExitBadInput = 4,      // a file or input given on the command line is missing or wrong
-  kExitRuntime = 5,       // running failed (out of memory, device error)
-  kExitInternal = 70,     // a hipinfer bug
+  kExitFailure = 1,    // a check failed (doctor found an error, a comparison did not match)
+  kExitUsage = 2,      // bad command line
+  kExitBadModel = 3,   // the model is invalid or uses something unsupported
+  kExitBadInput = 4,   // a file or input given on the command line is missing or wrong
+  kExitRuntime = 5,    // running failed (out of memory, device error)
+  kExitInternal = 70,  // a hipinfer bug
 };
 int exit_code_for(const Status& status);
 // Prints "hipinfer: error: <message>" to stderr and returns the exit code for it.
@@ -29,18 +29,18 @@ void print_warnings(const std::vector<std::string>& warnings);
 std::vector<std::string> split_commas(const std::string& list);
 
 struct OptionSpec {
-  std::string name;       // "--output-dir" (and "-o" as alias via `alias`)
-  std::string alias;      // "" or "-o"
-  std::string value;      // "" for a switch, else the value's placeholder ("DIR")
+  std::string name;   // "--output-dir" (and "-o" as alias via `alias`)
+  std::string alias;  // "" or "-o"
+  std::string value;  // "" for a switch, else the value's placeholder ("DIR")
   std::string help;
   bool repeatable = false;
 };
 
 struct CommandSpec {
   std::string name;
-  std::string usage;       // "MODEL [options]"
-  std::string summary;     // one line
-  std::string description; // paragraph(s) after usage
+  std::string usage;        // "MODEL [options]"
+  std::string summary;      // one line
+  std::string description;  // paragraph(s) after usage
   std::vector<OptionSpec> options;
   int min_positional = 0;
   int max_positional = 0;

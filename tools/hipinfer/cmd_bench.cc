@@ -31,7 +31,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 struct BenchOptions {
   std::string model;
@@ -72,7 +74,8 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   if (threads < 0 || threads > 4096) return bad("--threads must be 0 (physical cores) to 4096, got ", threads);
   if (level < 0 || level > 3) return bad("--opt-level must be 0, 1, 2 or 3, got ", level);
   if (warmup < 0 || warmup > 1000000) return bad("--warmup must be 0 to 1000000, got ", warmup);
-  if (args.has("--runs") && (o.max_runs < 1 || o.max_runs > 100000000)) return bad("--runs must be 1 to 100000000, got ", o.max_runs);
+  if (args.has("--runs") && (o.max_runs < 1 || o.max_runs > 100000000))
+    return bad("--runs must be 1 to 100000000, got ", o.max_runs);
   if (args.has("--time") && !(o.time_budget_s > 0 && o.time_budget_s <= 1e6))
     return bad("--time must be a number of seconds above 0, got '", args.get("--time"), "'");
   if (!args.has("--runs") && !args.has("--time")) {
@@ -84,7 +87,8 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   o.warmup = static_cast<int>(warmup);
   o.seed = static_cast<uint64_t>(seed);
   o.precision = args.get("--precision", "fp32");
-  if (o.precision != "fp32" && o.precision != "bf16") return bad("--precision must be fp32 or bf16, got '", o.precision, "'");
+  if (o.precision != "fp32" && o.precision != "bf16")
+    return bad("--precision must be fp32 or bf16, got '", o.precision, "'");
   HI_ASSIGN_OR_RETURN(const int64_t samples, args.get_int("--accuracy-samples", o.precision == "fp32" ? 0 : 20));
   if (samples < 0 || samples > 100000) return bad("--accuracy-samples must be 0 to 100000, got ", samples);
   o.accuracy_samples = static_cast<int>(samples);
@@ -294,9 +298,11 @@ const CommandSpec* cmd_bench_spec() {
        {"--plot", "", "FILE.svg", "write the latency distribution as an SVG chart"},
        {"--compare", "", "LIST", "also measure onnxruntime (and/or torch), comma-separated"},
        {"--python", "", "PATH", "Python interpreter with onnxruntime and numpy, for --compare"},
-       {"--device", "", "LIST", "hipinfer's devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
+       {"--device", "", "LIST",
+        "hipinfer's devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
        {"--no-graph", "", "", "launch every GPU kernel on every run instead of replaying a captured graph"},
-       {"--profile", "", "", "time every node: the time per op type and the slowest nodes (adds a clock read per node)"},
+       {"--profile", "", "",
+        "time every node: the time per op type and the slowest nodes (adds a clock read per node)"},
        {"--quiet", "-q", "", "no progress line and no table: one summary line"}},
       1,
       1};
@@ -353,7 +359,9 @@ int cmd_bench(const Args& args) {
     if (first.rank() >= 1) report.batch = std::max<int64_t>(first.dim(0), 1);
   }
   if (args.has("--batch") && report.batch != o.batch)
-    std::fprintf(stderr, "hipinfer: note: the model's first input has batch %lld, not --batch %lld (it has no symbolic batch dim, or --input set it)\n",
+    std::fprintf(stderr,
+                 "hipinfer: note: the model's first input has batch %lld, not --batch %lld (it has no symbolic batch "
+                 "dim, or --input set it)\n",
                  static_cast<long long>(report.batch), static_cast<long long>(o.batch));
 
   std::unique_ptr<TempDir> dir;
@@ -367,8 +375,9 @@ int cmd_bench(const Args& args) {
   std::vector<PeerRun>& peers = started.value();
   for (const auto& p : peers)
     if (p.result.state != EngineResult::State::kMeasured)
-      std::fprintf(stderr, "hipinfer: %s: %s %s: %s\n", p.result.state == EngineResult::State::kFailed ? "error" : "note",
-                   p.result.label.c_str(), p.result.state == EngineResult::State::kFailed ? "failed" : "not compared",
+      std::fprintf(stderr, "hipinfer: %s: %s %s: %s\n",
+                   p.result.state == EngineResult::State::kFailed ? "error" : "note", p.result.label.c_str(),
+                   p.result.state == EngineResult::State::kFailed ? "failed" : "not compared",
                    p.result.message.c_str());
 
   // hipinfer's runs, keeping the outputs of the first for the check against the peers.
@@ -484,7 +493,8 @@ int cmd_bench(const Args& args) {
   for (auto& p : peers) {
     if (p.ort) {
       auto outs = p.ort->outputs();
-      if (outs.is_ok()) p.result.output_check = compare_outputs(first_outputs, outs.value(), output_tolerance(o.precision));
+      if (outs.is_ok())
+        p.result.output_check = compare_outputs(first_outputs, outs.value(), output_tolerance(o.precision));
       else p.result.output_check_error = outs.status().message();
       auto rss = p.ort->peak_rss_bytes();
       if (rss.is_ok()) p.result.peak_rss_bytes = rss.value();
@@ -520,7 +530,8 @@ int cmd_bench(const Args& args) {
     std::vector<SvgSeries> series = {{"hipinfer " + report.hipinfer.version, report.hipinfer.latencies_ms}};
     for (const auto& p : report.peers)
       if (p.state == EngineResult::State::kMeasured) series.push_back({p.label + " " + p.version, p.latencies_ms});
-    if (Status st = write_text_file(o.plot, latency_chart_svg(chart_title(report), series)); !st.is_ok()) return report_error(st);
+    if (Status st = write_text_file(o.plot, latency_chart_svg(chart_title(report), series)); !st.is_ok())
+      return report_error(st);
   }
   if (!o.quiet && (!o.json.empty() && o.json != "-")) std::fprintf(text_out, "JSON written to %s\n", o.json.c_str());
   if (!o.quiet && !o.plot.empty()) std::fprintf(text_out, "chart written to %s\n", o.plot.c_str());

@@ -15,18 +15,10 @@ std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -59,8 +51,7 @@ std::string to_json(const GpuRuntimeInfo& info) {
          ", \"runtime_version\": " + json_string(b.runtime_version) +
          ", \"driver_version\": " + json_string(b.driver_version) +
          ", \"device_count\": " + std::to_string(b.device_count) +
-         ", \"no_gpu_reason\": " + json_string(b.no_gpu_reason) +
-         ", \"warnings\": " + json_strings(b.warnings) + "}";
+         ", \"no_gpu_reason\": " + json_string(b.no_gpu_reason) + ", \"warnings\": " + json_strings(b.warnings) + "}";
   }
   j += info.backends.empty() ? "],\n" : "\n  ],\n";
   j += "  \"devices\": [";
@@ -68,8 +59,7 @@ std::string to_json(const GpuRuntimeInfo& info) {
     const DeviceInfo& d = info.devices[i];
     j += std::string(i ? "," : "") + "\n    {\"backend\": " + json_string(d.backend) +
          ", \"index\": " + std::to_string(d.index) + ", \"name\": " + json_string(d.name) +
-         ", \"arch\": " + json_string(d.arch) +
-         ", \"total_memory\": " + std::to_string(d.total_memory) +
+         ", \"arch\": " + json_string(d.arch) + ", \"total_memory\": " + std::to_string(d.total_memory) +
          ", \"free_memory\": " + std::to_string(d.free_memory) +
          ", \"multiprocessors\": " + std::to_string(d.multiprocessors) +
          ", \"warp_size\": " + std::to_string(d.warp_size) + ", \"compute_capability\": " +
@@ -95,12 +85,10 @@ void print_text(const GpuRuntimeInfo& info) {
     for (const DeviceInfo& d : info.devices) {
       if (d.backend != b.name) continue;
       const std::string free_memory =
-          d.free_memory >= 0 ? human_bytes(static_cast<double>(d.free_memory)) + " free"
-                             : "free unknown";
-      std::printf("  [%d] %s  %s  %s (%s)  %d %s, warp %d  PCI %s\n", d.index, d.name.c_str(),
-                  d.arch.c_str(), human_bytes(static_cast<double>(d.total_memory)).c_str(),
-                  free_memory.c_str(), d.multiprocessors, d.backend == "hip" ? "CUs" : "SMs",
-                  d.warp_size, d.pci_bus_id.empty() ? "?" : d.pci_bus_id.c_str());
+          d.free_memory >= 0 ? human_bytes(static_cast<double>(d.free_memory)) + " free" : "free unknown";
+      std::printf("  [%d] %s  %s  %s (%s)  %d %s, warp %d  PCI %s\n", d.index, d.name.c_str(), d.arch.c_str(),
+                  human_bytes(static_cast<double>(d.total_memory)).c_str(), free_memory.c_str(), d.multiprocessors,
+                  d.backend == "hip" ? "CUs" : "SMs", d.warp_size, d.pci_bus_id.empty() ? "?" : d.pci_bus_id.c_str());
     }
     if (b.device_count == 0) std::printf("  no GPU: %s\n", b.no_gpu_reason.c_str());
     for (const auto& w : b.warnings) std::printf("  warning: %s\n", w.c_str());

@@ -63,11 +63,13 @@ int cmd_inspect(const Args& args) {
   auto r = inspect_model(args.positional()[0], options);
   if (!r.is_ok()) return report_error(r.status());
   const ModelSummary& s = r.value();
-  std::printf("model:       %s (%s)\n", printable(s.path).c_str(), human_bytes(static_cast<double>(s.file_bytes)).c_str());
+  std::printf("model:       %s (%s)\n", printable(s.path).c_str(),
+              human_bytes(static_cast<double>(s.file_bytes)).c_str());
   std::printf("producer:    %s\n", s.producer.empty() ? "(not set)" : printable(s.producer).c_str());
   std::printf("IR version:  %lld\n", static_cast<long long>(s.ir_version));
   std::printf("opsets:     ");
-  for (const auto& [d, v] : s.opsets) std::printf(" %s %lld", d.empty() ? "ai.onnx" : d.c_str(), static_cast<long long>(v));
+  for (const auto& [d, v] : s.opsets)
+    std::printf(" %s %lld", d.empty() ? "ai.onnx" : d.c_str(), static_cast<long long>(v));
   std::printf("\n");
   std::printf("inputs:\n");
   for (const auto& t : s.inputs) std::printf("  %-30s %s\n", printable(t.name).c_str(), t.to_string().c_str());
@@ -77,9 +79,9 @@ int cmd_inspect(const Args& args) {
   std::printf("parameters:  %lld (%s)\n", static_cast<long long>(s.parameters),
               human_bytes(static_cast<double>(s.parameter_bytes)).c_str());
   if (s.flops >= 0)
-    std::printf("FLOPs:       %.3f G (batch %lld)\n", static_cast<double>(s.flops) / 1e9, static_cast<long long>(options.batch));
-  else
-    std::printf("FLOPs:       unknown (shapes depend on input values)\n");
+    std::printf("FLOPs:       %.3f G (batch %lld)\n", static_cast<double>(s.flops) / 1e9,
+                static_cast<long long>(options.batch));
+  else std::printf("FLOPs:       unknown (shapes depend on input values)\n");
   std::vector<std::pair<int64_t, std::string>> ops;
   for (const auto& [op, n] : s.op_histogram) ops.emplace_back(-n, op);
   std::sort(ops.begin(), ops.end());

@@ -62,7 +62,8 @@ void print_top_k(const std::string& name, const Tensor& t, int64_t k) {
   for (int64_t i = 0; i < classes; ++i) sum += std::exp(t.as_double(i) - max_logit);
   for (int64_t i = 0; i < classes; ++i) scores.emplace_back(std::exp(t.as_double(i) - max_logit) / sum, i);
   k = std::min(k, classes);
-  std::partial_sort(scores.begin(), scores.begin() + k, scores.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::partial_sort(scores.begin(), scores.begin() + k, scores.end(),
+                    [](auto& a, auto& b) { return a.first > b.first; });
   std::printf("top-%lld of '%s' (first item):\n", static_cast<long long>(k), name.c_str());
   for (int64_t i = 0; i < k; ++i)
     std::printf("  %2lld. class %-6lld p = %.4f  (logit %.4f)\n", static_cast<long long>(i + 1),
@@ -93,7 +94,8 @@ const CommandSpec* cmd_run_spec() {
        {"--opt-level", "", "N", "graph optimisation level 0-3 (default 3)"},
        {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--top", "", "K", "print the K most likely classes of the first output (softmax over its last dim)"},
-       {"--device", "", "LIST", "devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
+       {"--device", "", "LIST",
+        "devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
        {"--explain", "", "", "print where each node runs and, for every fallback, why"},
        {"--no-graph", "", "", "launch every GPU kernel on every run instead of capturing and replaying a graph"}},
       1,
@@ -149,8 +151,8 @@ int cmd_run(const Args& args) {
   print_warnings(session.value()->warnings());
   if (args.has("--explain")) std::printf("placement:\n%s", session.value()->placement().table().c_str());
 
-  auto made = make_model_inputs(*session.value(), args.get_all("--input"), batch.value(),
-                                static_cast<uint64_t>(seed.value()));
+  auto made =
+      make_model_inputs(*session.value(), args.get_all("--input"), batch.value(), static_cast<uint64_t>(seed.value()));
   if (!made.is_ok()) return report_error(made.status());
   const TensorMap& inputs = made.value();
   std::printf("inputs:\n");
@@ -171,7 +173,9 @@ int cmd_run(const Args& args) {
   if (!dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return report_error(error(StatusCode::kInvalidArgument, "cannot create output directory '", dir, "': ", ec.message()));
+    if (ec)
+      return report_error(
+          error(StatusCode::kInvalidArgument, "cannot create output directory '", dir, "': ", ec.message()));
   }
   std::printf("outputs:\n");
   std::set<std::string> taken;  // file names: outputs "a/b" and "a_b" must not share one
@@ -189,7 +193,8 @@ int cmd_run(const Args& args) {
         s = s.with_context(str("output '", info.name, "' (--output-format pb writes it)"));
       if (!s.is_ok()) return report_error(s);
       if (stem != base)
-        std::printf("  (written as %s%s: %s%s holds another output)\n", stem.c_str(), ext.c_str(), base.c_str(), ext.c_str());
+        std::printf("  (written as %s%s: %s%s holds another output)\n", stem.c_str(), ext.c_str(), base.c_str(),
+                    ext.c_str());
     }
   }
   if (top.value() > 0 && !session.value()->outputs().empty()) {

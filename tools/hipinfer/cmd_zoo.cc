@@ -100,9 +100,10 @@ int cmd_zoo(const Args& args) {
   int code = kExitOk;
   int64_t seed = 1;
   if (!read_int(args, "--opset", options.opset, code) || !read_int(args, "--seed", seed, code) ||
-      !read_int(args, "--image-size", options.image_size, code) || !read_int(args, "--classes", options.classes, code) ||
-      !read_int(args, "--layers", options.layers, code) || !read_int(args, "--hidden", options.hidden, code) ||
-      !read_int(args, "--heads", options.heads, code) || !read_int(args, "--sequence", options.sequence, code) ||
+      !read_int(args, "--image-size", options.image_size, code) ||
+      !read_int(args, "--classes", options.classes, code) || !read_int(args, "--layers", options.layers, code) ||
+      !read_int(args, "--hidden", options.hidden, code) || !read_int(args, "--heads", options.heads, code) ||
+      !read_int(args, "--sequence", options.sequence, code) ||
       !read_int(args, "--intermediate", options.intermediate, code) || !read_int(args, "--vocab", options.vocab, code))
     return code;
   if (seed < 0) return usage_error(str("--seed must be a non-negative integer, got ", seed));

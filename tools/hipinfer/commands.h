@@ -17,7 +17,7 @@
 
 namespace hi::cli {
 
-#define HI_DECLARE_COMMAND(name)        \
+#define HI_DECLARE_COMMAND(name)          \
   const CommandSpec* cmd_##name##_spec(); \
   int cmd_##name(const Args& args);
 HI_COMMAND_LIST(HI_DECLARE_COMMAND)

@@ -7,8 +7,10 @@
 namespace hi::cli {
 
 Result<Tensor> random_input(const TensorInfo& info, int64_t batch, std::mt19937_64& rng) {
-  if (info.kind != "tensor") return error(StatusCode::kUnsupported, "input '", info.name, "' is a ", info.kind, "; pass it with --input");
-  if (!info.rank_known) return error(StatusCode::kInvalidArgument, "input '", info.name, "' has an unknown rank; pass it with --input");
+  if (info.kind != "tensor")
+    return error(StatusCode::kUnsupported, "input '", info.name, "' is a ", info.kind, "; pass it with --input");
+  if (!info.rank_known)
+    return error(StatusCode::kInvalidArgument, "input '", info.name, "' has an unknown rank; pass it with --input");
   Shape shape;
   for (size_t i = 0; i < info.shape.size(); ++i) shape.push_back(info.shape[i] >= 0 ? info.shape[i] : batch);
   Tensor t;
@@ -19,7 +21,8 @@ Result<Tensor> random_input(const TensorInfo& info, int64_t batch, std::mt19937_
   }
   std::normal_distribution<float> normal(0.f, 1.f);
   // Indices stay inside the axis they index (e.g. token type ids into a 2-row table).
-  std::uniform_int_distribution<int> small(0, info.index_limit > 0 && info.index_limit < 10 ? static_cast<int>(info.index_limit) - 1 : 9);
+  std::uniform_int_distribution<int> small(
+      0, info.index_limit > 0 && info.index_limit < 10 ? static_cast<int>(info.index_limit) - 1 : 9);
   for (int64_t i = 0; i < t.numel(); ++i) {
     switch (info.dtype) {
       case DType::kFloat32: t.data<float>()[i] = normal(rng); break;
@@ -36,7 +39,9 @@ Result<Tensor> random_input(const TensorInfo& info, int64_t batch, std::mt19937_
       case DType::kUInt64: t.data<uint64_t>()[i] = static_cast<uint64_t>(small(rng)); break;
       case DType::kBool: t.data<bool>()[i] = small(rng) >= 5; break;
       case DType::kString: t.strings()[i] = "hipinfer"; break;
-      default: return error(StatusCode::kUnsupported, "cannot make random values for input '", info.name, "' of type ", dtype_name(info.dtype));
+      default:
+        return error(StatusCode::kUnsupported, "cannot make random values for input '", info.name, "' of type ",
+                     dtype_name(info.dtype));
     }
   }
   return t;

@@ -13,7 +13,8 @@
 namespace hi::cli {
 
 // Random values suited to the dtype: normal floats, small non-negative integers in [0, 9] (or
-// below the input's index_limit when smaller: safe as Gather/embedding indices), random bools. Symbolic dims take the value `batch`.
+// below the input's index_limit when smaller: safe as Gather/embedding indices), random bools. Symbolic dims take the
+// value `batch`.
 Result<Tensor> random_input(const TensorInfo& info, int64_t batch, std::mt19937_64& rng);
 
 // Checks the form of each "NAME=FILE" spec (before any slow work); the error names the bad one.

@@ -24,8 +24,8 @@ struct CachingAllocator::Block {
   Block* prev = nullptr;  // neighbours in the same segment; nullptr at its ends
   Block* next = nullptr;
   bool allocated = false;
-  size_t requested = 0;     // bytes asked for, while allocated
-  Stream stream = nullptr;  // allocated: the stream it was allocated on; pending: freed on
+  size_t requested = 0;                 // bytes asked for, while allocated
+  Stream stream = nullptr;              // allocated: the stream it was allocated on; pending: freed on
   DeviceMemory::Event event = nullptr;  // set while pending
 };
 
@@ -40,9 +40,7 @@ namespace {
 // and is larger than any device anyway.
 constexpr size_t kMaxRequest = std::numeric_limits<size_t>::max() / 2;
 
-size_t round_up(size_t bytes, size_t multiple) {
-  return (bytes + multiple - 1) / multiple * multiple;
-}
+size_t round_up(size_t bytes, size_t multiple) { return (bytes + multiple - 1) / multiple * multiple; }
 
 // "1.50 GiB (1610612736 bytes)"; plain "512 bytes" below 1 KiB.
 std::string human_bytes(size_t bytes) {
@@ -66,8 +64,7 @@ std::string stream_name(DeviceMemory::Stream stream) {
 
 }  // namespace
 
-CachingAllocator::CachingAllocator(std::unique_ptr<DeviceMemory> device)
-    : device_(std::move(device)) {
+CachingAllocator::CachingAllocator(std::unique_ptr<DeviceMemory> device) : device_(std::move(device)) {
   HI_ASSERT(device_ != nullptr, "CachingAllocator needs a device");
   small_.small = true;
 }
@@ -94,9 +91,7 @@ CachingAllocator::~CachingAllocator() {
   for (DeviceMemory::Event e : spare_events_) (void)device_->destroy_event(e);
 }
 
-CachingAllocator::Pool& CachingAllocator::pool_for(size_t rounded) {
-  return rounded <= kSmallLimit ? small_ : large_;
-}
+CachingAllocator::Pool& CachingAllocator::pool_for(size_t rounded) { return rounded <= kSmallLimit ? small_ : large_; }
 
 // ---- Free sets ---------------------------------------------------------------------------------
 
@@ -112,10 +107,8 @@ void CachingAllocator::unlink_free(Pool& pool, Block* block) {
 }
 
 void CachingAllocator::insert_free(Pool& pool, Block* block) {
-  if (block->event == nullptr)
-    pool.settled.insert(block);
-  else
-    pool.pending[block->stream].insert(block);
+  if (block->event == nullptr) pool.settled.insert(block);
+  else pool.pending[block->stream].insert(block);
 }
 
 // Two free blocks may merge when any stream may take both, or both wait on the same stream.
@@ -131,10 +124,8 @@ CachingAllocator::Block* CachingAllocator::merge_into(Pool& pool, Block* block, 
   if (neighbour == block->prev) {
     block->ptr = neighbour->ptr;
     block->prev = neighbour->prev;
-    if (block->prev != nullptr)
-      block->prev->next = block;
-    else
-      segments_[block->ptr] = block;  // the neighbour was the segment's first block
+    if (block->prev != nullptr) block->prev->next = block;
+    else segments_[block->ptr] = block;  // the neighbour was the segment's first block
   } else {
     block->next = neighbour->next;
     if (block->next != nullptr) block->next->prev = block;
@@ -184,14 +175,12 @@ Status CachingAllocator::process_events() {
   for (Pool* pool : {&small_, &large_}) {
     // Settling merges only settled neighbours, so no block listed here is deleted before its turn.
     std::vector<Block*> pending;
-    for (const auto& [stream, blocks] : pool->pending)
-      pending.insert(pending.end(), blocks.begin(), blocks.end());
+    for (const auto& [stream, blocks] : pool->pending) pending.insert(pending.end(), blocks.begin(), blocks.end());
     for (Block* b : pending) {
       Result<bool> done = device_->event_done(b->event);
       if (!done.is_ok())
-        return Status(done.status().code(),
-                      str(device_->name(), ": querying the event of a block freed on ",
-                          stream_name(b->stream), ": ", done.status().message()));
+        return Status(done.status().code(), str(device_->name(), ": querying the event of a block freed on ",
+                                                stream_name(b->stream), ": ", done.status().message()));
       if (done.value()) HI_RETURN_IF_ERROR(settle(*pool, b));
     }
   }
@@ -210,8 +199,7 @@ CachingAllocator::Block* CachingAllocator::best_fit(Pool& pool, size_t size, Str
   Block* best = nullptr;
   if (auto it = pool.settled.lower_bound(&key); it != pool.settled.end()) best = *it;
   if (auto p = pool.pending.find(stream); p != pool.pending.end()) {
-    if (auto it = p->second.lower_bound(&key);
-        it != p->second.end() && (best == nullptr || (*it)->size <= best->size))
+    if (auto it = p->second.lower_bound(&key); it != p->second.end() && (best == nullptr || (*it)->size <= best->size))
       best = *it;
   }
   return best;
@@ -225,8 +213,8 @@ bool CachingAllocator::should_split(const Pool& pool, const Block& block, size_t
   return pool.small ? rest >= kAlignment : rest > kSmallLimit;
 }
 
-Result<CachingAllocator::Block*> CachingAllocator::new_segment(Pool& pool, size_t segment_bytes,
-                                                               size_t requested, Stream stream) {
+Result<CachingAllocator::Block*> CachingAllocator::new_segment(Pool& pool, size_t segment_bytes, size_t requested,
+                                                               Stream stream) {
   void* ptr = nullptr;
   Status s = device_->allocate(&ptr, segment_bytes);
   if (!s.is_ok() && s.code() == StatusCode::kOutOfMemory) {
@@ -234,16 +222,14 @@ Result<CachingAllocator::Block*> CachingAllocator::new_segment(Pool& pool, size_
     HI_RETURN_IF_ERROR(release_cached());
     ptr = nullptr;
     s = device_->allocate(&ptr, segment_bytes);
-    if (!s.is_ok() && s.code() == StatusCode::kOutOfMemory)
-      return out_of_memory(requested, segment_bytes, stream, s);
+    if (!s.is_ok() && s.code() == StatusCode::kOutOfMemory) return out_of_memory(requested, segment_bytes, stream, s);
   }
   if (!s.is_ok())
     return Status(s.code(), str(device_->name(), ": allocating a ", human_bytes(segment_bytes),
                                 " segment failed: ", s.message()));
   if (ptr == nullptr)
-    return Status(StatusCode::kInternal,
-                  str(device_->name(), ": the device returned no memory for a ",
-                      human_bytes(segment_bytes), " segment"));
+    return Status(StatusCode::kInternal, str(device_->name(), ": the device returned no memory for a ",
+                                             human_bytes(segment_bytes), " segment"));
   auto* b = new Block;
   b->ptr = static_cast<char*>(ptr);
   b->size = segment_bytes;
@@ -331,9 +317,8 @@ Status CachingAllocator::free_locked(void* ptr, const Stream* stream) {
   HI_ASSIGN_OR_RETURN(DeviceMemory::Event event, take_event());
   if (Status s = device_->record_event(event, freed_on); !s.is_ok()) {
     spare_events_.push_back(event);
-    return Status(s.code(),
-                  str(device_->name(), ": free of ", ptr, ": recording an event on ",
-                      stream_name(freed_on), " failed, the block stays allocated: ", s.message()));
+    return Status(s.code(), str(device_->name(), ": free of ", ptr, ": recording an event on ", stream_name(freed_on),
+                                " failed, the block stays allocated: ", s.message()));
   }
   live_.erase(it);
   counters_.allocated_bytes -= b->size;
@@ -355,8 +340,8 @@ Status CachingAllocator::free_locked(void* ptr, const Stream* stream) {
 
 Status CachingAllocator::release_segment(Pool& pool, Block* block) {
   if (Status s = device_->release(block->ptr); !s.is_ok())
-    return Status(s.code(), str(device_->name(), ": freeing a ", human_bytes(block->size),
-                                " segment failed: ", s.message()));
+    return Status(s.code(),
+                  str(device_->name(), ": freeing a ", human_bytes(block->size), " segment failed: ", s.message()));
   unlink_free(pool, block);
   segments_.erase(block->ptr);
   counters_.reserved_bytes -= block->size;
@@ -368,8 +353,7 @@ Status CachingAllocator::release_segment(Pool& pool, Block* block) {
 Status CachingAllocator::release_cached() {
   for (Pool* pool : {&small_, &large_}) {
     std::vector<Block*> pending;
-    for (const auto& [stream, blocks] : pool->pending)
-      pending.insert(pending.end(), blocks.begin(), blocks.end());
+    for (const auto& [stream, blocks] : pool->pending) pending.insert(pending.end(), blocks.begin(), blocks.end());
     for (Block* b : pending) {
       if (Status s = device_->wait_event(b->event); !s.is_ok())
         return Status(s.code(), str(device_->name(), ": waiting for the event of a block freed on ",
@@ -395,8 +379,7 @@ Status CachingAllocator::reserve(size_t bytes) {
   if (bytes > kMaxRequest)
     return out_of_memory(bytes, bytes, nullptr,
                          Status(StatusCode::kOutOfMemory, "the request is larger than any device"));
-  HI_ASSIGN_OR_RETURN(Block * b,
-                      new_segment(large_, round_up(bytes, kSegmentGranularity), bytes, nullptr));
+  HI_ASSIGN_OR_RETURN(Block * b, new_segment(large_, round_up(bytes, kSegmentGranularity), bytes, nullptr));
   insert_free(large_, b);
   return Status::ok();
 }
@@ -406,27 +389,23 @@ Status CachingAllocator::out_of_memory(size_t requested, size_t segment_bytes, S
   size_t free_bytes = 0, total_bytes = 0;
   const Status info = device_->mem_info(&free_bytes, &total_bytes);
   const std::string device_memory =
-      info.is_ok()
-          ? str("the device has ", human_bytes(free_bytes), " free of ", human_bytes(total_bytes))
-          : str("the device's free memory is unknown (", info.message(), ")");
+      info.is_ok() ? str("the device has ", human_bytes(free_bytes), " free of ", human_bytes(total_bytes))
+                   : str("the device's free memory is unknown (", info.message(), ")");
   const AllocatorStats s = stats_locked();
   return Status(
       StatusCode::kOutOfMemory,
-      str(device_->name(), ": out of memory asking for ", human_bytes(requested), " on ",
-          stream_name(stream), " (a ", human_bytes(segment_bytes),
-          " device allocation, after freeing the cache and retrying once): ", device_memory,
+      str(device_->name(), ": out of memory asking for ", human_bytes(requested), " on ", stream_name(stream), " (a ",
+          human_bytes(segment_bytes), " device allocation, after freeing the cache and retrying once): ", device_memory,
           "; this allocator holds ", human_bytes(s.reserved_bytes), " reserved, of which ",
-          human_bytes(s.allocated_bytes), " allocated in ", s.live_blocks,
-          " live blocks; its largest free block is ", human_bytes(s.largest_free_block),
-          ". The device said: ", device_error.message()));
+          human_bytes(s.allocated_bytes), " allocated in ", s.live_blocks, " live blocks; its largest free block is ",
+          human_bytes(s.largest_free_block), ". The device said: ", device_error.message()));
 }
 
 // ---- Statistics and checks
 // -----------------------------------------------------------------------
 
 void CachingAllocator::note_peaks() {
-  counters_.peak_allocated_bytes =
-      std::max(counters_.peak_allocated_bytes, counters_.allocated_bytes);
+  counters_.peak_allocated_bytes = std::max(counters_.peak_allocated_bytes, counters_.allocated_bytes);
   counters_.peak_reserved_bytes = std::max(counters_.peak_reserved_bytes, counters_.reserved_bytes);
 }
 
@@ -436,15 +415,12 @@ AllocatorStats CachingAllocator::stats_locked() const {
   s.segments = static_cast<int64_t>(segments_.size());
   s.largest_free_block = 0;
   for (const Pool* pool : {&small_, &large_}) {
-    if (!pool->settled.empty())
-      s.largest_free_block = std::max(s.largest_free_block, (*pool->settled.rbegin())->size);
+    if (!pool->settled.empty()) s.largest_free_block = std::max(s.largest_free_block, (*pool->settled.rbegin())->size);
     for (const auto& [stream, blocks] : pool->pending)
-      if (!blocks.empty())
-        s.largest_free_block = std::max(s.largest_free_block, (*blocks.rbegin())->size);
+      if (!blocks.empty()) s.largest_free_block = std::max(s.largest_free_block, (*blocks.rbegin())->size);
   }
-  s.fragmentation = s.cached_bytes == 0 ? 0.0
-                                        : 1.0 - static_cast<double>(s.largest_free_block) /
-                                                    static_cast<double>(s.cached_bytes);
+  s.fragmentation =
+      s.cached_bytes == 0 ? 0.0 : 1.0 - static_cast<double>(s.largest_free_block) / static_cast<double>(s.cached_bytes);
   return s;
 }
 
@@ -467,16 +443,13 @@ size_t CachingAllocator::block_size(const void* ptr) const {
 
 Status CachingAllocator::validate() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto fail = [](const auto&... parts) {
-    return Status(StatusCode::kInternal, str("allocator: ", parts...));
-  };
+  auto fail = [](const auto&... parts) { return Status(StatusCode::kInternal, str("allocator: ", parts...)); };
   size_t reserved = 0, allocated = 0, requested = 0, free_blocks = 0;
   int64_t live = 0;
   const char* previous_end = nullptr;
   for (const auto& [address, head] : segments_) {
     if (head->ptr != address || head->prev != nullptr)
-      return fail("segment ", static_cast<const void*>(address),
-                  " does not start with its first block");
+      return fail("segment ", static_cast<const void*>(address), " does not start with its first block");
     if (previous_end != nullptr && std::less<const char*>()(address, previous_end))
       return fail("segment ", static_cast<const void*>(address), " overlaps the one before it");
     const char* expected = address;
@@ -484,15 +457,12 @@ Status CachingAllocator::validate() const {
       const void* at = b->ptr;
       if (b->ptr != expected) return fail("block ", at, " does not follow its predecessor");
       if (b->next != nullptr && b->next->prev != b) return fail("block ", at, ": broken links");
-      if (b->size == 0 || b->size % kAlignment != 0)
-        return fail("block ", at, " has size ", b->size);
-      if (b->small != head->small)
-        return fail("block ", at, " is in the other pool than its segment");
+      if (b->size == 0 || b->size % kAlignment != 0) return fail("block ", at, " has size ", b->size);
+      if (b->small != head->small) return fail("block ", at, " is in the other pool than its segment");
       const Pool& pool = b->small ? small_ : large_;
       if (b->allocated) {
         auto it = live_.find(b->ptr);
-        if (it == live_.end() || it->second != b)
-          return fail("allocated block ", at, " is not live");
+        if (it == live_.end() || it->second != b) return fail("allocated block ", at, " is not live");
         if (b->event != nullptr) return fail("allocated block ", at, " holds an event");
         allocated += b->size;
         requested += b->requested;
@@ -508,8 +478,7 @@ Status CachingAllocator::validate() const {
           return fail("free block ", at, " is missing from its free set");
         if (b->next != nullptr && !b->next->allocated &&
             same_free_state(b->stream, b->event, b->next->stream, b->next->event))
-          return fail("free blocks ", at, " and ", static_cast<const void*>(b->next->ptr),
-                      " should have merged");
+          return fail("free blocks ", at, " and ", static_cast<const void*>(b->next->ptr), " should have merged");
       }
       reserved += b->size;
       expected = b->ptr + b->size;
@@ -524,8 +493,7 @@ Status CachingAllocator::validate() const {
       listed += blocks.size();
     }
   }
-  if (listed != free_blocks)
-    return fail(listed, " blocks in free sets but ", free_blocks, " free blocks");
+  if (listed != free_blocks) return fail(listed, " blocks in free sets but ", free_blocks, " free blocks");
   if (live != static_cast<int64_t>(live_.size()))
     return fail(live_.size(), " live pointers but ", live, " allocated blocks");
   if (reserved != counters_.reserved_bytes)
@@ -534,8 +502,7 @@ Status CachingAllocator::validate() const {
     return fail("allocated ", counters_.allocated_bytes, " but blocks hold ", allocated);
   if (requested != counters_.requested_bytes)
     return fail("requested ", counters_.requested_bytes, " but blocks hold ", requested);
-  if (live != counters_.live_blocks)
-    return fail(counters_.live_blocks, " live blocks counted but ", live, " found");
+  if (live != counters_.live_blocks) return fail(counters_.live_blocks, " live blocks counted but ", live, " found");
   return Status::ok();
 }
 

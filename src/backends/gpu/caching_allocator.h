@@ -75,8 +75,8 @@ class CachingAllocator {
  public:
   using Stream = DeviceMemory::Stream;
 
-  static constexpr size_t kAlignment = 512;               // every block is a multiple of this
-  static constexpr size_t kSmallLimit = size_t{1} << 20;  // largest small-pool request
+  static constexpr size_t kAlignment = 512;                       // every block is a multiple of this
+  static constexpr size_t kSmallLimit = size_t{1} << 20;          // largest small-pool request
   static constexpr size_t kSegmentGranularity = size_t{2} << 20;  // segment sizes: multiples
 
   explicit CachingAllocator(std::unique_ptr<DeviceMemory> device);
@@ -137,8 +137,7 @@ class CachingAllocator {
   Result<Block*> new_segment(Pool& pool, size_t segment_bytes, size_t requested, Stream stream);
   Status release_cached();
   Status release_segment(Pool& pool, Block* block);
-  Status out_of_memory(size_t requested, size_t segment_bytes, Stream stream,
-                       const Status& device_error);
+  Status out_of_memory(size_t requested, size_t segment_bytes, Stream stream, const Status& device_error);
   Result<DeviceMemory::Event> take_event();
   void recycle_event(Block* block);
   AllocatorStats stats_locked() const;
@@ -151,7 +150,7 @@ class CachingAllocator {
   std::unordered_map<const void*, Block*> live_;
   std::map<const char*, Block*> segments_;  // first block of each segment, by address
   std::vector<DeviceMemory::Event> spare_events_;
-  AllocatorStats counters_;      // the running counts and byte totals; the rest is computed
+  AllocatorStats counters_;  // the running counts and byte totals; the rest is computed
 };
 
 }  // namespace hi::gpu

@@ -87,18 +87,15 @@ Registry& registry() {
 
 }  // namespace
 
-std::unique_ptr<DeviceMemory> make_device_memory(int device) {
-  return std::make_unique<RuntimeDeviceMemory>(device);
-}
+std::unique_ptr<DeviceMemory> make_device_memory(int device) { return std::make_unique<RuntimeDeviceMemory>(device); }
 
 Result<CachingAllocator*> device_allocator(int device) {
   Registry* registry = &hi::gpu::HI_GPU_NS::registry();
   const int count = device_count();
-  HI_RETURN_IF(device < 0 || device >= count, kInvalidArgument, backend_name(), ": no device ",
-               device, " for the caching allocator: this backend sees ", count, " device(s)");
+  HI_RETURN_IF(device < 0 || device >= count, kInvalidArgument, backend_name(), ": no device ", device,
+               " for the caching allocator: this backend sees ", count, " device(s)");
   std::lock_guard<std::mutex> lock(registry->mutex);
-  if (registry->allocators.size() < static_cast<size_t>(count))
-    registry->allocators.resize(static_cast<size_t>(count));
+  if (registry->allocators.size() < static_cast<size_t>(count)) registry->allocators.resize(static_cast<size_t>(count));
   auto& slot = registry->allocators[static_cast<size_t>(device)];
   if (!slot) slot = std::make_unique<CachingAllocator>(make_device_memory(device));
   return slot.get();
@@ -136,7 +133,7 @@ Status empty_caches() {
 
 Status reserve(int device, int64_t bytes) {
   HI_RETURN_IF(bytes < 0, kInvalidArgument, "reserve: bytes must be >= 0, got ", bytes);
-  HI_ASSIGN_OR_RETURN(CachingAllocator* alloc, device_allocator(device));
+  HI_ASSIGN_OR_RETURN(CachingAllocator * alloc, device_allocator(device));
   return alloc->reserve(static_cast<size_t>(bytes));
 }
 

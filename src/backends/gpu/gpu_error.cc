@@ -18,16 +18,12 @@ const char* short_source_path(const char* file) {
 }
 
 Status gpu_call_error(const GpuCallError& e) {
-  std::string where =
-      e.device >= 0 ? str(" on device ", e.device) : std::string(" (device unknown)");
-  std::string message =
-      str(e.runtime, " call ", e.expr, " failed", where, " at ", short_source_path(e.file), ":",
-          e.line, ": ", e.code_name, " (", e.code, ")");
+  std::string where = e.device >= 0 ? str(" on device ", e.device) : std::string(" (device unknown)");
+  std::string message = str(e.runtime, " call ", e.expr, " failed", where, " at ", short_source_path(e.file), ":",
+                            e.line, ": ", e.code_name, " (", e.code, ")");
   const char* description = e.description ? e.description : "";
-  if (*description && std::strcmp(description, e.code_name ? e.code_name : "") != 0)
-    message += str(": ", description);
-  const StatusCode code =
-      e.status_code == StatusCode::kOk ? StatusCode::kRuntimeError : e.status_code;
+  if (*description && std::strcmp(description, e.code_name ? e.code_name : "") != 0) message += str(": ", description);
+  const StatusCode code = e.status_code == StatusCode::kOk ? StatusCode::kRuntimeError : e.status_code;
   return Status(code, std::move(message));
 }
 

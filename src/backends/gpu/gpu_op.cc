@@ -86,8 +86,8 @@ Result<const Tensor*> host_tensor(const LaunchContext& ctx, size_t i) {
 
 Result<std::vector<int64_t>> host_ints(const LaunchContext& ctx, size_t i) {
   HI_ASSIGN_OR_RETURN(const Tensor* t, host_tensor(ctx, i));
-  HI_RETURN_IF(t->dtype() != DType::kInt64 && t->dtype() != DType::kInt32, kInvalidArgument, ctx.node().op_type, ": input ", i,
-               " must be int64, got ", t->type_string());
+  HI_RETURN_IF(t->dtype() != DType::kInt64 && t->dtype() != DType::kInt32, kInvalidArgument, ctx.node().op_type,
+               ": input ", i, " must be int64, got ", t->type_string());
   return t->to_int64_vector();
 }
 
@@ -99,8 +99,8 @@ Result<std::vector<double>> host_doubles(const LaunchContext& ctx, size_t i) {
 }
 
 Status check_output_shape(const ir::Node& node, const Shape& planned, const Shape& inferred) {
-  HI_RETURN_IF(planned != inferred, kInternal, "GPU ", node.op_type, ": the kernel's plan gives ", shape_to_string(planned),
-               " but the op's inference ", shape_to_string(inferred));
+  HI_RETURN_IF(planned != inferred, kInternal, "GPU ", node.op_type, ": the kernel's plan gives ",
+               shape_to_string(planned), " but the op's inference ", shape_to_string(inferred));
   return Status::ok();
 }
 

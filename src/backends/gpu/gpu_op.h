@@ -97,7 +97,7 @@ class GpuKernel {
 };
 
 struct GpuOpEntry {
-  const char* domain;   // "" (ai.onnx) or ops::kInternalDomain
+  const char* domain;  // "" (ai.onnx) or ops::kInternalDomain
   const char* op_type;
   // Empty when the op's kernel covers the node with these input types, else why not (the
   // placement report shows it).

@@ -76,7 +76,7 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
   mutable std::mutex graphs_mutex_;
   mutable std::map<std::string, std::unique_ptr<GraphEntry>> graphs_;
   mutable std::set<std::string> warmed_;  // signatures run once, directly
-  mutable PartitionGraphStats stats_;  // under graphs_mutex_
+  mutable PartitionGraphStats stats_;     // under graphs_mutex_
 
   int slot(const std::string& name) {
     auto [it, inserted] = slots_.emplace(name, static_cast<int>(names_.size()));
@@ -149,7 +149,8 @@ Result<std::shared_ptr<GpuPartitionRunner>> GpuPartitionRunner::compile(const ru
       const std::string& name = n.inputs[i];
       s.in.push_back(name.empty() ? -1 : r->slot(name));
       if (name.empty() || !s.kernel->reads_on_host(i)) continue;
-      auto it = std::find_if(spec.inputs.begin(), spec.inputs.end(), [&](const ir::ValueInfo& v) { return v.name == name; });
+      auto it =
+          std::find_if(spec.inputs.begin(), spec.inputs.end(), [&](const ir::ValueInfo& v) { return v.name == name; });
       HI_RETURN_IF(it == spec.inputs.end(), kUnsupported, n.describe(), ": reads '", name,
                    "' on the host, but it is computed on the GPU");
       r->input_read_on_host_[static_cast<size_t>(it - spec.inputs.begin())] = true;
@@ -168,7 +169,8 @@ Result<std::shared_ptr<GpuPartitionRunner>> GpuPartitionRunner::compile(const ru
 
 // Every slot's dtype, shape and root (aliases point at the slot that owns the bytes), from the
 // ops' own inference over the concrete input shapes.
-Status GpuPartitionRunner::infer_shapes(const std::vector<const Tensor*>& inputs, const std::vector<const Tensor*>& host,
+Status GpuPartitionRunner::infer_shapes(const std::vector<const Tensor*>& inputs,
+                                        const std::vector<const Tensor*>& host,
                                         std::vector<DeviceValue>* values) const {
   std::vector<DeviceValue>& v = *values;
   v.assign(names_.size(), DeviceValue{});
@@ -255,9 +257,9 @@ Status GpuPartitionRunner::launch_steps(std::vector<DeviceValue>& v, const std::
 // last reader (stream-ordered: the next step may reuse it at once).
 Status GpuPartitionRunner::run_direct(const std::vector<const Tensor*>& inputs, std::vector<DeviceValue> v,
                                       const std::vector<const Tensor*>& host, std::vector<Tensor>* outputs) const {
-  HI_ASSIGN_OR_RETURN(CachingAllocator* alloc, device_allocator(device_));
+  HI_ASSIGN_OR_RETURN(CachingAllocator * alloc, device_allocator(device_));
   const Stream stream = per_thread_stream();
-  std::vector<bool> owned(names_.size(), false);  // the buffer is this run's to free
+  std::vector<bool> owned(names_.size(), false);    // the buffer is this run's to free
   std::vector<int> readers_left(names_.size(), 0);  // per owning slot: aliases not yet past their last reader
   // Returns every buffer this run still holds, also on the way out of an error.
   struct Release {
@@ -288,7 +290,8 @@ Status GpuPartitionRunner::run_direct(const std::vector<const Tensor*>& inputs, 
       continue;
     }
     HI_RETURN_IF_ERROR(take(slot));
-    HI_RETURN_IF_ERROR(copy_async(v[static_cast<size_t>(slot)].ptr, t.raw(), t.nbytes(), CopyKind::kHostToDevice, stream));
+    HI_RETURN_IF_ERROR(
+        copy_async(v[static_cast<size_t>(slot)].ptr, t.raw(), t.nbytes(), CopyKind::kHostToDevice, stream));
   }
   for (size_t k = 0; k < steps_.size(); ++k) {
     const Step& s = steps_[k];
@@ -388,7 +391,7 @@ Result<std::unique_ptr<GraphEntry>> GpuPartitionRunner::capture(const std::vecto
     plan.buffers.push_back(b);
   }
   ops::plan_offsets(&plan);
-  HI_ASSIGN_OR_RETURN(CachingAllocator* alloc, device_allocator(device_));
+  HI_ASSIGN_OR_RETURN(CachingAllocator * alloc, device_allocator(device_));
   if (plan.arena_bytes > 0) {
     HI_ASSIGN_OR_RETURN(g->arena, alloc->allocate(static_cast<size_t>(plan.arena_bytes), stream));
   }
@@ -444,8 +447,8 @@ Status GpuPartitionRunner::replay(GraphEntry& g, const std::vector<const Tensor*
 }
 
 Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const {
-  HI_RETURN_IF(inputs.size() != input_slots_.size(), kInternal, "GPU partition got ", inputs.size(), " inputs, expected ",
-               input_slots_.size());
+  HI_RETURN_IF(inputs.size() != input_slots_.size(), kInternal, "GPU partition got ", inputs.size(),
+               " inputs, expected ", input_slots_.size());
   std::vector<const Tensor*> host(names_.size(), nullptr);  // host values known here (inputs)
   for (size_t i = 0; i < inputs.size(); ++i) {
     HI_RETURN_IF(!inputs[i], kInvalidArgument, "GPU partition input '", names_[static_cast<size_t>(input_slots_[i])],

@@ -58,8 +58,8 @@ Status compare(const char* what, const void* device, const std::vector<float>& w
   std::vector<float> got(want.size());
   HI_RETURN_IF_ERROR(copy_to_host(got.data(), device, got.size() * sizeof(float)));
   for (size_t i = 0; i < want.size(); ++i)
-    HI_RETURN_IF(!(std::fabs(got[i] - want[i]) <= 1e-4f * std::fabs(want[i]) + 1e-5f), kUnsupported, what,
-                 " gave ", got[i], " at element ", i, " where the host computes ", want[i]);
+    HI_RETURN_IF(!(std::fabs(got[i] - want[i]) <= 1e-4f * std::fabs(want[i]) + 1e-5f), kUnsupported, what, " gave ",
+                 got[i], " at element ", i, " where the host computes ", want[i]);
   return Status::ok();
 }
 
@@ -86,8 +86,8 @@ struct Conv3x3 {
   std::vector<double> abs;
   Conv2dDesc desc;
 };
-Conv3x3 conv3x3_relu(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias, int c, int o,
-                     int h, int wd) {
+Conv3x3 conv3x3_relu(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias, int c,
+                     int o, int h, int wd) {
   Conv3x3 r;
   r.want.resize(static_cast<size_t>(o * h * wd));
   r.abs.resize(r.want.size());
@@ -159,7 +159,8 @@ Status run_f16_checks(Buffers& b) {
   }
   {  // A 3x3 convolution, padding 1, with bias and Relu: [1, 5, 9, 7] -> [1, 66, 9, 7].
     const int c = 5, o = 66, h = 9, wd = 7;
-    std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f), bias = pattern(o, 1.f, -0.5f);
+    std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f),
+                       bias = pattern(o, 1.f, -0.5f);
     HI_ASSIGN_OR_RETURN(void* dx, b.upload_f16(x));
     HI_ASSIGN_OR_RETURN(void* dw, b.upload_f16(w));
     HI_ASSIGN_OR_RETURN(void* db, b.upload_f16(bias));
@@ -188,7 +189,9 @@ Status run_checks() {
     std::vector<float> want(60);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 4; ++j)
-        for (int k = 0; k < 5; ++k) want[static_cast<size_t>((i * 4 + j) * 5 + k)] = a[static_cast<size_t>(i * 5 + k)] + c[static_cast<size_t>(j)];
+        for (int k = 0; k < 5; ++k)
+          want[static_cast<size_t>((i * 4 + j) * 5 + k)] =
+              a[static_cast<size_t>(i * 5 + k)] + c[static_cast<size_t>(j)];
     HI_ASSIGN_OR_RETURN(const BroadcastIndex index, make_broadcast_index({3, 1, 5}, {4, 1}));
     HI_ASSIGN_OR_RETURN(void* da, b.upload(a));
     HI_ASSIGN_OR_RETURN(void* dc, b.upload(c));
@@ -212,7 +215,8 @@ Status run_checks() {
   }
   {  // MatMul 37 x 29 by 29 x 71 plus a bias row.
     const int m = 37, k = 29, n = 71;
-    const std::vector<float> a = pattern(m * k, 1.f, -0.5f), w = pattern(k * n, 1.f, -0.4f), bias = pattern(n, 1.f, 0.f);
+    const std::vector<float> a = pattern(m * k, 1.f, -0.5f), w = pattern(k * n, 1.f, -0.4f),
+                             bias = pattern(n, 1.f, 0.f);
     std::vector<float> want(static_cast<size_t>(m * n));
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
@@ -236,7 +240,8 @@ Status run_checks() {
   }
   {  // A 3x3 convolution, padding 1, with bias and Relu: [1, 3, 9, 7] -> [1, 4, 9, 7].
     const int c = 3, o = 4, h = 9, wd = 7;
-    const std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f), bias = pattern(o, 1.f, -0.5f);
+    const std::vector<float> x = pattern(c * h * wd, 2.f, -1.f), w = pattern(o * c * 9, 1.f, -0.5f),
+                             bias = pattern(o, 1.f, -0.5f);
     const Conv3x3 ref = conv3x3_relu(x, w, bias, c, o, h, wd);
     HI_ASSIGN_OR_RETURN(void* dx, b.upload(x));
     HI_ASSIGN_OR_RETURN(void* dw, b.upload(w));
@@ -259,8 +264,8 @@ Status kernel_self_check(int device) {
   Status s = set_device(device);
   if (s.is_ok()) s = run_checks();
   if (!s.is_ok())
-    s = error(StatusCode::kUnsupported, "the GPU kernels failed their self-check on ", backend_name(), ":", device, ": ",
-              s.message());
+    s = error(StatusCode::kUnsupported, "the GPU kernels failed their self-check on ", backend_name(), ":", device,
+              ": ", s.message());
   results.emplace(device, s);
   return s;
 }

@@ -14,14 +14,14 @@
 namespace hi::gpu {
 
 // The same entry points in each backend's namespace.
-#define HI_GPU_PARTITION_API(backend)                                                                          \
-  namespace backend {                                                                                          \
-  std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);               \
-  std::vector<bool> partition_host_inputs(const ir::Node& node);                                               \
-  Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec);     \
-  void append_memory_stats(std::vector<GpuMemoryStats>* out);                                                  \
-  Status empty_caches();                                                                                       \
-  Status reserve(int device, int64_t bytes);                                                                   \
+#define HI_GPU_PARTITION_API(backend)                                                                      \
+  namespace backend {                                                                                      \
+  std::string partition_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);           \
+  std::vector<bool> partition_host_inputs(const ir::Node& node);                                           \
+  Result<std::shared_ptr<runtime::PartitionRunner>> compile_partition(const runtime::PartitionSpec& spec); \
+  void append_memory_stats(std::vector<GpuMemoryStats>* out);                                              \
+  Status empty_caches();                                                                                   \
+  Status reserve(int device, int64_t bytes);                                                               \
   }
 
 HI_GPU_PARTITION_API(cuda_backend)

@@ -34,8 +34,7 @@ GpuRuntimeInfo query_gpus() {
   gpu::emu_backend::query(info);
 #endif
   if (info.compiled_backends.empty()) {
-    info.no_gpu_reason =
-        "this build has no GPU backend (configure with -DHI_CUDA=ON or -DHI_HIP=ON)";
+    info.no_gpu_reason = "this build has no GPU backend (configure with -DHI_CUDA=ON or -DHI_HIP=ON)";
     return info;
   }
   std::vector<std::string> runtimes, drivers, reasons;
@@ -43,8 +42,7 @@ GpuRuntimeInfo query_gpus() {
     runtimes.push_back(b.runtime_version);
     drivers.push_back(b.driver_version);
     if (!b.no_gpu_reason.empty())
-      reasons.push_back(info.backends.size() == 1 ? b.no_gpu_reason
-                                                  : b.name + ": " + b.no_gpu_reason);
+      reasons.push_back(info.backends.size() == 1 ? b.no_gpu_reason : b.name + ": " + b.no_gpu_reason);
   }
   info.runtime_version = join(runtimes, ", ");
   info.driver_version = join(drivers, ", ");

@@ -40,9 +40,7 @@ std::string arch_name(const cudaDeviceProp& p) {
 }
 
 // hipRuntimeGetVersion: major * 10'000'000 + minor * 100'000 + patch
-std::string version_string(int v) {
-  return str("HIP ", v / 10000000, ".", (v / 100000) % 100, ".", v % 100000);
-}
+std::string version_string(int v) { return str("HIP ", v / 10000000, ".", (v / 100000) % 100, ".", v % 100000); }
 
 std::string driver_string(int v) {
   if (access("/dev/kfd", F_OK) != 0 || v <= 0) return {};  // no kernel driver: nothing to report
@@ -53,8 +51,8 @@ std::string driver_string(int v) {
 }
 
 std::string no_device_reason(cudaError_t e, int /*driver_version*/) {
-  const std::string env = env_note("HIP_VISIBLE_DEVICES") + env_note("ROCR_VISIBLE_DEVICES") +
-                          env_note("CUDA_VISIBLE_DEVICES");
+  const std::string env =
+      env_note("HIP_VISIBLE_DEVICES") + env_note("ROCR_VISIBLE_DEVICES") + env_note("CUDA_VISIBLE_DEVICES");
   if (access("/dev/kfd", F_OK) != 0)
     return "the AMD GPU kernel driver (amdgpu) is not loaded: /dev/kfd does not exist" + env;
   if (access("/dev/kfd", R_OK | W_OK) != 0)
@@ -62,8 +60,7 @@ std::string no_device_reason(cudaError_t e, int /*driver_version*/) {
            "'video' groups" +
            env;
   if (e == cudaSuccess || e == cudaErrorNoDevice) return "the HIP runtime found no AMD GPU" + env;
-  return str("hipGetDeviceCount failed: ", cudaGetErrorName(e), " (", static_cast<int>(e), ")",
-             env);
+  return str("hipGetDeviceCount failed: ", cudaGetErrorName(e), " (", static_cast<int>(e), ")", env);
 }
 
 #elif defined(HI_GPU_EMU)
@@ -108,9 +105,8 @@ std::string no_device_reason(cudaError_t e, int driver_version) {
   if (e == cudaErrorInsufficientDriver) {
     int runtime = 0;
     (void)cudaRuntimeGetVersion(&runtime);
-    return str("the NVIDIA driver supports up to ", version_string(driver_version),
-               " but this build's runtime is ", version_string(runtime),
-               ": update the driver (cudaErrorInsufficientDriver)", env);
+    return str("the NVIDIA driver supports up to ", version_string(driver_version), " but this build's runtime is ",
+               version_string(runtime), ": update the driver (cudaErrorInsufficientDriver)", env);
   }
   if (e == cudaSuccess || e == cudaErrorNoDevice) return "the NVIDIA driver found no GPU" + env;
   return str("cudaGetDeviceCount failed: ", cudaGetErrorName(e), " (", static_cast<int>(e),
@@ -222,8 +218,7 @@ void hi::gpu::HI_GPU_NS::query(GpuRuntimeInfo& info) {
   GpuBackendInfo backend;
   backend.name = HI_GPU_BACKEND_NAME;
   int runtime = 0;
-  if (cudaRuntimeGetVersion(&runtime) == cudaSuccess)
-    backend.runtime_version = version_string(runtime);
+  if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) backend.runtime_version = version_string(runtime);
   int driver = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
   backend.driver_version = driver_string(driver);
@@ -247,8 +242,7 @@ void hi::gpu::HI_GPU_NS::query(GpuRuntimeInfo& info) {
     }
     DeviceInfo device = describe_device(i, props);
     char bus_id[64] = {};
-    if (HI_GPU_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, i)).is_ok())
-      device.pci_bus_id = bus_id;
+    if (HI_GPU_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, i)).is_ok()) device.pci_bus_id = bus_id;
     size_t free_bytes = 0, total_bytes = 0;
     if (Status s = HI_GPU_CHECK(cudaSetDevice(i)); !s.is_ok()) {
       backend.warnings.push_back(s.message());
@@ -261,7 +255,6 @@ void hi::gpu::HI_GPU_NS::query(GpuRuntimeInfo& info) {
     ++backend.device_count;
   }
   if (previous >= 0) (void)cudaSetDevice(previous);
-  if (backend.device_count == 0)
-    backend.no_gpu_reason = str(count, " device(s) found but none could be queried");
+  if (backend.device_count == 0) backend.no_gpu_reason = str(count, " device(s) found but none could be queried");
   info.backends.push_back(std::move(backend));
 }

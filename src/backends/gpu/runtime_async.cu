@@ -13,24 +13,18 @@ cudaGraphExec_t as_graph(GraphExec g) { return static_cast<cudaGraphExec_t>(g); 
 
 cudaMemcpyKind memcpy_kind(CopyKind kind) {
   switch (kind) {
-    case CopyKind::kHostToDevice:
-      return cudaMemcpyHostToDevice;
-    case CopyKind::kDeviceToHost:
-      return cudaMemcpyDeviceToHost;
-    case CopyKind::kDeviceToDevice:
-      return cudaMemcpyDeviceToDevice;
+    case CopyKind::kHostToDevice: return cudaMemcpyHostToDevice;
+    case CopyKind::kDeviceToHost: return cudaMemcpyDeviceToHost;
+    case CopyKind::kDeviceToDevice: return cudaMemcpyDeviceToDevice;
   }
   return cudaMemcpyDeviceToDevice;
 }
 
 cudaStreamCaptureMode capture_mode(CaptureMode mode) {
   switch (mode) {
-    case CaptureMode::kGlobal:
-      return cudaStreamCaptureModeGlobal;
-    case CaptureMode::kThreadLocal:
-      return cudaStreamCaptureModeThreadLocal;
-    case CaptureMode::kRelaxed:
-      return cudaStreamCaptureModeRelaxed;
+    case CaptureMode::kGlobal: return cudaStreamCaptureModeGlobal;
+    case CaptureMode::kThreadLocal: return cudaStreamCaptureModeThreadLocal;
+    case CaptureMode::kRelaxed: return cudaStreamCaptureModeRelaxed;
   }
   return cudaStreamCaptureModeGlobal;
 }
@@ -53,8 +47,7 @@ Stream per_thread_stream() { return static_cast<Stream>(cudaStreamPerThread); }
 
 Result<Event> event_create(bool timing) {
   cudaEvent_t event = nullptr;
-  HI_GPU_RETURN_IF_ERROR(
-      cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming));
+  HI_GPU_RETURN_IF_ERROR(cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming));
   return static_cast<Event>(event);
 }
 
@@ -139,8 +132,6 @@ Status graph_launch(GraphExec graph, Stream stream) {
   return HI_GPU_CHECK(cudaGraphLaunch(as_graph(graph), as_stream(stream)));
 }
 
-Status graph_destroy(GraphExec graph) {
-  return HI_GPU_CHECK(cudaGraphExecDestroy(as_graph(graph)));
-}
+Status graph_destroy(GraphExec graph) { return HI_GPU_CHECK(cudaGraphExecDestroy(as_graph(graph))); }
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -155,8 +155,7 @@
 #if defined(__HIP_DEVICE_COMPILE__)
 #define HI_DEVICE_COMPILE 1
 #define HI_FP16_AVAILABLE 1
-#if defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || \
-    defined(__gfx942__)
+#if defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
 #define HI_AMD_MFMA_AVAILABLE 1
 #define HI_F16_MATRIX_LANES 64
 #endif
@@ -199,7 +198,8 @@ __device__ constexpr int warp_size() {
   return 32;
 #endif
 }
-#define HI_ASSERT_WARP_SIZE(lanes) static_assert((lanes) == warp_size(), "one warp (wavefront) computes a matrix-core unit")
+#define HI_ASSERT_WARP_SIZE(lanes) \
+  static_assert((lanes) == warp_size(), "one warp (wavefront) computes a matrix-core unit")
 #endif
 
 // The 4-element vectors that __builtin_amdgcn_mfma_f32_16x16x16f16 takes and returns.
@@ -220,9 +220,13 @@ inline void launch_kernel(dim3 grid, dim3 block, size_t shared_bytes, cudaStream
   count(device_counters().kernel_launches);
 #if defined(HI_GPU_EMU)
   ::hi::gpu::emu::note_kernel_launch<Kernel>();  // for the kernel coverage check
-  ::hi::gpu::emu::launch(::hi::gpu::emu::kernel_name<Kernel>(), grid, block, shared_bytes, stream, [=] { Kernel(args...); });
+  ::hi::gpu::emu::launch(::hi::gpu::emu::kernel_name<Kernel>(), grid, block, shared_bytes, stream,
+                         [=] { Kernel(args...); });
 #else
+  // A .h file is C++ to clang-format, which would split the CUDA launch's >>>.
+  // clang-format off
   Kernel<<<grid, block, shared_bytes, stream>>>(args...);
+  // clang-format on
 #endif
 }
 

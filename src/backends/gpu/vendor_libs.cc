@@ -61,7 +61,7 @@ constexpr const char* kNone = "the emulated GPU has no vendor libraries";
 #else
 constexpr const char* kNone = "no MIOpen/hipBLASLt in this build";
 #endif
-}
+}  // namespace
 
 Result<size_t> vendor_conv2d_workspace(DType, const Conv2dDesc&) {
   return error(StatusCode::kUnsupported, kNone, ": convolutions run on the own kernel");

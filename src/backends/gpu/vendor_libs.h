@@ -32,7 +32,7 @@ Status vendor_matmul(DType dtype, const MatMulDesc& desc, const void* a, const v
                      Stream stream);
 
 struct VendorLibraryInfo {
-  std::string name;     // "cuDNN", "cuBLASLt", "MIOpen", "hipBLASLt"
+  std::string name;  // "cuDNN", "cuBLASLt", "MIOpen", "hipBLASLt"
   bool available = false;
   std::string version;  // "cuDNN 9.19.0"; empty when not loaded
   std::string reason;   // why it is not available

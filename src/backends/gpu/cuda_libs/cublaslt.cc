@@ -97,11 +97,12 @@ Status cublaslt_matmul(DType dtype, const MatMulDesc& d, const void* a, const vo
                        Stream stream) {
   const Loaded& lib = loaded();
   HI_RETURN_IF(!lib.info.available, kUnsupported, "cuBLASLt is not available: ", lib.info.reason);
-  HI_RETURN_IF(dtype != DType::kFloat32 && dtype != DType::kFloat16, kUnsupported, "cuBLASLt path: ", dtype_name(dtype));
+  HI_RETURN_IF(dtype != DType::kFloat32 && dtype != DType::kFloat16, kUnsupported,
+               "cuBLASLt path: ", dtype_name(dtype));
   const bool bias_row = c && d.c_row_stride == 0 && d.c_col_stride == 1 && d.beta == 1.f;
   const bool full_c = c && d.c_row_stride == d.n && d.c_col_stride == 1;
-  HI_RETURN_IF(c && !bias_row && !full_c, kUnsupported, "cuBLASLt path: C broadcast with strides (", d.c_row_stride, ", ",
-               d.c_col_stride, ")");
+  HI_RETURN_IF(c && !bias_row && !full_c, kUnsupported, "cuBLASLt path: C broadcast with strides (", d.c_row_stride,
+               ", ", d.c_col_stride, ")");
   if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
   HI_ASSIGN_OR_RETURN(cublasLtHandle_t handle, handle_for_current_device());
   const cudaDataType_t type = dtype == DType::kFloat32 ? CUDA_R_32F : CUDA_R_16F;
@@ -109,24 +110,31 @@ Status cublaslt_matmul(DType dtype, const MatMulDesc& d, const void* a, const vo
   Descriptors desc{api};
   // Row-major Y = op(A) op(B) is column-major Y^T = op(B)^T op(A)^T: B's data goes first.
   HI_RETURN_IF_ERROR(lt_check(api.desc_create(&desc.op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "MatmulDescCreate"));
-  const cublasOperation_t op_first = d.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, op_second = d.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-  HI_RETURN_IF_ERROR(lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_TRANSA, &op_first, sizeof(op_first)), "TRANSA"));
-  HI_RETURN_IF_ERROR(lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_TRANSB, &op_second, sizeof(op_second)), "TRANSB"));
+  const cublasOperation_t op_first = d.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+                          op_second = d.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  HI_RETURN_IF_ERROR(
+      lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_TRANSA, &op_first, sizeof(op_first)), "TRANSA"));
+  HI_RETURN_IF_ERROR(
+      lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_TRANSB, &op_second, sizeof(op_second)), "TRANSB"));
   // Column-major shapes as stored: B is [n, k] (ld n), or [k, n] (ld k) when transposed; A is
   // [k, m] (ld k), or [m, k] (ld m) when transposed; Y is [n, m] (ld n).
   const uint64_t b_rows = d.trans_b ? d.k : d.n, b_cols = d.trans_b ? d.n : d.k;
   const uint64_t a_rows = d.trans_a ? d.m : d.k, a_cols = d.trans_a ? d.k : d.m;
-  HI_RETURN_IF_ERROR(lt_check(api.layout_create(&desc.first, type, b_rows, b_cols, static_cast<int64_t>(b_rows)), "layout B"));
-  HI_RETURN_IF_ERROR(lt_check(api.layout_create(&desc.second, type, a_rows, a_cols, static_cast<int64_t>(a_rows)), "layout A"));
+  HI_RETURN_IF_ERROR(
+      lt_check(api.layout_create(&desc.first, type, b_rows, b_cols, static_cast<int64_t>(b_rows)), "layout B"));
+  HI_RETURN_IF_ERROR(
+      lt_check(api.layout_create(&desc.second, type, a_rows, a_cols, static_cast<int64_t>(a_rows)), "layout A"));
   HI_RETURN_IF_ERROR(lt_check(api.layout_create(&desc.out, type, d.n, d.m, d.n), "layout Y"));
   if (d.batch > 1) {
     const int32_t count = static_cast<int32_t>(d.batch);
     const std::pair<cublasLtMatrixLayout_t, int64_t> batched[] = {
         {desc.first, d.b_batch_stride}, {desc.second, d.a_batch_stride}, {desc.out, d.y_batch_stride}};
     for (const auto& [layout, stride] : batched) {
-      HI_RETURN_IF_ERROR(lt_check(api.layout_set(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)), "batch"));
-      HI_RETURN_IF_ERROR(lt_check(
-          api.layout_set(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)), "batch stride"));
+      HI_RETURN_IF_ERROR(
+          lt_check(api.layout_set(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)), "batch"));
+      HI_RETURN_IF_ERROR(
+          lt_check(api.layout_set(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)),
+                   "batch stride"));
     }
   }
   float beta = 0.f;
@@ -134,17 +142,19 @@ Status cublaslt_matmul(DType dtype, const MatMulDesc& d, const void* a, const vo
   if (bias_row) {
     // The bias is along the rows of the column-major Y^T: n values.
     const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
-    HI_RETURN_IF_ERROR(lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)), "epilogue"));
+    HI_RETURN_IF_ERROR(
+        lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)), "epilogue"));
     HI_RETURN_IF_ERROR(lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &c, sizeof(c)), "bias"));
-    HI_RETURN_IF_ERROR(lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &type, sizeof(type)), "bias type"));
+    HI_RETURN_IF_ERROR(
+        lt_check(api.desc_set(desc.op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &type, sizeof(type)), "bias type"));
   } else if (full_c) {
     HI_RETURN_IF(d.batch > 1, kUnsupported, "cuBLASLt path: a full C with a batch");
     beta = d.beta;
     c_matrix = c;
   }
   const float alpha = d.alpha;
-  return lt_check(api.matmul(handle, desc.op, &alpha, b, desc.first, a, desc.second, &beta, c_matrix, desc.out, y, desc.out,
-                             nullptr, nullptr, 0, static_cast<cudaStream_t>(stream)),
+  return lt_check(api.matmul(handle, desc.op, &alpha, b, desc.first, a, desc.second, &beta, c_matrix, desc.out, y,
+                             desc.out, nullptr, nullptr, 0, static_cast<cudaStream_t>(stream)),
                   "cublasLtMatmul");
 }
 

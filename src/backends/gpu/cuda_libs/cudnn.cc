@@ -95,7 +95,8 @@ struct Loaded {
 };
 
 std::string status_text(const Api& api, cudnnStatus_t s) {
-  return "status " + std::to_string(static_cast<int>(s)) + (api.error_string ? std::string(" (") + api.error_string(s) + ")" : "");
+  return "status " + std::to_string(static_cast<int>(s)) +
+         (api.error_string ? std::string(" (") + api.error_string(s) + ")" : "");
 }
 
 const Loaded& loaded() {
@@ -149,8 +150,8 @@ const Loaded& loaded() {
     for (const auto& [check, name] : subs) {
       const cudnnStatus_t s = check();
       if (s != CUDNN_STATUS_SUCCESS) {
-        out.info.reason = std::string(name) + " could not be loaded or does not match " + out.info.version + ": " +
-                          status_text(a, s);
+        out.info.reason =
+            std::string(name) + " could not be loaded or does not match " + out.info.version + ": " + status_text(a, s);
         return out;
       }
     }
@@ -198,10 +199,11 @@ Result<Geometry> check_call(DType dtype, const Conv2dDesc& d, bool* empty) {
                    d.kernel_w <= 0 || d.stride_h <= 0 || d.stride_w <= 0 || d.dilation_h <= 0 || d.dilation_w <= 0 ||
                    d.in_h < 0 || d.in_w < 0 || d.out_h < 0 || d.out_w < 0,
                kInvalidArgument, "cuDNN Conv: invalid geometry (batch ", d.batch, ", channels ", d.in_channels, " -> ",
-               d.out_channels, ", groups ", d.groups, ", kernel ", d.kernel_h, "x", d.kernel_w, ", strides ", d.stride_h,
-               "x", d.stride_w, ", dilations ", d.dilation_h, "x", d.dilation_w, ")");
-  HI_RETURN_IF(d.in_channels % d.groups != 0 || d.out_channels % d.groups != 0, kInvalidArgument, "cuDNN Conv: ",
-               d.in_channels, " input and ", d.out_channels, " output channels do not divide into ", d.groups, " groups");
+               d.out_channels, ", groups ", d.groups, ", kernel ", d.kernel_h, "x", d.kernel_w, ", strides ",
+               d.stride_h, "x", d.stride_w, ", dilations ", d.dilation_h, "x", d.dilation_w, ")");
+  HI_RETURN_IF(d.in_channels % d.groups != 0 || d.out_channels % d.groups != 0, kInvalidArgument,
+               "cuDNN Conv: ", d.in_channels, " input and ", d.out_channels, " output channels do not divide into ",
+               d.groups, " groups");
   *empty = d.batch == 0 || d.out_h == 0 || d.out_w == 0;
   if (*empty) return Geometry{};
   HI_RETURN_IF(d.in_h == 0 || d.in_w == 0, kUnsupported, "cuDNN Conv: an empty input (", d.in_h, "x", d.in_w,
@@ -214,13 +216,13 @@ Result<Geometry> check_call(DType dtype, const Conv2dDesc& d, bool* empty) {
                " needs bottom / right pads other than the top / left pads (", d.pad_top, ", ", d.pad_left,
                "), which would give ", sym_h, "x", sym_w, "; cuDNN pads both sides alike");
   // cuDNN's dimensions are ints and its tensors hold fewer than 2^31 elements.
-  const int64_t dims[] = {d.batch,    d.in_channels, d.in_h,     d.in_w,       d.out_channels, d.kernel_h,
-                          d.kernel_w, d.stride_h,    d.stride_w, d.dilation_h, d.dilation_w,   d.pad_top,
-                          d.pad_left};
+  const int64_t dims[] = {d.batch,    d.in_channels, d.in_h,       d.in_w,       d.out_channels, d.kernel_h, d.kernel_w,
+                          d.stride_h, d.stride_w,    d.dilation_h, d.dilation_w, d.pad_top,      d.pad_left};
   bool fits = true;
   for (int64_t v : dims) fits = fits && v <= INT_MAX;
   const auto below = [](int64_t a, int64_t b, int64_t c, int64_t e) {
-    const double numel = static_cast<double>(a) * static_cast<double>(b) * static_cast<double>(c) * static_cast<double>(e);
+    const double numel =
+        static_cast<double>(a) * static_cast<double>(b) * static_cast<double>(c) * static_cast<double>(e);
     return numel < 2147483648.0;
   };
   fits = fits && below(d.batch, d.in_channels, d.in_h, d.in_w) && below(d.batch, d.out_channels, d.out_h, d.out_w) &&
@@ -253,7 +255,7 @@ Result<Geometry> check_call(DType dtype, const Conv2dDesc& d, bool* empty) {
 // ran convolutions at the same time. Never destroyed (the runtime may be gone at exit).
 struct HandlePool {
   std::mutex mutex;
-  std::map<int, std::vector<cudnnHandle_t>> idle;
+  std::map<int, std::vector<cudnnHandle_t> > idle;
 };
 HandlePool& handle_pool() {
   static auto* pool = new HandlePool;
@@ -327,12 +329,13 @@ Status make_descriptors(DType dtype, const Geometry& g, Descriptors& d) {
   HI_RETURN_IF_ERROR(
       check(api.filter_set(d.w, type, CUDNN_TENSOR_NCHW, g.k, g.c / g.groups, g.kh, g.kw), "w descriptor"));
   HI_RETURN_IF_ERROR(check(api.conv_create(&d.conv), "cudnnCreateConvolutionDescriptor"));
-  HI_RETURN_IF_ERROR(check(api.conv_set(d.conv, g.ph, g.pw, g.sh, g.sw, g.dh, g.dw, CUDNN_CROSS_CORRELATION,
-                                        CUDNN_DATA_FLOAT),
-                           "convolution descriptor"));
+  HI_RETURN_IF_ERROR(
+      check(api.conv_set(d.conv, g.ph, g.pw, g.sh, g.sw, g.dh, g.dw, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+            "convolution descriptor"));
   HI_RETURN_IF_ERROR(check(api.conv_set_groups(d.conv, g.groups), "cudnnSetConvolutionGroupCount"));
   int n = 0, k = 0, oh = 0, ow = 0;
-  HI_RETURN_IF_ERROR(check(api.output_dim(d.conv, d.x, d.w, &n, &k, &oh, &ow), "cudnnGetConvolution2dForwardOutputDim"));
+  HI_RETURN_IF_ERROR(
+      check(api.output_dim(d.conv, d.x, d.w, &n, &k, &oh, &ow), "cudnnGetConvolution2dForwardOutputDim"));
   HI_RETURN_IF(n != g.n || k != g.k || oh != g.oh || ow != g.ow, kUnsupported, "cuDNN Conv: cuDNN computes an output [",
                n, ", ", k, ", ", oh, ", ", ow, "], not [", g.n, ", ", g.k, ", ", g.oh, ", ", g.ow, "]");
   return Status::ok();
@@ -369,7 +372,7 @@ cudnnMathType_t math_to_run(DType dtype, cudnnMathType_t offered) {
 
 Result<Choice*> choice_for(DType dtype, const Geometry& g, const Lease& lease, const Descriptors& d) {
   static std::mutex mutex;
-  static auto* cache = new std::map<Key, std::unique_ptr<Choice>>;  // never destroyed
+  static auto* cache = new std::map<Key, std::unique_ptr<Choice> >;  // never destroyed
   const Key key{lease.device, dtype, g};
   {
     std::lock_guard<std::mutex> lock(mutex);

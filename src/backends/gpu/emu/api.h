@@ -85,9 +85,22 @@ using cudaGraphExec_t = GraphImpl*;
 // The per-thread default stream, as CUDA spells it (a reserved handle value).
 inline cudaStream_t const cudaStreamPerThread = reinterpret_cast<cudaStream_t>(uintptr_t{2});
 
-enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
-enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
-enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2 };
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3
+};
+enum cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2
+};
+enum cudaStreamCaptureStatus {
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2
+};
 constexpr unsigned cudaStreamNonBlocking = 1;
 constexpr unsigned cudaEventDefault = 0;
 constexpr unsigned cudaEventDisableTiming = 2;
@@ -189,4 +202,3 @@ void note_kernel_launch() {
 }
 
 }  // namespace hi::gpu::emu
-

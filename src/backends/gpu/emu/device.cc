@@ -25,12 +25,8 @@ cudaError_t run_op(const Op& op) {
       const cudaError_t e = run_kernel(op.kernel, device_profile(), &message);
       return e == cudaSuccess ? e : fail(e, message);
     }
-    case Op::kCopy:
-      std::memmove(op.dst, op.src, op.bytes);
-      return cudaSuccess;
-    case Op::kMemset:
-      std::memset(op.dst, op.value, op.bytes);
-      return cudaSuccess;
+    case Op::kCopy: std::memmove(op.dst, op.src, op.bytes); return cudaSuccess;
+    case Op::kMemset: std::memset(op.dst, op.value, op.bytes); return cudaSuccess;
   }
   return cudaSuccess;
 }
@@ -40,14 +36,15 @@ void on_fault(int sig, siginfo_t* info, void*) {
   describe_current_thread(where, sizeof where);
   char line[768];
   // The handler sees every fault of the process; only one inside a kernel is surely the device's.
-  const int n = where[0] ? std::snprintf(line, sizeof line,
-                                         "emulated GPU: invalid memory access at %p in %s (past a device allocation, into "
-                                         "a guard page, or a fiber's stack overflowed)\n",
-                                         info->si_addr, where)
-                         : std::snprintf(line, sizeof line,
-                                         "invalid memory access at %p outside any emulated GPU kernel (a host-side bug, "
-                                         "or a copy past an emulated device allocation)\n",
-                                         info->si_addr);
+  const int n = where[0]
+                    ? std::snprintf(line, sizeof line,
+                                    "emulated GPU: invalid memory access at %p in %s (past a device allocation, into "
+                                    "a guard page, or a fiber's stack overflowed)\n",
+                                    info->si_addr, where)
+                    : std::snprintf(line, sizeof line,
+                                    "invalid memory access at %p outside any emulated GPU kernel (a host-side bug, "
+                                    "or a copy past an emulated device allocation)\n",
+                                    info->si_addr);
   if (n > 0) (void)!write(2, line, static_cast<size_t>(std::min<int>(n, sizeof line - 1)));
   signal(sig, SIG_DFL);  // returning re-runs the access, which now ends the process as usual
 }
@@ -75,13 +72,15 @@ std::string hex(const void* p) {
 bool capture_forbids(State& s, const char* call) {
   for (StreamImpl* stream : s.streams) {
     if (!stream->capturing) continue;
-    const bool applies = stream->mode == cudaStreamCaptureModeGlobal ||
-                         (stream->mode == cudaStreamCaptureModeThreadLocal && stream->capture_thread == std::this_thread::get_id());
+    const bool applies =
+        stream->mode == cudaStreamCaptureModeGlobal ||
+        (stream->mode == cudaStreamCaptureModeThreadLocal && stream->capture_thread == std::this_thread::get_id());
     if (!applies) continue;
     if (stream->invalidated.empty()) stream->invalidated = std::string(call) + " was called during the capture";
-    fail(cudaErrorStreamCaptureUnsupported, std::string(call) + " is not allowed while a stream captures a graph (" +
-                                                (stream->mode == cudaStreamCaptureModeGlobal ? "global" : "thread-local") +
-                                                " capture mode); the capture is invalidated");
+    fail(cudaErrorStreamCaptureUnsupported,
+         std::string(call) + " is not allowed while a stream captures a graph (" +
+             (stream->mode == cudaStreamCaptureModeGlobal ? "global" : "thread-local") +
+             " capture mode); the capture is invalidated");
     return true;
   }
   return false;
@@ -93,7 +92,8 @@ cudaError_t resolve_stream(cudaStream_t handle, StreamImpl** out) {
   else if (handle == cudaStreamPerThread) *out = &per_thread_stream;
   else {
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (!s.streams.count(handle)) return fail(cudaErrorInvalidResourceHandle, "not a stream of the emulated device: " + hex(handle));
+    if (!s.streams.count(handle))
+      return fail(cudaErrorInvalidResourceHandle, "not a stream of the emulated device: " + hex(handle));
     *out = handle;
   }
   return cudaSuccess;

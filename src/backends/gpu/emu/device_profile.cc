@@ -44,7 +44,8 @@ DeviceProfile read_profile() {
   } else {
     p.error = "HI_EMU_DEVICE='" + kind + "' is not one of nvidia, amd";
   }
-  if (const std::string m = env("HI_EMU_MEMORY"); !m.empty() && (!parse_bytes(m, &p.memory_bytes) || p.memory_bytes == 0))
+  if (const std::string m = env("HI_EMU_MEMORY");
+      !m.empty() && (!parse_bytes(m, &p.memory_bytes) || p.memory_bytes == 0))
     p.error = "HI_EMU_MEMORY='" + m + "' is not a byte count such as 4G, 512M or 1048576";
   const std::string order = env("HI_EMU_SCHEDULE");
   if (order == "reverse") p.schedule = Schedule::kReverse;

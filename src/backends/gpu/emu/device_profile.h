@@ -18,7 +18,7 @@ enum class Schedule { kForward, kReverse, kShuffle };
 
 struct DeviceProfile {
   std::string name;
-  std::string arch;       // "sm_80" or "gfx90a": what the kernels' host side decides by
+  std::string arch;  // "sm_80" or "gfx90a": what the kernels' host side decides by
   int warp_size = 32;
   int compute_major = 8, compute_minor = 0;
   size_t shared_bytes_per_block = 48 * 1024;

@@ -77,8 +77,8 @@ void Fiber::reset(size_t stack_bytes, Entry entry, void* arg) {
   void** regs = frame - 6;
   regs[0] = nullptr;
   regs[1] = nullptr;
-  regs[2] = arg;                                // r13
-  regs[3] = reinterpret_cast<void*>(entry);     // r12
+  regs[2] = arg;                             // r13
+  regs[3] = reinterpret_cast<void*>(entry);  // r12
   regs[4] = nullptr;
   regs[5] = nullptr;
   fiber_sp_ = regs;

@@ -34,7 +34,8 @@ void require_uniform(const void* pointer, unsigned ldm, const char* what) {
 
 mfma_f32x4 mfma_f32_16x16x16f16(mfma_f16x4 a, mfma_f16x4 b, mfma_f32x4 c, int cbsz, int abid, int blgp) {
   require_warp_size(64, "__builtin_amdgcn_mfma_f32_16x16x16f16");
-  if (cbsz != 0 || abid != 0 || blgp != 0) kernel_fault("__builtin_amdgcn_mfma_f32_16x16x16f16: broadcast controls are not emulated");
+  if (cbsz != 0 || abid != 0 || blgp != 0)
+    kernel_fault("__builtin_amdgcn_mfma_f32_16x16x16f16: broadcast controls are not emulated");
   auto* tiles = static_cast<float(*)[16][16]>(warp_scratch());  // A(m, k), B(k, n)
   const int lane = lane_id(), mn = lane % 16, k0 = lane / 16 * 4;
   for (int v = 0; v < 4; ++v) {

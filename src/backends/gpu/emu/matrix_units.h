@@ -78,7 +78,8 @@ void load_matrix_sync(fragment<Use, M, N, K, T, L>& f, const T* p, unsigned ldm)
 }
 
 template <typename T>
-void store_matrix_sync(float* p, const fragment<accumulator, kTile, kTile, kTile, T>& f, unsigned ldm, layout_t layout) {
+void store_matrix_sync(float* p, const fragment<accumulator, kTile, kTile, kTile, T>& f, unsigned ldm,
+                       layout_t layout) {
   require_warp_size(kLanes, "wmma::store_matrix_sync");
   if (reinterpret_cast<uintptr_t>(p) % 32 != 0) kernel_fault("wmma::store_matrix_sync: pointer not 32-byte aligned");
   if (ldm % 4 != 0) kernel_fault("wmma::store_matrix_sync: ldm not a multiple of 16 bytes");
@@ -93,8 +94,10 @@ void store_matrix_sync(float* p, const fragment<accumulator, kTile, kTile, kTile
 // d = a b + c: each lane publishes its elements of a, b and c, then computes its elements of d
 // in float from the whole tiles.
 template <typename TA, typename LA, typename TB, typename LB>
-void mma_sync(fragment<accumulator, kTile, kTile, kTile, float>& d, const fragment<matrix_a, kTile, kTile, kTile, TA, LA>& a,
-              const fragment<matrix_b, kTile, kTile, kTile, TB, LB>& b, const fragment<accumulator, kTile, kTile, kTile, float>& c) {
+void mma_sync(fragment<accumulator, kTile, kTile, kTile, float>& d,
+              const fragment<matrix_a, kTile, kTile, kTile, TA, LA>& a,
+              const fragment<matrix_b, kTile, kTile, kTile, TB, LB>& b,
+              const fragment<accumulator, kTile, kTile, kTile, float>& c) {
   require_warp_size(kLanes, "wmma::mma_sync");
   require_uniform(nullptr, 0, "wmma::mma_sync");
   auto* tiles = static_cast<float(*)[kTile * kTile]>(warp_scratch());  // a, b, c

@@ -38,7 +38,8 @@ cudaError_t check_device_range(State& s, const char* call, const char* which, co
   if (bytes == 0) return cudaSuccess;
   uintptr_t base = 0;
   if (find_device_range(s, p, bytes, &base)) return cudaSuccess;
-  return fail(cudaErrorInvalidValue, std::string(call) + ": the " + which + " range [" + hex(p) + ", +" + std::to_string(bytes) +
+  return fail(cudaErrorInvalidValue, std::string(call) + ": the " + which + " range [" + hex(p) + ", +" +
+                                         std::to_string(bytes) +
                                          ") is not inside one allocation of the emulated device");
 }
 
@@ -48,8 +49,8 @@ std::string damaged_canary(uintptr_t user, const Allocation& a) {
   const char* body = a.map + page_size();
   for (const char* q = body; q < p; ++q)
     if (static_cast<unsigned char>(*q) != kCanary)
-      return std::to_string(p - q) + " bytes before the allocation of " + std::to_string(a.bytes) + " bytes at " + hex(p) +
-             " were overwritten";
+      return std::to_string(p - q) + " bytes before the allocation of " + std::to_string(a.bytes) + " bytes at " +
+             hex(p) + " were overwritten";
   for (size_t i = a.bytes; i < a.rounded; ++i)
     if (static_cast<unsigned char>(p[i]) != kCanary)
       return "byte " + std::to_string(i) + " of the allocation of " + std::to_string(a.bytes) + " bytes at " + hex(p) +
@@ -70,9 +71,9 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes) {
   const size_t limit = device_profile().memory_bytes;
   const size_t rounded = (bytes + kAlign - 1) / kAlign * kAlign;
   if (rounded < bytes || rounded > limit - std::min(s.used, limit))
-    return fail(cudaErrorMemoryAllocation, "out of memory on the emulated GPU: cudaMalloc of " + std::to_string(bytes) + " bytes with " +
-                                               std::to_string(s.used) + " of " + std::to_string(limit) +
-                                               " bytes in use (HI_EMU_MEMORY sets the size)");
+    return fail(cudaErrorMemoryAllocation, "out of memory on the emulated GPU: cudaMalloc of " + std::to_string(bytes) +
+                                               " bytes with " + std::to_string(s.used) + " of " +
+                                               std::to_string(limit) + " bytes in use (HI_EMU_MEMORY sets the size)");
   const size_t page = page_size();
   const size_t body = (rounded + kMinLead + page - 1) / page * page;
   Allocation a;
@@ -80,7 +81,9 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes) {
   a.bytes = bytes;
   a.rounded = rounded;
   void* m = mmap(nullptr, a.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED) return fail(cudaErrorMemoryAllocation, "out of host memory for the emulated GPU's cudaMalloc of " + std::to_string(bytes) + " bytes");
+  if (m == MAP_FAILED)
+    return fail(cudaErrorMemoryAllocation,
+                "out of host memory for the emulated GPU's cudaMalloc of " + std::to_string(bytes) + " bytes");
   a.map = static_cast<char*>(m);
   mprotect(a.map + page, body, PROT_READ | PROT_WRITE);
   char* user = a.map + page + body - rounded;
@@ -100,13 +103,15 @@ cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
   const auto it = s.allocations.find(reinterpret_cast<uintptr_t>(ptr));
   if (it == s.allocations.end())
-    return fail(cudaErrorInvalidValue, "cudaFree(" + hex(ptr) + "): not a pointer that cudaMalloc returned, or freed twice");
+    return fail(cudaErrorInvalidValue,
+                "cudaFree(" + hex(ptr) + "): not a pointer that cudaMalloc returned, or freed twice");
   const Allocation a = it->second;
   const std::string damage = damaged_canary(it->first, a);
   s.used -= a.rounded;
   s.allocations.erase(it);
   munmap(a.map, a.map_bytes);
-  if (!damage.empty()) return fail(cudaErrorIllegalAddress, "emulated GPU: out-of-bounds write found at cudaFree: " + damage);
+  if (!damage.empty())
+    return fail(cudaErrorIllegalAddress, "emulated GPU: out-of-bounds write found at cudaFree: " + damage);
   return cudaSuccess;
 }
 
@@ -121,7 +126,8 @@ cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) {
 cudaError_t cudaFreeHost(void* ptr) {
   {
     std::lock_guard<std::mutex> lock(state().mutex);
-    if (ptr && !state().pinned.erase(ptr)) return fail(cudaErrorInvalidValue, "cudaFreeHost(" + hex(ptr) + "): not from cudaHostAlloc");
+    if (ptr && !state().pinned.erase(ptr))
+      return fail(cudaErrorInvalidValue, "cudaFreeHost(" + hex(ptr) + "): not from cudaHostAlloc");
   }
   std::free(ptr);
   return cudaSuccess;

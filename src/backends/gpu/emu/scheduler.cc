@@ -3,8 +3,8 @@
 // it. The scheduler resumes every runnable thread of the block in the profile's order; each runs
 // until it returns, waits at __syncthreads(), or waits at a warp collective. Then it releases
 // whichever barrier every thread concerned has reached, or reports why none can be: a barrier
-// that some threads reach after others returned, a warp collective missing lanes. So a missing or divergent barrier is an error naming the kernel, not
-// a hang.
+// that some threads reach after others returned, a warp collective missing lanes. So a missing or divergent barrier is
+// an error naming the kernel, not a hang.
 #include "backends/gpu/emu/scheduler.h"
 
 #include <algorithm>
@@ -62,7 +62,9 @@ class BlockRun {
     __builtin_unreachable();
   }
   void* dynamic_shared() { return dynamic_shared_.data(); }
-  void* warp_scratch() { return warp_scratch_.data() + current_thread->linear / current_thread->warp_size * kWarpScratch; }
+  void* warp_scratch() {
+    return warp_scratch_.data() + current_thread->linear / current_thread->warp_size * kWarpScratch;
+  }
   const KernelLaunch* launch() const { return launch_; }
 
  private:
@@ -203,7 +205,7 @@ struct Job {
   std::atomic<bool> failed{false};
   std::mutex mutex;
   std::condition_variable idle;
-  int active = 0;     // pool threads inside work()
+  int active = 0;       // pool threads inside work()
   bool closed = false;  // the caller is done: late pool threads leave without touching launch
   std::string error;
 
@@ -292,7 +294,8 @@ cudaError_t check_limits(const KernelLaunch& k, const DeviceProfile& d, std::str
     }
   }
   if (threads > static_cast<uint64_t>(d.max_threads_per_block)) {
-    *message = name + std::to_string(threads) + " threads a block, the device allows " + std::to_string(d.max_threads_per_block);
+    *message = name + std::to_string(threads) + " threads a block, the device allows " +
+               std::to_string(d.max_threads_per_block);
     return cudaErrorInvalidConfiguration;
   }
   if (k.dynamic_shared_bytes > d.shared_bytes_per_block) {

@@ -31,7 +31,8 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) {
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().streams.erase(stream)) return fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: not a stream: " + hex(stream));
+  if (!state().streams.erase(stream))
+    return fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: not a stream: " + hex(stream));
   delete stream;
   return cudaSuccess;
 }
@@ -42,7 +43,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t handle) {
   std::lock_guard<std::mutex> lock(state().mutex);
   if (stream->capturing) {
     if (stream->invalidated.empty()) stream->invalidated = "cudaStreamSynchronize was called on the capturing stream";
-    return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamSynchronize on a stream that is capturing a graph; the capture is invalidated");
+    return fail(cudaErrorStreamCaptureUnsupported,
+                "cudaStreamSynchronize on a stream that is capturing a graph; the capture is invalidated");
   }
   if (capture_forbids(state(), "cudaStreamSynchronize")) return cudaErrorStreamCaptureUnsupported;
   return cudaSuccess;
@@ -67,7 +69,8 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   std::lock_guard<std::mutex> lock(state().mutex);
-  if (!state().events.erase(event)) return fail(cudaErrorInvalidResourceHandle, "cudaEventDestroy: not an event: " + hex(event));
+  if (!state().events.erase(event))
+    return fail(cudaErrorInvalidResourceHandle, "cudaEventDestroy: not an event: " + hex(event));
   delete event;
   return cudaSuccess;
 }
@@ -100,8 +103,10 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   HI_EMU_RETURN_IF_ERROR(check_event("cudaEventElapsedTime", start));
   HI_EMU_RETURN_IF_ERROR(check_event("cudaEventElapsedTime", end));
   if (!start->timing || !end->timing)
-    return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
-  if (!start->recorded || !end->recorded) return fail(cudaErrorNotReady, "cudaEventElapsedTime: an event was never recorded");
+    return fail(cudaErrorInvalidResourceHandle,
+                "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
+  if (!start->recorded || !end->recorded)
+    return fail(cudaErrorNotReady, "cudaEventElapsedTime: an event was never recorded");
   *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
   return cudaSuccess;
 }
@@ -109,7 +114,8 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 // ---- Graphs ----------------------------------------------------------------------------------------
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t handle, cudaStreamCaptureMode mode) {
-  if (handle == nullptr) return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture: the legacy default stream cannot capture");
+  if (handle == nullptr)
+    return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture: the legacy default stream cannot capture");
   StreamImpl* stream = nullptr;
   HI_EMU_RETURN_IF_ERROR(resolve_stream(handle, &stream));
   std::lock_guard<std::mutex> lock(state().mutex);
@@ -130,7 +136,8 @@ cudaError_t cudaStreamEndCapture(cudaStream_t handle, cudaGraph_t* graph) {
   std::lock_guard<std::mutex> lock(state().mutex);
   if (!stream->capturing) return fail(cudaErrorInvalidValue, "cudaStreamEndCapture: the stream is not capturing");
   if (stream->mode != cudaStreamCaptureModeRelaxed && stream->capture_thread != std::this_thread::get_id())
-    return fail(cudaErrorStreamCaptureWrongThread, "cudaStreamEndCapture from another thread than the one that began the capture");
+    return fail(cudaErrorStreamCaptureWrongThread,
+                "cudaStreamEndCapture from another thread than the one that began the capture");
   stream->capturing = false;
   if (handle == cudaStreamPerThread) state().streams.erase(stream);
   std::vector<Op> ops = std::move(stream->recorded);
@@ -147,7 +154,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t handle, cudaStreamCaptureStatus* 
   StreamImpl* stream = nullptr;
   HI_EMU_RETURN_IF_ERROR(resolve_stream(handle, &stream));
   std::lock_guard<std::mutex> lock(state().mutex);
-  *status = !stream->capturing ? cudaStreamCaptureStatusNone
+  *status = !stream->capturing            ? cudaStreamCaptureStatusNone
             : stream->invalidated.empty() ? cudaStreamCaptureStatusActive
                                           : cudaStreamCaptureStatusInvalidated;
   return cudaSuccess;
@@ -165,7 +172,8 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   {
     std::lock_guard<std::mutex> lock(state().mutex);
-    if (!state().graphs.count(exec)) return fail(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: not an instantiated graph");
+    if (!state().graphs.count(exec))
+      return fail(cudaErrorInvalidResourceHandle, "cudaGraphLaunch: not an instantiated graph");
   }
   for (const Op& op : exec->ops) HI_EMU_RETURN_IF_ERROR(enqueue(stream, op));
   return cudaSuccess;
@@ -183,7 +191,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) { return cudaGraphDestroy
 // ---- Launch -----------------------------------------------------------------------------------------
 
 void launch(const char* kernel, Dim3 grid, Dim3 block, size_t dynamic_shared_bytes, cudaStream_t stream,
-                          std::function<void()> body) {
+            std::function<void()> body) {
   install_fault_handler();
   // An error stays as the last error, as a launch's does.
   (void)enqueue(stream, Op::launch(KernelLaunch{kernel, grid, block, dynamic_shared_bytes, std::move(body)}));

@@ -24,8 +24,7 @@ __device__ __forceinline__ float apply_unary(float x, float alpha, float beta) {
   else if constexpr (K == UnaryKind::kClip) {  // NaN stays NaN; alpha > beta gives beta, as the CPU op
     const float v = x < alpha ? alpha : x;
     return v > beta ? beta : v;
-  }
-  else if constexpr (K == UnaryKind::kHardSigmoid) return fmaxf(0.f, fminf(1.f, alpha * x + beta));
+  } else if constexpr (K == UnaryKind::kHardSigmoid) return fmaxf(0.f, fminf(1.f, alpha * x + beta));
   else if constexpr (K == UnaryKind::kHardSwish) return x * fmaxf(0.f, fminf(1.f, x / 6.f + 0.5f));
   // log(1 + e^x) without overflow: x + log1p(e^-x) for large x.
   else if constexpr (K == UnaryKind::kSoftplus) return x > 0.f ? x + log1pf(expf(-x)) : log1pf(expf(x));

@@ -9,8 +9,8 @@ namespace hi::gpu::HI_GPU_NS {
 namespace {
 
 template <typename T>
-__global__ void arg_reduce_kernel(const T* __restrict__ x, int64_t* __restrict__ y, int64_t lines, int64_t n, int64_t inner,
-                                  bool max, bool last) {
+__global__ void arg_reduce_kernel(const T* __restrict__ x, int64_t* __restrict__ y, int64_t lines, int64_t n,
+                                  int64_t inner, bool max, bool last) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t line = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; line < lines; line += stride) {
     const int64_t base = (line / inner) * n * inner + line % inner;
@@ -29,8 +29,8 @@ __global__ void arg_reduce_kernel(const T* __restrict__ x, int64_t* __restrict__
 
 template <typename T>
 void launch(const void* x, int64_t* y, int64_t lines, int64_t n, int64_t inner, bool max, bool last, cudaStream_t s) {
-  launch_kernel<arg_reduce_kernel<T>>(elementwise_blocks(lines), kElementwiseBlock, 0, s, static_cast<const T*>(x), y, lines, n, inner,
-                                                                               max, last);
+  launch_kernel<arg_reduce_kernel<T>>(elementwise_blocks(lines), kElementwiseBlock, 0, s, static_cast<const T*>(x), y,
+                                      lines, n, inner, max, last);
 }
 
 }  // namespace
@@ -41,8 +41,8 @@ bool arg_reduce_supports(DType t) {
 
 Status arg_reduce(DType dtype, const void* x, int64_t* y, int64_t outer, int64_t n, int64_t inner, bool max,
                   bool select_last, Stream stream) {
-  HI_RETURN_IF(outer < 0 || n < 1 || inner < 0, kInvalidArgument, "GPU ", max ? "ArgMax" : "ArgMin", ": dims ", outer, " x ",
-               n, " x ", inner, " (the reduced one must be at least 1)");
+  HI_RETURN_IF(outer < 0 || n < 1 || inner < 0, kInvalidArgument, "GPU ", max ? "ArgMax" : "ArgMin", ": dims ", outer,
+               " x ", n, " x ", inner, " (the reduced one must be at least 1)");
   HI_RETURN_IF(!arg_reduce_supports(dtype), kUnsupported, "GPU ArgMax/ArgMin: no kernel for ", dtype_name(dtype));
   const int64_t lines = outer * inner;
   if (lines == 0) return Status::ok();

@@ -19,7 +19,8 @@ __device__ __forceinline__ int64_t row_offset(const AttentionDesc& d, int64_t b,
 }
 
 // The bias key j adds to query i's score: the mask, then the causal and window limits (-inf).
-__device__ __forceinline__ float key_bias(const AttentionDesc& d, const void* mask, int64_t mask_row, int64_t i, int64_t j) {
+__device__ __forceinline__ float key_bias(const AttentionDesc& d, const void* mask, int64_t mask_row, int64_t i,
+                                          int64_t j) {
   float x = 0.f;
   if (mask) {
     const int64_t len = d.mask_len < 0 ? d.kv_len : d.mask_len;
@@ -32,7 +33,8 @@ __device__ __forceinline__ float key_bias(const AttentionDesc& d, const void* ma
     }
   }
   const int64_t diff = i - j;  // how far key j lies before query i
-  if ((d.causal && diff < 0) || (d.left_window >= 0 && diff > d.left_window) || (d.right_window >= 0 && -diff > d.right_window))
+  if ((d.causal && diff < 0) || (d.left_window >= 0 && diff > d.left_window) ||
+      (d.right_window >= 0 && -diff > d.right_window))
     return -INFINITY;
   return x;
 }
@@ -40,8 +42,8 @@ __device__ __forceinline__ float key_bias(const AttentionDesc& d, const void* ma
 __global__ void attention_kernel(AttentionDesc d, const float* q, const float* k, const float* v, const void* mask,
                                  float* y) {
   HI_DYNAMIC_SHARED(float, shared);
-  float* qrow = shared;                // head_size floats
-  float* p = shared + d.head_size;     // kRowBlock floats: the chunk's scores, then exp(score - m)
+  float* qrow = shared;             // head_size floats
+  float* p = shared + d.head_size;  // kRowBlock floats: the chunk's scores, then exp(score - m)
   __shared__ float scratch[kRowBlock];
   const int64_t i = blockIdx.x, h = blockIdx.y, b = blockIdx.z;
   const int64_t kv_heads = d.kv_heads > 0 ? d.kv_heads : d.heads;
@@ -101,10 +103,10 @@ Status attention(const AttentionDesc& d, const float* q, const float* k, const f
                kInvalidArgument, "GPU attention: negative size");
   HI_RETURN_IF(d.value_size > kMaxAttentionValueSize, kUnsupported, "GPU attention: value size ", d.value_size,
                " is above ", kMaxAttentionValueSize);
-  HI_RETURN_IF(d.head_size > kMaxAttentionHeadSize, kUnsupported, "GPU attention: head size ", d.head_size, " is above ",
-               kMaxAttentionHeadSize);
-  HI_RETURN_IF(d.q_len > 0x7fffffff || d.heads > 65535 || d.batch > 65535, kUnsupported,
-               "GPU attention: grid of ", d.q_len, " x ", d.heads, " x ", d.batch, " is above the launch limits");
+  HI_RETURN_IF(d.head_size > kMaxAttentionHeadSize, kUnsupported, "GPU attention: head size ", d.head_size,
+               " is above ", kMaxAttentionHeadSize);
+  HI_RETURN_IF(d.q_len > 0x7fffffff || d.heads > 65535 || d.batch > 65535, kUnsupported, "GPU attention: grid of ",
+               d.q_len, " x ", d.heads, " x ", d.batch, " is above the launch limits");
   if (d.batch == 0 || d.heads == 0 || d.q_len == 0 || d.value_size == 0) return Status::ok();
   const int64_t kv_heads = d.kv_heads > 0 ? d.kv_heads : d.heads;
   HI_RETURN_IF(kv_heads <= 0 || d.heads % kv_heads != 0, kInvalidArgument, "GPU attention: ", d.heads,
@@ -112,8 +114,8 @@ Status attention(const AttentionDesc& d, const float* q, const float* k, const f
   HI_RETURN_IF(!y, kInvalidArgument, "GPU attention: null output");
   const auto s = static_cast<cudaStream_t>(stream);
   if (d.kv_len == 0)  // no keys: zeros, as the CPU op gives
-    return HI_GPU_CHECK(cudaMemsetAsync(
-        y, 0, static_cast<size_t>(d.batch * d.q_len * d.heads * d.value_size) * sizeof(float), s));
+    return HI_GPU_CHECK(
+        cudaMemsetAsync(y, 0, static_cast<size_t>(d.batch * d.q_len * d.heads * d.value_size) * sizeof(float), s));
   HI_RETURN_IF(!q || !k || !v, kInvalidArgument, "GPU attention: null buffer");
   const dim3 grid(static_cast<unsigned>(d.q_len), static_cast<unsigned>(d.heads), static_cast<unsigned>(d.batch));
   const size_t shared = static_cast<size_t>(d.head_size + kRowBlock) * sizeof(float);

@@ -20,13 +20,13 @@ struct AttentionDesc {
   int64_t kv_heads = 0;      // grouped-query attention: query head h reads kv head h / (heads / kv_heads); 0: heads
   bool heads_first = false;  // Q, K, V and Y as [B, H, S, D] (ONNX Attention's 4-D form) instead of [B, S, H, D]
   float scale = 1.f;
-  float softcap = 0.f;       // > 0: scores become softcap * tanh(score / softcap) before the mask
+  float softcap = 0.f;  // > 0: scores become softcap * tanh(score / softcap) before the mask
   // The mask's element strides over [B, H, Sq, mask_len] (0 where it broadcasts); unused without
   // a mask. Keys from mask_len on are masked (ONNX Attention pads a short mask as masked); -1: kv_len.
   int64_t mask_strides[4] = {0, 0, 0, 0};
   int64_t mask_len = -1;
-  bool mask_is_bool = false;  // a bool mask: false masks the key; else it is added to the score
-  bool causal = false;        // key j > query i is masked
+  bool mask_is_bool = false;                    // a bool mask: false masks the key; else it is added to the score
+  bool causal = false;                          // key j > query i is masked
   int64_t left_window = -1, right_window = -1;  // >= 0: keys more than that many before / after query i are masked
   bool masked_rows_zero = false;  // a row with no key left gives zeros (ONNX Attention), else NaN (FusedAttention)
 };

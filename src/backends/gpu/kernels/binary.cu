@@ -57,17 +57,21 @@ __global__ void binary_kernel(const T* a, const T* __restrict__ b, T* y, Broadca
 
 template <BinaryKind K, typename T>
 void launch(const void* a, const void* b, void* y, const BroadcastIndex& index, cudaStream_t s) {
-  launch_kernel<binary_kernel<K, T>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), index);
+  launch_kernel<binary_kernel<K, T>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const T*>(a),
+                                     static_cast<const T*>(b), static_cast<T*>(y), index);
 }
 
 template <typename T>
-void dispatch_float(BinaryKind kind, const void* a, const void* b, void* y, const BroadcastIndex& index, cudaStream_t s) {
+void dispatch_float(BinaryKind kind, const void* a, const void* b, void* y, const BroadcastIndex& index,
+                    cudaStream_t s) {
   switch (kind) {
+// clang-format off
 #define HI_BINARY_CASE(K) \
   case BinaryKind::K: launch<BinaryKind::K, T>(a, b, y, index, s); break;
     HI_BINARY_CASE(kAdd) HI_BINARY_CASE(kSub) HI_BINARY_CASE(kMul) HI_BINARY_CASE(kDiv)
     HI_BINARY_CASE(kMax) HI_BINARY_CASE(kMin) HI_BINARY_CASE(kPow) HI_BINARY_CASE(kPRelu) HI_BINARY_CASE(kFmod)
 #undef HI_BINARY_CASE
+    // clang-format on
   }
 }
 
@@ -92,8 +96,8 @@ Result<BroadcastIndex> make_broadcast_index(const Shape& a, const Shape& b) {
   for (size_t k = 0; k < rank; ++k) {  // k counts from the innermost dim
     const int64_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
     const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
-    HI_RETURN_IF(da != db && da != 1 && db != 1, kInvalidArgument, "shapes ", shape_to_string(a), " and ", shape_to_string(b),
-                 " do not broadcast: dim ", rank - 1 - k, " is ", da, " against ", db);
+    HI_RETURN_IF(da != db && da != 1 && db != 1, kInvalidArgument, "shapes ", shape_to_string(a), " and ",
+                 shape_to_string(b), " do not broadcast: dim ", rank - 1 - k, " is ", da, " against ", db);
     out[rank - 1 - k] = da == 1 ? db : da;
   }
   return make_broadcast_index_to(out, a, b);
@@ -102,7 +106,8 @@ Result<BroadcastIndex> make_broadcast_index(const Shape& a, const Shape& b) {
 Result<BroadcastIndex> make_broadcast_index_to(const Shape& out, const Shape& a, const Shape& b) {
   const size_t rank = out.size();
   HI_RETURN_IF(rank > static_cast<size_t>(kMaxBroadcastRank), kUnsupported, "GPU binary kernel: rank ", rank,
-               " is above the kernels' ", kMaxBroadcastRank, " (shapes ", shape_to_string(a), " and ", shape_to_string(b), ")");
+               " is above the kernels' ", kMaxBroadcastRank, " (shapes ", shape_to_string(a), " and ",
+               shape_to_string(b), ")");
   HI_RETURN_IF(a.size() > rank || b.size() > rank, kInvalidArgument, "shapes ", shape_to_string(a), " and ",
                shape_to_string(b), " do not broadcast to ", shape_to_string(out));
   BroadcastIndex index;
@@ -114,9 +119,9 @@ Result<BroadcastIndex> make_broadcast_index_to(const Shape& out, const Shape& a,
     const size_t d = rank - 1 - k;
     const int64_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
     const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
-    HI_RETURN_IF((da != out[d] && da != 1) || (db != out[d] && db != 1), kInvalidArgument, "shapes ", shape_to_string(a),
-                 " and ", shape_to_string(b), " do not broadcast to ", shape_to_string(out), ": dim ", d, " is ", da, " and ",
-                 db, " against ", out[d]);
+    HI_RETURN_IF((da != out[d] && da != 1) || (db != out[d] && db != 1), kInvalidArgument, "shapes ",
+                 shape_to_string(a), " and ", shape_to_string(b), " do not broadcast to ", shape_to_string(out),
+                 ": dim ", d, " is ", da, " and ", db, " against ", out[d]);
     index.dims[d] = out[d];
     index.a_strides[d] = da == 1 ? 0 : a_stride;
     index.b_strides[d] = db == 1 ? 0 : b_stride;

@@ -56,8 +56,8 @@ bool cast_supports(DType t) {
 
 Status cast(DType from, DType to, const void* x, void* y, int64_t n, Stream stream) {
   HI_RETURN_IF(n < 0, kInvalidArgument, "GPU Cast: element count must be >= 0, got ", n);
-  HI_RETURN_IF(!cast_supports(from) || !cast_supports(to), kUnsupported, "GPU Cast: no kernel from ", dtype_name(from), " to ",
-               dtype_name(to), " (float32, float16, int64, int32, int8, uint8, bool)");
+  HI_RETURN_IF(!cast_supports(from) || !cast_supports(to), kUnsupported, "GPU Cast: no kernel from ", dtype_name(from),
+               " to ", dtype_name(to), " (float32, float16, int64, int32, int8, uint8, bool)");
   if (n == 0) return Status::ok();
   HI_RETURN_IF(x == nullptr || y == nullptr, kInvalidArgument, "GPU Cast: null buffer for ", n, " elements");
   const auto s = static_cast<cudaStream_t>(stream);
@@ -65,7 +65,8 @@ Status cast(DType from, DType to, const void* x, void* y, int64_t n, Stream stre
     using S = decltype(s_tag);
     with_type(to, [&](auto d_tag) {
       using D = decltype(d_tag);
-      launch_kernel<cast_kernel<S, D>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const S*>(x), static_cast<D*>(y), n);
+      launch_kernel<cast_kernel<S, D>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const S*>(x),
+                                       static_cast<D*>(y), n);
     });
   });
   return HI_GPU_CHECK(cudaGetLastError());

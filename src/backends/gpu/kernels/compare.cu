@@ -22,7 +22,8 @@ __device__ __forceinline__ bool apply(V a, V b) {
 }
 
 template <CompareKind K, typename T>
-__global__ void compare_kernel(const T* __restrict__ a, const T* __restrict__ b, bool* __restrict__ y, BroadcastIndex index) {
+__global__ void compare_kernel(const T* __restrict__ a, const T* __restrict__ b, bool* __restrict__ y,
+                               BroadcastIndex index) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < index.numel; i += stride) {
     int64_t ai, bi;
@@ -33,8 +34,8 @@ __global__ void compare_kernel(const T* __restrict__ a, const T* __restrict__ b,
 
 template <CompareKind K, typename T>
 void launch(const void* a, const void* b, bool* y, const BroadcastIndex& index, cudaStream_t s) {
-  launch_kernel<compare_kernel<K, T>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const T*>(a),
-                                                                                     static_cast<const T*>(b), y, index);
+  launch_kernel<compare_kernel<K, T>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s,
+                                      static_cast<const T*>(a), static_cast<const T*>(b), y, index);
 }
 
 template <typename T>
@@ -49,7 +50,8 @@ void dispatch(CompareKind kind, const void* a, const void* b, bool* y, const Bro
   }
 }
 
-void dispatch_logic(CompareKind kind, const void* a, const void* b, bool* y, const BroadcastIndex& index, cudaStream_t s) {
+void dispatch_logic(CompareKind kind, const void* a, const void* b, bool* y, const BroadcastIndex& index,
+                    cudaStream_t s) {
   switch (kind) {
     case CompareKind::kAnd: launch<CompareKind::kAnd, bool>(a, b, y, index, s); break;
     case CompareKind::kOr: launch<CompareKind::kOr, bool>(a, b, y, index, s); break;
@@ -75,7 +77,7 @@ __global__ void predicate_kernel(const T* __restrict__ x, bool* __restrict__ y, 
 template <PredicateKind K, typename T>
 void launch_predicate(const PredicateOp& op, const void* x, bool* y, int64_t n, cudaStream_t s) {
   launch_kernel<predicate_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x), y, n,
-                                                                             op.detect_positive, op.detect_negative);
+                                        op.detect_positive, op.detect_negative);
 }
 
 }  // namespace
@@ -115,14 +117,15 @@ Status compare(CompareKind kind, DType dtype, const void* a, const void* b, bool
 
 Status predicate(const PredicateOp& op, DType dtype, const void* x, bool* y, int64_t n, Stream stream) {
   HI_RETURN_IF(n < 0, kInvalidArgument, "GPU predicate: element count must be >= 0, got ", n);
-  const bool ok = op.kind == PredicateKind::kNot ? dtype == DType::kBool
-                                                 : dtype == DType::kFloat32 || dtype == DType::kFloat16;
+  const bool ok =
+      op.kind == PredicateKind::kNot ? dtype == DType::kBool : dtype == DType::kFloat32 || dtype == DType::kFloat16;
   HI_RETURN_IF(!ok, kUnsupported, "GPU predicate: no kernel for ", dtype_name(dtype));
   if (n == 0) return Status::ok();
   HI_RETURN_IF(x == nullptr || y == nullptr, kInvalidArgument, "GPU predicate: null buffer for ", n, " elements");
   const auto s = static_cast<cudaStream_t>(stream);
   if (op.kind == PredicateKind::kNot) launch_predicate<PredicateKind::kNot, bool>(op, x, y, n, s);
-  else if (op.kind == PredicateKind::kIsNaN && dtype == DType::kFloat32) launch_predicate<PredicateKind::kIsNaN, float>(op, x, y, n, s);
+  else if (op.kind == PredicateKind::kIsNaN && dtype == DType::kFloat32)
+    launch_predicate<PredicateKind::kIsNaN, float>(op, x, y, n, s);
   else if (op.kind == PredicateKind::kIsNaN) launch_predicate<PredicateKind::kIsNaN, __half>(op, x, y, n, s);
   else if (dtype == DType::kFloat32) launch_predicate<PredicateKind::kIsInf, float>(op, x, y, n, s);
   else launch_predicate<PredicateKind::kIsInf, __half>(op, x, y, n, s);

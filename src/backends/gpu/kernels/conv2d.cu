@@ -61,11 +61,10 @@ template <typename T>
 void launch(const Conv2dDesc& d, const void* x, const void* w, const void* bias, const void* residual, void* y,
             cudaStream_t s) {
   const int64_t pixels = d.batch * d.out_h * d.out_w, ocg = d.out_channels / d.groups;
-  const dim3 grid(static_cast<unsigned>((pixels + kTileN - 1) / kTileN), static_cast<unsigned>((ocg + kTileM - 1) / kTileM),
-                  static_cast<unsigned>(d.groups));
+  const dim3 grid(static_cast<unsigned>((pixels + kTileN - 1) / kTileN),
+                  static_cast<unsigned>((ocg + kTileM - 1) / kTileM), static_cast<unsigned>(d.groups));
   launch_kernel<conv2d_kernel<T>>(grid, kThreads, 0, s, static_cast<const T*>(x), static_cast<const T*>(w),
-                                             static_cast<const T*>(bias), static_cast<const T*>(residual),
-                                             static_cast<T*>(y), d);
+                                  static_cast<const T*>(bias), static_cast<const T*>(residual), static_cast<T*>(y), d);
 }
 
 }  // namespace
@@ -75,18 +74,19 @@ Status validate_conv2d(const Conv2dDesc& d, const void* x, const void* w, const 
                    d.kernel_w <= 0 || d.stride_h <= 0 || d.stride_w <= 0 || d.dilation_h <= 0 || d.dilation_w <= 0 ||
                    d.in_h < 0 || d.in_w < 0 || d.out_h < 0 || d.out_w < 0,
                kInvalidArgument, "GPU Conv: invalid geometry (batch ", d.batch, ", channels ", d.in_channels, " -> ",
-               d.out_channels, ", groups ", d.groups, ", kernel ", d.kernel_h, "x", d.kernel_w, ", strides ", d.stride_h,
-               "x", d.stride_w, ", dilations ", d.dilation_h, "x", d.dilation_w, ")");
-  HI_RETURN_IF(d.in_channels % d.groups != 0 || d.out_channels % d.groups != 0, kInvalidArgument, "GPU Conv: ",
-               d.in_channels, " input and ", d.out_channels, " output channels do not divide into ", d.groups, " groups");
+               d.out_channels, ", groups ", d.groups, ", kernel ", d.kernel_h, "x", d.kernel_w, ", strides ",
+               d.stride_h, "x", d.stride_w, ", dilations ", d.dilation_h, "x", d.dilation_w, ")");
+  HI_RETURN_IF(d.in_channels % d.groups != 0 || d.out_channels % d.groups != 0, kInvalidArgument,
+               "GPU Conv: ", d.in_channels, " input and ", d.out_channels, " output channels do not divide into ",
+               d.groups, " groups");
   const int64_t pixels = d.batch * d.out_h * d.out_w;
   if (pixels == 0) return Status::ok();
   // Both kernels tile by 64 output channels x 64 pixels, a group per blockIdx.z (conv2d_mma.cu
   // asserts it).
   HI_RETURN_IF(d.groups > 65535 || (d.out_channels / d.groups + kTileM - 1) / kTileM > 65535 ||
                    (pixels + kTileN - 1) / kTileN > 0x7fffffff,
-               kUnsupported, "GPU Conv: ", d.groups, " groups of ", d.out_channels / d.groups, " channels over ", pixels,
-               " output pixels is above the grid limits");
+               kUnsupported, "GPU Conv: ", d.groups, " groups of ", d.out_channels / d.groups, " channels over ",
+               pixels, " output pixels is above the grid limits");
   HI_RETURN_IF(x == nullptr || w == nullptr || y == nullptr, kInvalidArgument, "GPU Conv: null buffer");
   return Status::ok();
 }

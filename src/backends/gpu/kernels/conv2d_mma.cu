@@ -61,8 +61,9 @@ Status conv2d_matrix_cores(DType dtype, const Conv2dDesc& d, const void* x, cons
                " has no float16 matrix cores this build uses");
   const dim3 grid(static_cast<unsigned>((pixels + kMmaTileN - 1) / kMmaTileN),
                   static_cast<unsigned>((ocg + kMmaTileM - 1) / kMmaTileM), static_cast<unsigned>(d.groups));
-  launch_kernel<conv2d_mma_kernel>(grid, kMmaThreads, 0, static_cast<cudaStream_t>(stream), static_cast<const Bits*>(x), static_cast<const Bits*>(w), static_cast<const __half*>(bias),
-      static_cast<const __half*>(residual), static_cast<__half*>(y), d);
+  launch_kernel<conv2d_mma_kernel>(grid, kMmaThreads, 0, static_cast<cudaStream_t>(stream), static_cast<const Bits*>(x),
+                                   static_cast<const Bits*>(w), static_cast<const __half*>(bias),
+                                   static_cast<const __half*>(residual), static_cast<__half*>(y), d);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

@@ -36,8 +36,9 @@ Result<StridedCopy> transpose_copy(const Shape& x_shape, const std::vector<int64
 // The copy for Slice (opset 10+ semantics: starts and ends clamped per ONNX, negative values
 // counting from the end, steps non-zero and possibly negative; `axes` empty = 0..n-1). The
 // result copies into a contiguous output.
-Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
-                               const std::vector<int64_t>& axes, const std::vector<int64_t>& steps);
+Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>& starts,
+                               const std::vector<int64_t>& ends, const std::vector<int64_t>& axes,
+                               const std::vector<int64_t>& steps);
 
 // The copy for Expand: x broadcast to y_shape (numpy rules: new leading dims, dims of 1
 // repeated; stride 0 along both), y contiguous.

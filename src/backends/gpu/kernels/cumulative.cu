@@ -52,8 +52,8 @@ __global__ void cumulative_kernel(const T* __restrict__ x, T* __restrict__ y, in
 template <typename T>
 void launch(const void* x, void* y, int64_t lines, int64_t n, int64_t inner, bool product, bool exclusive, bool reverse,
             cudaStream_t s) {
-  launch_kernel<cumulative_kernel<T>>(elementwise_blocks(lines), kElementwiseBlock, 0, s, static_cast<const T*>(x), static_cast<T*>(y),
-                                                                               lines, n, inner, product, exclusive, reverse);
+  launch_kernel<cumulative_kernel<T>>(elementwise_blocks(lines), kElementwiseBlock, 0, s, static_cast<const T*>(x),
+                                      static_cast<T*>(y), lines, n, inner, product, exclusive, reverse);
 }
 
 }  // namespace

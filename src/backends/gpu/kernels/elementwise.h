@@ -17,12 +17,14 @@ namespace hi::gpu::HI_GPU_NS {
 // beta)); Elu: alpha; Selu: alpha, and gamma in beta; Round: halves to even; Sign: NaN kept;
 // Celu, ThresholdedRelu, Swish: alpha; Shrink: lambd in alpha, bias in beta; Affine: alpha * x +
 // beta (Mean's 1/n too); ScaledTanh: alpha * tanh(beta * x).
+// clang-format off
 #define HI_UNARY_KINDS(X)                                                                                  \
   X(kRelu) X(kLeakyRelu) X(kSigmoid) X(kTanh) X(kExp) X(kLog) X(kSqrt) X(kReciprocal) X(kNeg) X(kAbs)     \
   X(kErf) X(kGelu) X(kClip) X(kHardSigmoid) X(kHardSwish) X(kSoftplus) X(kElu) X(kSelu) X(kGeluTanh)      \
   X(kSin) X(kCos) X(kFloor) X(kCeil) X(kRound) X(kSign) X(kTan) X(kAsin) X(kAcos) X(kAtan) X(kSinh)        \
   X(kCosh) X(kAsinh) X(kAcosh) X(kAtanh) X(kSoftsign) X(kCelu) X(kMish) X(kThresholdedRelu) X(kShrink)     \
   X(kAffine) X(kSwish) X(kScaledTanh)
+// clang-format on
 #define HI_UNARY_ENUMERATOR(K) K,
 enum class UnaryKind { HI_UNARY_KINDS(HI_UNARY_ENUMERATOR) };
 #undef HI_UNARY_ENUMERATOR

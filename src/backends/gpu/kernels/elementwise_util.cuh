@@ -61,7 +61,8 @@ __device__ __forceinline__ void broadcast_offsets(const BroadcastIndex& index, i
 // so any element count fits in gridDim.x.
 constexpr int kElementwiseBlock = 256;
 inline unsigned elementwise_blocks(int64_t n) {
-  return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((n + kElementwiseBlock - 1) / kElementwiseBlock, 65535)));
+  return static_cast<unsigned>(
+      std::max<int64_t>(1, std::min<int64_t>((n + kElementwiseBlock - 1) / kElementwiseBlock, 65535)));
 }
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -29,7 +29,8 @@ __global__ void gather_kernel(const Word* __restrict__ data, const int64_t* __re
 template <typename Word>
 void launch(const void* data, const int64_t* indices, void* y, int64_t axis_dim, int64_t inner, int64_t n_indices,
             int64_t n, int* bad_index, cudaStream_t s) {
-  launch_kernel<gather_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(data), indices, static_cast<Word*>(y), axis_dim, inner, n_indices, n, bad_index);
+  launch_kernel<gather_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(data),
+                                     indices, static_cast<Word*>(y), axis_dim, inner, n_indices, n, bad_index);
 }
 
 }  // namespace

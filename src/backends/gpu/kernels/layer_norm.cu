@@ -10,8 +10,8 @@ namespace hi::gpu::HI_GPU_NS {
 namespace {
 
 template <typename T>
-__global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* y, int64_t cols, float epsilon, bool rms,
-                                  RowStats stats) {
+__global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* y, int64_t cols, float epsilon,
+                                  bool rms, RowStats stats) {
   __shared__ float scratch[kRowBlock];
   const int64_t base = static_cast<int64_t>(blockIdx.x) * cols;
   float mean = 0.f;
@@ -39,9 +39,9 @@ __global__ void layer_norm_kernel(const T* x, const T* scale, const T* bias, T* 
 template <typename T>
 void launch(const void* x, const void* scale, const void* bias, void* y, int64_t rows, int64_t cols, float epsilon,
             bool rms, RowStats stats, cudaStream_t s) {
-  launch_kernel<layer_norm_kernel<T>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const T*>(x), static_cast<const T*>(scale),
-                                                             static_cast<const T*>(bias), static_cast<T*>(y), cols,
-                                                             epsilon, rms, stats);
+  launch_kernel<layer_norm_kernel<T>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const T*>(x),
+                                      static_cast<const T*>(scale), static_cast<const T*>(bias), static_cast<T*>(y),
+                                      cols, epsilon, rms, stats);
 }
 
 }  // namespace
@@ -56,7 +56,8 @@ Status layer_norm_rows(DType dtype, const void* x, const void* scale, const void
   const auto s = static_cast<cudaStream_t>(stream);
   if (dtype == DType::kFloat32) launch<float>(x, scale, bias, y, rows, cols, epsilon, rms, stats, s);
   else if (dtype == DType::kFloat16) launch<__half>(x, scale, bias, y, rows, cols, epsilon, rms, stats, s);
-  else return error(StatusCode::kUnsupported, "GPU LayerNorm: no kernel for ", dtype_name(dtype), " (float32, float16)");
+  else
+    return error(StatusCode::kUnsupported, "GPU LayerNorm: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

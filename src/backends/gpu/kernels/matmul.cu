@@ -13,9 +13,8 @@ namespace hi::gpu::HI_GPU_NS {
 namespace {
 
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
-    matmul_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, T* __restrict__ y,
-                  MatMulDesc d) {
+__global__ void __launch_bounds__(kThreads) matmul_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                                          const T* __restrict__ c, T* __restrict__ y, MatMulDesc d) {
   __shared__ TileA as;
   __shared__ TileB bs;
   const int64_t batch = blockIdx.z;
@@ -59,10 +58,10 @@ __global__ void __launch_bounds__(kThreads)
 
 template <typename T>
 void launch(const MatMulDesc& d, const void* a, const void* b, const void* c, void* y, cudaStream_t s) {
-  const dim3 grid(static_cast<unsigned>((d.n + kTileN - 1) / kTileN), static_cast<unsigned>((d.m + kTileM - 1) / kTileM),
-                  static_cast<unsigned>(d.batch));
-  launch_kernel<matmul_kernel<T>>(grid, kThreads, 0, s, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<const T*>(c),
-                                             static_cast<T*>(y), d);
+  const dim3 grid(static_cast<unsigned>((d.n + kTileN - 1) / kTileN),
+                  static_cast<unsigned>((d.m + kTileM - 1) / kTileM), static_cast<unsigned>(d.batch));
+  launch_kernel<matmul_kernel<T>>(grid, kThreads, 0, s, static_cast<const T*>(a), static_cast<const T*>(b),
+                                  static_cast<const T*>(c), static_cast<T*>(y), d);
 }
 
 }  // namespace
@@ -74,7 +73,8 @@ Status validate_matmul(const MatMulDesc& d, const void* a, const void* b, const 
   // Both kernels tile the rows by 64 and put the batch in gridDim.z (matmul_mma.cu asserts it).
   HI_RETURN_IF(d.batch > 65535 || (d.m + kTileM - 1) / kTileM > 65535, kUnsupported, "GPU MatMul: batch ", d.batch,
                " or ", d.m, " rows is above the grid limit (65535 batches, 65535 row tiles)");
-  HI_RETURN_IF((d.k > 0 && (a == nullptr || b == nullptr)) || y == nullptr, kInvalidArgument, "GPU MatMul: null buffer");
+  HI_RETURN_IF((d.k > 0 && (a == nullptr || b == nullptr)) || y == nullptr, kInvalidArgument,
+               "GPU MatMul: null buffer");
   return Status::ok();
 }
 
@@ -96,7 +96,8 @@ Status matmul(DType dtype, const MatMulDesc& d, const void* a, const void* b, co
     HI_RETURN_IF_ERROR(validate_matmul(d, a, b, y));
     if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
     const Result<int> device = current_device();
-    if (device.is_ok() && has_f16_matrix_cores(device.value())) return matmul_matrix_cores(dtype, d, a, b, c, y, stream);
+    if (device.is_ok() && has_f16_matrix_cores(device.value()))
+      return matmul_matrix_cores(dtype, d, a, b, c, y, stream);
   }
   return matmul_tiled(dtype, d, a, b, c, y, stream);
 }

@@ -19,8 +19,8 @@ struct MatMulDesc {
   bool trans_b = false;  // B is stored [n, k] instead of [k, n]
   int64_t a_batch_stride = 0, b_batch_stride = 0, y_batch_stride = 0;  // elements; 0 broadcasts
   float alpha = 1.f;
-  float beta = 0.f;                              // with c == nullptr, ignored
-  int64_t c_row_stride = 0, c_col_stride = 0;    // C(i, j) = c[i * row + j * col]; 0 broadcasts
+  float beta = 0.f;                            // with c == nullptr, ignored
+  int64_t c_row_stride = 0, c_col_stride = 0;  // C(i, j) = c[i * row + j * col]; 0 broadcasts
 };
 
 Status matmul(DType dtype, const MatMulDesc& desc, const void* a, const void* b, const void* c, void* y, Stream stream);

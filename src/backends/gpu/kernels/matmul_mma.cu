@@ -24,7 +24,8 @@ __global__ void __launch_bounds__(kMmaThreads)
   const int64_t batch = blockIdx.z;
   const Bits* pa = a + batch * d.a_batch_stride;
   const Bits* pb = b + batch * d.b_batch_stride;
-  const int64_t row0 = static_cast<int64_t>(blockIdx.y) * kMmaTileM, col0 = static_cast<int64_t>(blockIdx.x) * kMmaTileN;
+  const int64_t row0 = static_cast<int64_t>(blockIdx.y) * kMmaTileM,
+                col0 = static_cast<int64_t>(blockIdx.x) * kMmaTileN;
   // A(i, kk) and B(kk, j) through strides, so both transposes are the same code.
   const int64_t a_row = d.trans_a ? 1 : d.k, a_col = d.trans_a ? d.m : 1;
   const int64_t b_row = d.trans_b ? 1 : d.n, b_col = d.trans_b ? d.k : 1;
@@ -57,7 +58,9 @@ Status matmul_matrix_cores(DType dtype, const MatMulDesc& d, const void* a, cons
                " has no float16 matrix cores this build uses");
   const dim3 grid(static_cast<unsigned>((d.n + kMmaTileN - 1) / kMmaTileN),
                   static_cast<unsigned>((d.m + kMmaTileM - 1) / kMmaTileM), static_cast<unsigned>(d.batch));
-  launch_kernel<matmul_mma_kernel>(grid, kMmaThreads, 0, static_cast<cudaStream_t>(stream), static_cast<const Bits*>(a), static_cast<const Bits*>(b), static_cast<const __half*>(c), static_cast<__half*>(y), d);
+  launch_kernel<matmul_mma_kernel>(grid, kMmaThreads, 0, static_cast<cudaStream_t>(stream), static_cast<const Bits*>(a),
+                                   static_cast<const Bits*>(b), static_cast<const __half*>(c), static_cast<__half*>(y),
+                                   d);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

@@ -38,8 +38,8 @@ union alignas(32) MmaShared {
 
 // Stages k step [k0, k0 + 32) of both operands: 64 x 32 elements of each, 8 per thread.
 template <typename LoadA, typename LoadB>
-__device__ __forceinline__ void mma_stage(MmaShared& s, int64_t k0, int64_t k, bool a_k_fast, bool b_k_fast, LoadA& load_a,
-                                          LoadB& load_b) {
+__device__ __forceinline__ void mma_stage(MmaShared& s, int64_t k0, int64_t k, bool a_k_fast, bool b_k_fast,
+                                          LoadA& load_a, LoadB& load_b) {
   for (int e = static_cast<int>(threadIdx.x); e < kMmaTileM * kMmaTileK; e += kMmaThreads) {
     const int i = a_k_fast ? e / kMmaTileK : e % kMmaTileM, ka = a_k_fast ? e % kMmaTileK : e / kMmaTileM;
     s.op.a[i][ka] = k0 + ka < k ? load_a(i, k0 + ka) : static_cast<unsigned short>(0);
@@ -52,9 +52,9 @@ __device__ __forceinline__ void mma_stage(MmaShared& s, int64_t k0, int64_t k, b
 // 16) and columns [col, col + 16 kUnits).
 template <int kLanes>
 struct MmaWarpUnits {
-  static constexpr int kUnitCols = kMmaTileN / kMmaUnit;                        // 4
-  static constexpr int kWarps = kMmaThreads / kLanes;                           // 8 or 4
-  static constexpr int kUnits = (kMmaTileM / kMmaUnit) * kUnitCols / kWarps;    // 2 or 4 a warp
+  static constexpr int kUnitCols = kMmaTileN / kMmaUnit;                      // 4
+  static constexpr int kWarps = kMmaThreads / kLanes;                         // 8 or 4
+  static constexpr int kUnits = (kMmaTileM / kMmaUnit) * kUnitCols / kWarps;  // 2 or 4 a warp
   static_assert(kUnitCols % kUnits == 0, "a warp's units lie in one row of units");
   int row, col;
   __device__ explicit MmaWarpUnits(int warp)

@@ -20,8 +20,8 @@ __global__ void pad_kernel(const Word* __restrict__ x, Word* __restrict__ y, Pad
 
 template <typename Word>
 void launch(const PadDesc& d, const void* x, void* y, int64_t n, uint64_t value_bits, cudaStream_t s) {
-  launch_kernel<pad_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(x), static_cast<Word*>(y), d, n,
-                                                                       static_cast<Word>(value_bits));
+  launch_kernel<pad_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(x),
+                                  static_cast<Word*>(y), d, n, static_cast<Word>(value_bits));
 }
 
 }  // namespace
@@ -29,8 +29,8 @@ void launch(const PadDesc& d, const void* x, void* y, int64_t n, uint64_t value_
 Result<PadDesc> make_pad_desc(const Shape& x, const std::vector<int64_t>& pads, PadMode mode) {
   const int64_t rank = static_cast<int64_t>(x.size());
   HI_RETURN_IF(rank > kMaxPadRank, kUnsupported, "GPU Pad: rank ", rank, " is above ", kMaxPadRank);
-  HI_RETURN_IF(static_cast<int64_t>(pads.size()) != 2 * rank, kInvalidArgument, "Pad: pads ", shape_to_string(pads), " has ",
-               pads.size(), " entries for a rank-", rank, " input (", 2 * rank, " expected)");
+  HI_RETURN_IF(static_cast<int64_t>(pads.size()) != 2 * rank, kInvalidArgument, "Pad: pads ", shape_to_string(pads),
+               " has ", pads.size(), " entries for a rank-", rank, " input (", 2 * rank, " expected)");
   PadDesc d;
   d.rank = static_cast<int>(rank);
   d.mode = mode;
@@ -39,10 +39,11 @@ Result<PadDesc> make_pad_desc(const Shape& x, const std::vector<int64_t>& pads, 
                   end = pads[static_cast<size_t>(k + rank)];
     const int64_t crop_b = std::max<int64_t>(0, -begin), crop_e = std::max<int64_t>(0, -end);
     const int64_t m = n - crop_b - crop_e;
-    HI_RETURN_IF(m < 0, kInvalidArgument, "Pad: pads ", begin, ", ", end, " crop more than the ", n, " elements of axis ", k);
+    HI_RETURN_IF(m < 0, kInvalidArgument, "Pad: pads ", begin, ", ", end, " crop more than the ", n,
+                 " elements of axis ", k);
     const int64_t pb = std::max<int64_t>(0, begin), pe = std::max<int64_t>(0, end);
-    HI_RETURN_IF(m == 0 && (pb > 0 || pe > 0) && mode != PadMode::kConstant, kInvalidArgument, "Pad: cannot pad axis ", k,
-                 " in this mode: it is empty after cropping");
+    HI_RETURN_IF(m == 0 && (pb > 0 || pe > 0) && mode != PadMode::kConstant, kInvalidArgument, "Pad: cannot pad axis ",
+                 k, " in this mode: it is empty after cropping");
     d.in_dims[k] = n;
     d.out_dims[k] = pb + m + pe;
     d.pad_begin[k] = pb;
@@ -59,7 +60,8 @@ int64_t pad_numel(const PadDesc& d) {
 }
 
 Status pad(const PadDesc& d, int elem_size, const void* x, void* y, uint64_t value_bits, Stream stream) {
-  HI_RETURN_IF(d.rank < 0 || d.rank > kMaxPadRank, kInvalidArgument, "GPU Pad: rank ", d.rank, " outside 0..", kMaxPadRank);
+  HI_RETURN_IF(d.rank < 0 || d.rank > kMaxPadRank, kInvalidArgument, "GPU Pad: rank ", d.rank, " outside 0..",
+               kMaxPadRank);
   const int64_t n = pad_numel(d);
   if (n == 0) return Status::ok();
   HI_RETURN_IF(y == nullptr, kInvalidArgument, "GPU Pad: null output for ", n, " elements");

@@ -36,7 +36,8 @@ __global__ void pool2d_kernel(const T* __restrict__ x, T* __restrict__ y, Pool2d
 
 template <PoolKind K, typename T>
 void launch(const Pool2dDesc& d, const void* x, void* y, int64_t n, cudaStream_t s) {
-  launch_kernel<pool2d_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x), static_cast<T*>(y), d, n);
+  launch_kernel<pool2d_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x),
+                                     static_cast<T*>(y), d, n);
 }
 
 template <typename T>

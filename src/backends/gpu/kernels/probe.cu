@@ -41,8 +41,7 @@ Result<DeviceProbe> probe_device() {
   int host[kCount] = {};
   const Status launched = HI_GPU_CHECK(cudaGetLastError());
   const Status copied =
-      launched.is_ok() ? HI_GPU_CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost))
-                       : launched;
+      launched.is_ok() ? HI_GPU_CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost)) : launched;
   const Status freed = HI_GPU_CHECK(cudaFree(out));  // free even when the kernel failed
   HI_RETURN_IF_ERROR(copied);
   HI_RETURN_IF_ERROR(freed);

@@ -39,15 +39,15 @@ __global__ void dequantize_kernel(const Q* __restrict__ x, const float* __restri
 }
 
 template <typename Q>
-void launch_quantize(DType xt, const void* x, const float* scale, const void* zp, void* y, const QuantDesc& d, int64_t n,
-                     cudaStream_t s) {
+void launch_quantize(DType xt, const void* x, const float* scale, const void* zp, void* y, const QuantDesc& d,
+                     int64_t n, cudaStream_t s) {
   const unsigned blocks = elementwise_blocks(n);
   if (xt == DType::kFloat32)
     launch_kernel<quantize_kernel<float, Q>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), scale,
-                                                                   static_cast<const Q*>(zp), static_cast<Q*>(y), d, n);
+                                             static_cast<const Q*>(zp), static_cast<Q*>(y), d, n);
   else
     launch_kernel<quantize_kernel<__half, Q>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), scale,
-                                                                    static_cast<const Q*>(zp), static_cast<Q*>(y), d, n);
+                                              static_cast<const Q*>(zp), static_cast<Q*>(y), d, n);
 }
 
 }  // namespace
@@ -59,7 +59,8 @@ Status quantize_linear(DType x_type, DType y_type, const void* x, const float* s
   HI_RETURN_IF(!quantized_type(y_type) || (x_type != DType::kFloat32 && x_type != DType::kFloat16), kUnsupported,
                "GPU QuantizeLinear: no kernel from ", dtype_name(x_type), " to ", dtype_name(y_type));
   if (n == 0) return Status::ok();
-  HI_RETURN_IF(!x || !scale || !y || d.channels < 1 || d.inner < 1, kInvalidArgument, "GPU QuantizeLinear: bad arguments");
+  HI_RETURN_IF(!x || !scale || !y || d.channels < 1 || d.inner < 1, kInvalidArgument,
+               "GPU QuantizeLinear: bad arguments");
   const auto s = static_cast<cudaStream_t>(stream);
   if (y_type == DType::kInt8) launch_quantize<int8_t>(x_type, x, scale, zero_point, y, d, n, s);
   else launch_quantize<uint8_t>(x_type, x, scale, zero_point, y, d, n, s);
@@ -71,18 +72,19 @@ Status dequantize_linear(DType x_type, const void* x, const float* scale, const 
   HI_RETURN_IF(!quantized_type(x_type) && x_type != DType::kInt32, kUnsupported, "GPU DequantizeLinear: no kernel for ",
                dtype_name(x_type));
   if (n == 0) return Status::ok();
-  HI_RETURN_IF(!x || !scale || !y || d.channels < 1 || d.inner < 1, kInvalidArgument, "GPU DequantizeLinear: bad arguments");
+  HI_RETURN_IF(!x || !scale || !y || d.channels < 1 || d.inner < 1, kInvalidArgument,
+               "GPU DequantizeLinear: bad arguments");
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(n);
   if (x_type == DType::kInt8)
     launch_kernel<dequantize_kernel<int8_t>>(blocks, kElementwiseBlock, 0, s, static_cast<const int8_t*>(x), scale,
-                                                                   static_cast<const int8_t*>(zero_point), y, d, n);
+                                             static_cast<const int8_t*>(zero_point), y, d, n);
   else if (x_type == DType::kUInt8)
     launch_kernel<dequantize_kernel<uint8_t>>(blocks, kElementwiseBlock, 0, s, static_cast<const uint8_t*>(x), scale,
-                                                                    static_cast<const uint8_t*>(zero_point), y, d, n);
+                                              static_cast<const uint8_t*>(zero_point), y, d, n);
   else
     launch_kernel<dequantize_kernel<int32_t>>(blocks, kElementwiseBlock, 0, s, static_cast<const int32_t*>(x), scale,
-                                                                    static_cast<const int32_t*>(zero_point), y, d, n);
+                                              static_cast<const int32_t*>(zero_point), y, d, n);
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

@@ -63,7 +63,8 @@ __global__ void reduce_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i
   }
   float acc = Reducer<K>::identity();
   if constexpr (K == ReduceKind::kLogSumExp) acc = 0.f;
-  for (int64_t j = threadIdx.x; j < r; j += kRowBlock) acc = Reducer<K>::combine(acc, Reducer<K>::take(load_f(x, base + j), shift));
+  for (int64_t j = threadIdx.x; j < r; j += kRowBlock)
+    acc = Reducer<K>::combine(acc, Reducer<K>::take(load_f(x, base + j), shift));
   if constexpr (K == ReduceKind::kLogSumExp) acc = block_reduce(acc, scratch, SumOp{});
   else acc = block_reduce(acc, scratch, CombineOp<K>{});
   if (threadIdx.x == 0) store_f(y, blockIdx.x, Reducer<K>::finish(acc, r, shift));
@@ -71,7 +72,8 @@ __global__ void reduce_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i
 
 // inner > 1: one thread per output (o, i).
 template <ReduceKind K, typename T>
-__global__ void reduce_strided_kernel(const T* __restrict__ x, T* __restrict__ y, int64_t outer, int64_t r, int64_t inner) {
+__global__ void reduce_strided_kernel(const T* __restrict__ x, T* __restrict__ y, int64_t outer, int64_t r,
+                                      int64_t inner) {
   const int64_t n = outer * inner;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += stride) {
@@ -110,7 +112,8 @@ __device__ __forceinline__ int64_t kept_offset(const ReducePlan& p, int64_t o) {
 // Reduced dims that are not one run, long reductions: one block per output (grid-stride over
 // the outputs), threads striding over its reduced elements.
 template <ReduceKind K, typename T>
-__global__ void reduce_plan_block_kernel(const T* __restrict__ x, T* __restrict__ y, ReducePlan p, int64_t n_out, int64_t r) {
+__global__ void reduce_plan_block_kernel(const T* __restrict__ x, T* __restrict__ y, ReducePlan p, int64_t n_out,
+                                         int64_t r) {
   __shared__ float scratch[kRowBlock];
   for (int64_t o = blockIdx.x; o < n_out; o += gridDim.x) {
     const int64_t base = kept_offset(p, o);
@@ -132,7 +135,8 @@ __global__ void reduce_plan_block_kernel(const T* __restrict__ x, T* __restrict_
 
 // Short ones: one thread per output.
 template <ReduceKind K, typename T>
-__global__ void reduce_plan_thread_kernel(const T* __restrict__ x, T* __restrict__ y, ReducePlan p, int64_t n_out, int64_t r) {
+__global__ void reduce_plan_thread_kernel(const T* __restrict__ x, T* __restrict__ y, ReducePlan p, int64_t n_out,
+                                          int64_t r) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < n_out; o += stride) {
     const int64_t base = kept_offset(p, o);
@@ -143,7 +147,8 @@ __global__ void reduce_plan_thread_kernel(const T* __restrict__ x, T* __restrict
       shift = (m == -INFINITY || m == INFINITY) ? 0.f : m;
     }
     float acc = K == ReduceKind::kLogSumExp ? 0.f : Reducer<K>::identity();
-    for (int64_t j = 0; j < r; ++j) acc = Reducer<K>::combine(acc, Reducer<K>::take(load_f(x, reduced_offset(p, base, j)), shift));
+    for (int64_t j = 0; j < r; ++j)
+      acc = Reducer<K>::combine(acc, Reducer<K>::take(load_f(x, reduced_offset(p, base, j)), shift));
     store_f(y, o, Reducer<K>::finish(acc, r, shift));
   }
 }
@@ -154,9 +159,11 @@ void launch_plan(const void* x, void* y, const ReducePlan& p, cudaStream_t s) {
   T* py = static_cast<T*>(y);
   const int64_t n_out = p.outputs(), r = p.reduced();
   if (r >= kRowBlock)
-    launch_kernel<reduce_plan_block_kernel<K, T>>(static_cast<unsigned>(std::min<int64_t>(n_out, 65535)), kRowBlock, 0, s, px, py, p, n_out, r);
+    launch_kernel<reduce_plan_block_kernel<K, T>>(static_cast<unsigned>(std::min<int64_t>(n_out, 65535)), kRowBlock, 0,
+                                                  s, px, py, p, n_out, r);
   else
-    launch_kernel<reduce_plan_thread_kernel<K, T>>(elementwise_blocks(n_out), kElementwiseBlock, 0, s, px, py, p, n_out, r);
+    launch_kernel<reduce_plan_thread_kernel<K, T>>(elementwise_blocks(n_out), kElementwiseBlock, 0, s, px, py, p, n_out,
+                                                   r);
 }
 
 template <ReduceKind K, typename T>
@@ -164,28 +171,34 @@ void launch(const void* x, void* y, int64_t outer, int64_t r, int64_t inner, cud
   const T* px = static_cast<const T*>(x);
   T* py = static_cast<T*>(y);
   if (inner == 1) launch_kernel<reduce_rows_kernel<K, T>>(static_cast<unsigned>(outer), kRowBlock, 0, s, px, py, r);
-  else launch_kernel<reduce_strided_kernel<K, T>>(elementwise_blocks(outer * inner), kElementwiseBlock, 0, s, px, py, outer, r, inner);
+  else
+    launch_kernel<reduce_strided_kernel<K, T>>(elementwise_blocks(outer * inner), kElementwiseBlock, 0, s, px, py,
+                                               outer, r, inner);
 }
 
 template <typename T>
 void dispatch(ReduceKind kind, const void* x, void* y, int64_t outer, int64_t r, int64_t inner, cudaStream_t s) {
   switch (kind) {
+// clang-format off
 #define HI_REDUCE_CASE(K) \
   case ReduceKind::K: launch<ReduceKind::K, T>(x, y, outer, r, inner, s); break;
     HI_REDUCE_CASE(kSum) HI_REDUCE_CASE(kMean) HI_REDUCE_CASE(kMax) HI_REDUCE_CASE(kMin) HI_REDUCE_CASE(kProd)
     HI_REDUCE_CASE(kSumSquare) HI_REDUCE_CASE(kL1) HI_REDUCE_CASE(kL2) HI_REDUCE_CASE(kLogSum) HI_REDUCE_CASE(kLogSumExp)
 #undef HI_REDUCE_CASE
+    // clang-format on
   }
 }
 
 template <typename T>
 void dispatch_plan(ReduceKind kind, const void* x, void* y, const ReducePlan& p, cudaStream_t s) {
   switch (kind) {
+// clang-format off
 #define HI_REDUCE_CASE(K) \
   case ReduceKind::K: launch_plan<ReduceKind::K, T>(x, y, p, s); break;
     HI_REDUCE_CASE(kSum) HI_REDUCE_CASE(kMean) HI_REDUCE_CASE(kMax) HI_REDUCE_CASE(kMin) HI_REDUCE_CASE(kProd)
     HI_REDUCE_CASE(kSumSquare) HI_REDUCE_CASE(kL1) HI_REDUCE_CASE(kL2) HI_REDUCE_CASE(kLogSum) HI_REDUCE_CASE(kLogSumExp)
 #undef HI_REDUCE_CASE
+    // clang-format on
   }
 }
 
@@ -193,8 +206,8 @@ void dispatch_plan(ReduceKind kind, const void* x, void* y, const ReducePlan& p,
 
 Status reduce(ReduceKind kind, DType dtype, const void* x, void* y, int64_t outer, int64_t r, int64_t inner,
               Stream stream) {
-  HI_RETURN_IF(outer < 0 || r < 0 || inner < 0, kInvalidArgument, "GPU reduce: negative extent (outer ", outer, ", r ", r,
-               ", inner ", inner, ")");
+  HI_RETURN_IF(outer < 0 || r < 0 || inner < 0, kInvalidArgument, "GPU reduce: negative extent (outer ", outer, ", r ",
+               r, ", inner ", inner, ")");
   if (outer == 0 || inner == 0) return Status::ok();
   HI_RETURN_IF(inner == 1 && outer > 0x7fffffff, kUnsupported, "GPU reduce: ", outer, " rows is above the grid limit");
   HI_RETURN_IF((r > 0 && x == nullptr) || y == nullptr, kInvalidArgument, "GPU reduce: null buffer");
@@ -222,8 +235,8 @@ int64_t ReducePlan::reduced() const {
 Result<ReducePlan> plan_reduce(const Shape& x, const std::vector<bool>& mask) {
   HI_RETURN_IF(mask.size() != x.size(), kInvalidArgument, "GPU reduce: a mask of ", mask.size(), " dims for ",
                shape_to_string(x));
-  HI_RETURN_IF(x.size() > static_cast<size_t>(kMaxReduceRank), kUnsupported, "GPU reduce: rank ", x.size(), " is above ",
-               kMaxReduceRank);
+  HI_RETURN_IF(x.size() > static_cast<size_t>(kMaxReduceRank), kUnsupported, "GPU reduce: rank ", x.size(),
+               " is above ", kMaxReduceRank);
   ReducePlan p;
   int64_t kept = 1, reduced = 1;
   for (size_t d = 0; d < x.size(); ++d) (mask[d] ? reduced : kept) *= x[d];
@@ -244,8 +257,7 @@ Result<ReducePlan> plan_reduce(const Shape& x, const std::vector<bool>& mask) {
     if (x[d] != 1) {
       if (!groups.empty() && groups.back().reduced == mask[d] && groups.back().stride * groups.back().dim == stride)
         groups.back().dim *= x[d];
-      else
-        groups.push_back({mask[d], x[d], stride});
+      else groups.push_back({mask[d], x[d], stride});
     }
     stride *= x[d];
   }

@@ -47,8 +47,8 @@ Result<ResizeDesc> make_resize_desc(const Shape& x, const Shape& y, const std::v
   d.coord = coord;
   d.nearest = nearest;
   for (size_t k = 0; k < rank; ++k) {
-    HI_RETURN_IF(x[k] == 0 && y[k] > 0, kInvalidArgument, "cannot resize dim ", k, " of ", shape_to_string(x), " from 0 to ",
-                 y[k], " elements");
+    HI_RETURN_IF(x[k] == 0 && y[k] > 0, kInvalidArgument, "cannot resize dim ", k, " of ", shape_to_string(x),
+                 " from 0 to ", y[k], " elements");
     d.in_dims[k] = x[k];
     d.out_dims[k] = y[k];
     d.scales[k] = scales[k];
@@ -69,9 +69,11 @@ Status resize(const ResizeDesc& d, DType dtype, const void* x, void* y, Stream s
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(n);
   if (dtype == DType::kFloat32)
-    launch_kernel<resize_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), static_cast<float*>(y), d, n);
+    launch_kernel<resize_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x),
+                                        static_cast<float*>(y), d, n);
   else if (dtype == DType::kFloat16)
-    launch_kernel<resize_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), static_cast<__half*>(y), d, n);
+    launch_kernel<resize_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x),
+                                         static_cast<__half*>(y), d, n);
   else return error(StatusCode::kUnsupported, "GPU Resize: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -18,7 +18,12 @@ namespace hi::gpu::HI_GPU_NS {
 constexpr int kMaxResizeRank = 8;
 
 enum class ResizeCoordMode : int {
-  kHalfPixel, kHalfPixelSymmetric, kPytorchHalfPixel, kAlignCorners, kAsymmetric, kTfHalfPixelForNN
+  kHalfPixel,
+  kHalfPixelSymmetric,
+  kPytorchHalfPixel,
+  kAlignCorners,
+  kAsymmetric,
+  kTfHalfPixelForNN
 };
 // kSimple: Resize-10's rule (scale < 1: floor + 1 unless exact; else truncate).
 enum class ResizeNearestMode : int { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil, kSimple };

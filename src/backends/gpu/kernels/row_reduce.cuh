@@ -24,7 +24,8 @@ __device__ float block_reduce(float v, float* scratch, Op op) {
   scratch[threadIdx.x] = v;
   __syncthreads();
   for (int half = kRowBlock / 2; half > 0; half /= 2) {
-    if (static_cast<int>(threadIdx.x) < half) scratch[threadIdx.x] = op(scratch[threadIdx.x], scratch[threadIdx.x + half]);
+    if (static_cast<int>(threadIdx.x) < half)
+      scratch[threadIdx.x] = op(scratch[threadIdx.x], scratch[threadIdx.x + half]);
     __syncthreads();
   }
   const float result = scratch[0];

@@ -46,8 +46,8 @@ __global__ void scatter_elements_kernel(const int64_t* __restrict__ indices, con
 }
 
 template <typename Word>
-__global__ void scatter_nd_kernel(const int64_t* __restrict__ indices, const Word* __restrict__ updates, Word* __restrict__ y,
-                                  ScatterNdIndex d, int64_t n) {
+__global__ void scatter_nd_kernel(const int64_t* __restrict__ indices, const Word* __restrict__ updates,
+                                  Word* __restrict__ y, ScatterNdIndex d, int64_t n) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += stride) {
     const int64_t s = e / d.slice;
@@ -72,7 +72,9 @@ Status gather_elements(int elem_size, const void* data, const int64_t* indices, 
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto w) {
     using Word = decltype(w);
-    launch_kernel<gather_elements_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(data), indices, static_cast<Word*>(y), index, n);
+    launch_kernel<gather_elements_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s,
+                                                static_cast<const Word*>(data), indices, static_cast<Word*>(y), index,
+                                                n);
   });
   HI_RETURN_IF(!ok, kUnsupported, "GPU GatherElements: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
@@ -85,7 +87,8 @@ Status scatter_elements(int elem_size, const int64_t* indices, const void* updat
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto w) {
     using Word = decltype(w);
-    launch_kernel<scatter_elements_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, indices, static_cast<const Word*>(updates), static_cast<Word*>(y), index, n);
+    launch_kernel<scatter_elements_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, indices,
+                                                 static_cast<const Word*>(updates), static_cast<Word*>(y), index, n);
   });
   HI_RETURN_IF(!ok, kUnsupported, "GPU ScatterElements: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());
@@ -94,12 +97,13 @@ Status scatter_elements(int elem_size, const int64_t* indices, const void* updat
 Status scatter_nd(int elem_size, const int64_t* indices, const void* updates, void* y, const ScatterNdIndex& index,
                   int64_t n, Stream stream) {
   if (n == 0) return Status::ok();
-  HI_RETURN_IF(!indices || !updates || !y || index.slice <= 0, kInvalidArgument, "GPU ScatterND: null buffer or empty slice");
+  HI_RETURN_IF(!indices || !updates || !y || index.slice <= 0, kInvalidArgument,
+               "GPU ScatterND: null buffer or empty slice");
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto w) {
     using Word = decltype(w);
-    launch_kernel<scatter_nd_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, indices, static_cast<const Word*>(updates),
-                                                                                static_cast<Word*>(y), index, n);
+    launch_kernel<scatter_nd_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, indices,
+                                           static_cast<const Word*>(updates), static_cast<Word*>(y), index, n);
   });
   HI_RETURN_IF(!ok, kUnsupported, "GPU ScatterND: element size ", elem_size, " (1, 2, 4 or 8 bytes)");
   return HI_GPU_CHECK(cudaGetLastError());

@@ -59,33 +59,36 @@ __global__ void softmax_axis_kernel(const T* x, T* y, int64_t lines, int64_t n, 
 
 Status softmax_axis(DType dtype, const void* x, void* y, int64_t outer, int64_t n, int64_t inner, SoftmaxMode mode,
                     Stream stream) {
-  HI_RETURN_IF(outer < 0 || n < 0 || inner < 0, kInvalidArgument, "GPU softmax: dims must be >= 0, got ", outer, " x ", n,
-               " x ", inner);
+  HI_RETURN_IF(outer < 0 || n < 0 || inner < 0, kInvalidArgument, "GPU softmax: dims must be >= 0, got ", outer, " x ",
+               n, " x ", inner);
   const int64_t lines = outer * inner;
   if (lines == 0 || n == 0) return Status::ok();
   HI_RETURN_IF(x == nullptr || y == nullptr, kInvalidArgument, "GPU softmax: null buffer");
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = elementwise_blocks(lines);
   if (dtype == DType::kFloat32)
-    launch_kernel<softmax_axis_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x), static_cast<float*>(y), lines,
-                                                                    n, inner, mode);
+    launch_kernel<softmax_axis_kernel<float>>(blocks, kElementwiseBlock, 0, s, static_cast<const float*>(x),
+                                              static_cast<float*>(y), lines, n, inner, mode);
   else if (dtype == DType::kFloat16)
-    launch_kernel<softmax_axis_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x), static_cast<__half*>(y),
-                                                                     lines, n, inner, mode);
+    launch_kernel<softmax_axis_kernel<__half>>(blocks, kElementwiseBlock, 0, s, static_cast<const __half*>(x),
+                                               static_cast<__half*>(y), lines, n, inner, mode);
   else return error(StatusCode::kUnsupported, "GPU softmax: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 
 Status softmax_rows(DType dtype, const void* x, void* y, int64_t rows, int64_t cols, bool log, Stream stream) {
-  HI_RETURN_IF(rows < 0 || cols < 0, kInvalidArgument, "GPU softmax: rows and cols must be >= 0, got ", rows, " x ", cols);
+  HI_RETURN_IF(rows < 0 || cols < 0, kInvalidArgument, "GPU softmax: rows and cols must be >= 0, got ", rows, " x ",
+               cols);
   if (rows == 0 || cols == 0) return Status::ok();
   HI_RETURN_IF(rows > 0x7fffffff, kUnsupported, "GPU softmax: ", rows, " rows is above the grid limit of 2^31 - 1");
   HI_RETURN_IF(x == nullptr || y == nullptr, kInvalidArgument, "GPU softmax: null buffer");
   const auto s = static_cast<cudaStream_t>(stream);
   if (dtype == DType::kFloat32)
-    launch_kernel<softmax_kernel<float>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const float*>(x), static_cast<float*>(y), cols, log);
+    launch_kernel<softmax_kernel<float>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const float*>(x),
+                                         static_cast<float*>(y), cols, log);
   else if (dtype == DType::kFloat16)
-    launch_kernel<softmax_kernel<__half>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const __half*>(x), static_cast<__half*>(y), cols, log);
+    launch_kernel<softmax_kernel<__half>>(row_blocks(rows), kRowBlock, 0, s, static_cast<const __half*>(x),
+                                          static_cast<__half*>(y), cols, log);
   else return error(StatusCode::kUnsupported, "GPU softmax: no kernel for ", dtype_name(dtype), " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }

@@ -29,8 +29,8 @@ __global__ void strided_copy_kernel(const Word* __restrict__ src, Word* __restri
 
 template <typename Word>
 void launch(const StridedCopy& c, const void* src, void* dst, int64_t n, cudaStream_t s) {
-  launch_kernel<strided_copy_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(src),
-                                                                                static_cast<Word*>(dst), c, n);
+  launch_kernel<strided_copy_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s,
+                                           static_cast<const Word*>(src), static_cast<Word*>(dst), c, n);
 }
 
 }  // namespace
@@ -76,8 +76,9 @@ Result<StridedCopy> transpose_copy(const Shape& x_shape, const std::vector<int64
   return c;
 }
 
-Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
-                               const std::vector<int64_t>& axes, const std::vector<int64_t>& steps) {
+Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>& starts,
+                               const std::vector<int64_t>& ends, const std::vector<int64_t>& axes,
+                               const std::vector<int64_t>& steps) {
   const int64_t rank = static_cast<int64_t>(x_shape.size());
   HI_RETURN_IF(rank > kMaxCopyRank, kUnsupported, "GPU Slice: rank ", rank, " is above ", kMaxCopyRank);
   HI_RETURN_IF(ends.size() != starts.size() || (!axes.empty() && axes.size() != starts.size()) ||
@@ -132,8 +133,8 @@ Result<StridedCopy> slice_copy(const Shape& x_shape, const std::vector<int64_t>&
 Result<StridedCopy> expand_copy(const Shape& x_shape, const Shape& y_shape) {
   HI_RETURN_IF(y_shape.size() > static_cast<size_t>(kMaxCopyRank), kUnsupported, "GPU Expand: rank ", y_shape.size(),
                " is above ", kMaxCopyRank);
-  HI_RETURN_IF(x_shape.size() > y_shape.size(), kInvalidArgument, "Expand: ", shape_to_string(x_shape), " has more dims than ",
-               shape_to_string(y_shape));
+  HI_RETURN_IF(x_shape.size() > y_shape.size(), kInvalidArgument, "Expand: ", shape_to_string(x_shape),
+               " has more dims than ", shape_to_string(y_shape));
   StridedCopy c;
   c.rank = static_cast<int>(y_shape.size());
   int64_t x_strides[kMaxCopyRank];
@@ -143,8 +144,8 @@ Result<StridedCopy> expand_copy(const Shape& x_shape, const Shape& y_shape) {
     c.dims[k] = y_shape[k];
     if (k < off) continue;  // a new leading dim: stride 0
     const int64_t d = x_shape[k - off];
-    HI_RETURN_IF(d != 1 && d != y_shape[k], kInvalidArgument, "Expand: cannot broadcast ", shape_to_string(x_shape), " to ",
-                 shape_to_string(y_shape));
+    HI_RETURN_IF(d != 1 && d != y_shape[k], kInvalidArgument, "Expand: cannot broadcast ", shape_to_string(x_shape),
+                 " to ", shape_to_string(y_shape));
     c.src_strides[k] = d == 1 ? 0 : x_strides[k - off];
   }
   contiguous_strides(y_shape, c.dst_strides);
@@ -174,7 +175,8 @@ Result<StridedCopy> tile_copy(const Shape& x_shape, const std::vector<int64_t>& 
     }
   }
   HI_RETURN_IF(dims.size() > static_cast<size_t>(kMaxCopyRank), kUnsupported, "GPU Tile: ", shape_to_string(x_shape),
-               " repeated ", shape_to_string(repeats), " needs ", dims.size(), " copy dims (at most ", kMaxCopyRank, ")");
+               " repeated ", shape_to_string(repeats), " needs ", dims.size(), " copy dims (at most ", kMaxCopyRank,
+               ")");
   c.rank = static_cast<int>(dims.size());
   for (size_t k = 0; k < dims.size(); ++k) {
     c.dims[k] = dims[k];
@@ -191,7 +193,8 @@ Status strided_copy(const StridedCopy& c, int elem_size, const void* src, void* 
     HI_RETURN_IF(c.dims[k] < 0, kInvalidArgument, "GPU strided copy: dim ", k, " is ", c.dims[k]);
   const int64_t n = c.numel();
   if (n == 0) return Status::ok();
-  HI_RETURN_IF(src == nullptr || dst == nullptr, kInvalidArgument, "GPU strided copy: null buffer for ", n, " elements");
+  HI_RETURN_IF(src == nullptr || dst == nullptr, kInvalidArgument, "GPU strided copy: null buffer for ", n,
+               " elements");
   const auto s = static_cast<cudaStream_t>(stream);
   const bool ok = with_word(elem_size, [&](auto word) { launch<decltype(word)>(c, src, dst, n, s); });
   HI_RETURN_IF(!ok, kUnsupported, "GPU strided copy: element size ", elem_size, " (1, 2, 4 or 8 bytes)");

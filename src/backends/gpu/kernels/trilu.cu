@@ -20,8 +20,8 @@ __global__ void trilu_kernel(const Word* __restrict__ x, Word* __restrict__ y, i
 
 template <typename Word>
 void launch(const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t k, bool upper, cudaStream_t s) {
-  launch_kernel<trilu_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(x), static_cast<Word*>(y),
-                                                                         n, rows, cols, k, upper);
+  launch_kernel<trilu_kernel<Word>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const Word*>(x),
+                                    static_cast<Word*>(y), n, rows, cols, k, upper);
 }
 
 }  // namespace

@@ -18,8 +18,8 @@ __global__ void unary_kernel(const T* x, T* y, int64_t n, float alpha, float bet
 
 template <UnaryKind K, typename T>
 void launch(const UnaryOp& op, const void* x, void* y, int64_t n, cudaStream_t s) {
-  launch_kernel<unary_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x), static_cast<T*>(y), n,
-                                                                         op.alpha, op.beta);
+  launch_kernel<unary_kernel<K, T>>(elementwise_blocks(n), kElementwiseBlock, 0, s, static_cast<const T*>(x),
+                                    static_cast<T*>(y), n, op.alpha, op.beta);
 }
 
 template <typename T>
@@ -41,7 +41,9 @@ Status unary(const UnaryOp& op, DType dtype, const void* x, void* y, int64_t n, 
   const auto s = static_cast<cudaStream_t>(stream);
   if (dtype == DType::kFloat32) dispatch<float>(op, x, y, n, s);
   else if (dtype == DType::kFloat16) dispatch<__half>(op, x, y, n, s);
-  else return error(StatusCode::kUnsupported, "GPU unary kernel: no kernel for ", dtype_name(dtype), " (float32, float16)");
+  else
+    return error(StatusCode::kUnsupported, "GPU unary kernel: no kernel for ", dtype_name(dtype),
+                 " (float32, float16)");
   return HI_GPU_CHECK(cudaGetLastError());
 }
 

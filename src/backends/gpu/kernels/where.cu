@@ -31,7 +31,9 @@ __global__ void where_kernel(const bool* __restrict__ c, const Word* __restrict_
 
 template <typename Word>
 void launch(const WhereIndex& index, const void* c, const void* x, const void* y_else, void* y, cudaStream_t s) {
-  launch_kernel<where_kernel<Word>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s, static_cast<const bool*>(c), static_cast<const Word*>(x), static_cast<const Word*>(y_else), static_cast<Word*>(y), index);
+  launch_kernel<where_kernel<Word>>(elementwise_blocks(index.numel), kElementwiseBlock, 0, s,
+                                    static_cast<const bool*>(c), static_cast<const Word*>(x),
+                                    static_cast<const Word*>(y_else), static_cast<Word*>(y), index);
 }
 
 }  // namespace
@@ -39,8 +41,8 @@ void launch(const WhereIndex& index, const void* c, const void* x, const void* y
 Result<WhereIndex> make_where_index(const Shape& cond, const Shape& x, const Shape& y_else) {
   const Shape* shapes[3] = {&cond, &x, &y_else};
   const size_t rank = std::max(cond.size(), std::max(x.size(), y_else.size()));
-  HI_RETURN_IF(rank > static_cast<size_t>(kMaxBroadcastRank), kUnsupported, "GPU Where: rank ", rank, " is above the kernel's ",
-               kMaxBroadcastRank);
+  HI_RETURN_IF(rank > static_cast<size_t>(kMaxBroadcastRank), kUnsupported, "GPU Where: rank ", rank,
+               " is above the kernel's ", kMaxBroadcastRank);
   WhereIndex index;
   index.rank = static_cast<int>(rank);
   index.numel = 1;

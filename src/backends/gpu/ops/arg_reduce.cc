@@ -16,8 +16,8 @@ class ArgReduce final : public GpuKernel {
   Status launch(LaunchContext& ctx) const override {
     const DeviceValue& x = ctx.input(0);
     HI_ASSIGN_OR_RETURN(const AxisView v, axis_view(ctx.node(), x.shape, axis_));
-    return arg_reduce(x.dtype, x.ptr, static_cast<int64_t*>(ctx.output(0).ptr), v.outer, v.n, v.inner, max_, select_last_,
-                      ctx.stream());
+    return arg_reduce(x.dtype, x.ptr, static_cast<int64_t*>(ctx.output(0).ptr), v.outer, v.n, v.inner, max_,
+                      select_last_, ctx.stream());
   }
 
  private:
@@ -30,10 +30,13 @@ class ArgReduce final : public GpuKernel {
 
 std::string arg_reduce_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   if (!arg_reduce_supports(dtype_of(inputs, 0)))
-    return "no GPU kernel for " + node.op_type + " on " + dtype_name(dtype_of(inputs, 0)) + " (float32, float16, int64, int32)";
+    return "no GPU kernel for " + node.op_type + " on " + dtype_name(dtype_of(inputs, 0)) +
+           " (float32, float16, int64, int32)";
   return "";
 }
 
-std::unique_ptr<GpuKernel> make_arg_reduce(const ir::Node& node) { return std::make_unique<ArgReduce>(node.op_type == "ArgMax"); }
+std::unique_ptr<GpuKernel> make_arg_reduce(const ir::Node& node) {
+  return std::make_unique<ArgReduce>(node.op_type == "ArgMax");
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -42,7 +42,8 @@ class Attention final : public GpuKernel {
       d.kv_len = k[2];
       d.value_size = v[3];
     } else {  // 3-D: [B, S, H * D], the heads from the attributes
-      HI_RETURN_IF(q_heads_ <= 0 || kv_heads_ <= 0, kInvalidArgument, "Attention: 3-D Q, K and V need q_num_heads and kv_num_heads");
+      HI_RETURN_IF(q_heads_ <= 0 || kv_heads_ <= 0, kInvalidArgument,
+                   "Attention: 3-D Q, K and V need q_num_heads and kv_num_heads");
       d.batch = q[0];
       d.q_len = q[1];
       d.heads = q_heads_;
@@ -85,11 +86,13 @@ std::string attention_why_not(const ir::Node& node, const std::vector<ir::ValueT
     if (dtype_of(inputs, i) != DType::kFloat32)
       return "no GPU kernel for Attention on " + std::string(dtype_name(dtype_of(inputs, i))) + " (float32)";
   if (has(3) && dtype_of(inputs, 3) != DType::kFloat32 && dtype_of(inputs, 3) != DType::kBool)
-    return "no GPU kernel for Attention with a " + std::string(dtype_name(dtype_of(inputs, 3))) + " attn_mask (float32, bool)";
+    return "no GPU kernel for Attention with a " + std::string(dtype_name(dtype_of(inputs, 3))) +
+           " attn_mask (float32, bool)";
   if (has(4) || has(5)) return "no GPU kernel for Attention with a KV cache (past_key, past_value)";
   if (has(6)) return "no GPU kernel for Attention with nonpad_kv_seqlen";
   for (size_t o = 1; o < node.outputs.size(); ++o)
-    if (!node.outputs[o].empty()) return "no GPU kernel for Attention's present_key, present_value and qk_matmul_output outputs";
+    if (!node.outputs[o].empty())
+      return "no GPU kernel for Attention's present_key, present_value and qk_matmul_output outputs";
   if (node.attr("softmax_precision") && attr_int(node, "softmax_precision", 1) != 1)
     return "no GPU kernel for Attention with a softmax_precision other than float32";
   const int64_t r = rank_of(inputs, 0);

@@ -2,7 +2,8 @@
 // Mod with fmod=1, and the variadic Sum, Mean, Max, Min, which fold their inputs into the output in place, one
 // input per launch (Mean scales by 1/n at the end); float16 Sum of three or more and Mean fold into a
 // float32 workspace and round once, as the CPU does. Integers (int32, int64) for Add, Sub, Mul,
-// Max, Min (ONNX's Sum and Mean take floats only); integer Div and Mod stay on the CPU, which reports a division by zero.
+// Max, Min (ONNX's Sum and Mean take floats only); integer Div and Mod stay on the CPU, which reports a division by
+// zero.
 #include <algorithm>
 #include <map>
 
@@ -13,8 +14,8 @@ namespace {
 
 const std::map<std::string, BinaryKind>& kinds() {
   static const std::map<std::string, BinaryKind> t = {
-      {"Add", BinaryKind::kAdd}, {"Sub", BinaryKind::kSub}, {"Mul", BinaryKind::kMul}, {"Div", BinaryKind::kDiv},
-      {"Pow", BinaryKind::kPow}, {"Max", BinaryKind::kMax}, {"Min", BinaryKind::kMin}, {"PRelu", BinaryKind::kPRelu},
+      {"Add", BinaryKind::kAdd}, {"Sub", BinaryKind::kSub},  {"Mul", BinaryKind::kMul}, {"Div", BinaryKind::kDiv},
+      {"Pow", BinaryKind::kPow}, {"Max", BinaryKind::kMax},  {"Min", BinaryKind::kMin}, {"PRelu", BinaryKind::kPRelu},
       {"Sum", BinaryKind::kAdd}, {"Mean", BinaryKind::kAdd}, {"Mod", BinaryKind::kFmod}};
   return t;
 }
@@ -59,8 +60,8 @@ class Binary final : public GpuKernel {
   static Status copy_to(const DeviceValue& x, DeviceValue& y, Stream stream) {
     HI_RETURN_IF(x.shape != y.shape, kInternal, "GPU variadic op of one input: shape ", shape_to_string(x.shape),
                  " against ", shape_to_string(y.shape));
-    return copy_async(y.ptr, x.ptr, static_cast<size_t>(shape_numel(y.shape)) * dtype_size(y.dtype), CopyKind::kDeviceToDevice,
-                      stream);
+    return copy_async(y.ptr, x.ptr, static_cast<size_t>(shape_numel(y.shape)) * dtype_size(y.dtype),
+                      CopyKind::kDeviceToDevice, stream);
   }
 
   bool sums_in_float32(const LaunchContext& ctx) const {
@@ -95,7 +96,8 @@ class Binary final : public GpuKernel {
 }  // namespace
 
 std::string binary_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
-  const bool variadic = node.op_type == "Sum" || node.op_type == "Mean" || node.op_type == "Max" || node.op_type == "Min";
+  const bool variadic =
+      node.op_type == "Sum" || node.op_type == "Mean" || node.op_type == "Max" || node.op_type == "Min";
   if (!variadic && node.inputs.size() != 2)
     return "no GPU kernel for " + node.op_type + " with " + std::to_string(node.inputs.size()) + " inputs";
   const DType t = dtype_of(inputs, 0);

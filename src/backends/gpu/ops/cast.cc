@@ -30,7 +30,9 @@ class Cast final : public GpuKernel {
 std::string cast_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   const DType to = node.op_type == "CastLike" ? dtype_of(inputs, 1) : target_of(node);
   const DType from = dtype_of(inputs, 0);
-  const auto name = [](DType t) { return t == DType::kUndefined ? std::string("an unknown type") : std::string(dtype_name(t)); };
+  const auto name = [](DType t) {
+    return t == DType::kUndefined ? std::string("an unknown type") : std::string(dtype_name(t));
+  };
   if (!cast_supports(from) || !cast_supports(to))
     return "no GPU kernel for " + node.op_type + " from " + name(from) + " to " + name(to) +
            " (float32, float16, int64, int32, int8, uint8, bool)";

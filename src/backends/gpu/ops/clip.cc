@@ -25,8 +25,8 @@ class Clip final : public GpuKernel {
       for (size_t i = 1; i < 3; ++i) {
         if (!ctx.has_input(i)) continue;
         HI_ASSIGN_OR_RETURN(const std::vector<double> v, host_doubles(ctx, i));
-        HI_RETURN_IF(v.size() != 1, kInvalidArgument, "Clip: ", i == 1 ? "min" : "max", " must be a scalar, got ", v.size(),
-                     " values");
+        HI_RETURN_IF(v.size() != 1, kInvalidArgument, "Clip: ", i == 1 ? "min" : "max", " must be a scalar, got ",
+                     v.size(), " values");
         (i == 1 ? op.alpha : op.beta) = static_cast<float>(v[0]);
       }
     }

@@ -31,10 +31,13 @@ class Cumulative final : public GpuKernel {
 
 std::string cumulative_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   if (!cumulative_supports(dtype_of(inputs, 0)))
-    return "no GPU kernel for " + node.op_type + " on " + dtype_name(dtype_of(inputs, 0)) + " (float32, float16, int64, int32)";
+    return "no GPU kernel for " + node.op_type + " on " + dtype_name(dtype_of(inputs, 0)) +
+           " (float32, float16, int64, int32)";
   return "";
 }
 
-std::unique_ptr<GpuKernel> make_cumulative(const ir::Node& node) { return std::make_unique<Cumulative>(node.op_type == "CumProd"); }
+std::unique_ptr<GpuKernel> make_cumulative(const ir::Node& node) {
+  return std::make_unique<Cumulative>(node.op_type == "CumProd");
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

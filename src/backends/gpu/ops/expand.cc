@@ -24,7 +24,8 @@ std::string expand_why_not(const ir::Node& node, const std::vector<ir::ValueType
   if (std::string r = rank_reason(node, inputs, 0, kMaxCopyRank); !r.empty()) return r;
   // The output's rank is the larger of the input's and the shape's length.
   const ir::ValueType* shape = inputs.size() > 1 ? &inputs[1] : nullptr;
-  if (!shape || !shape->is_static() || shape->rank() != 1) return "no GPU kernel for Expand to a shape of unknown length";
+  if (!shape || !shape->is_static() || shape->rank() != 1)
+    return "no GPU kernel for Expand to a shape of unknown length";
   if (shape->concrete_shape()[0] > kMaxCopyRank) return "no GPU kernel for Expand above rank 8";
   return "";
 }

@@ -1,6 +1,6 @@
 // LayerNormalization (with its optional Mean and InvStdDev outputs) and RMSNormalization over the
-// dims from `axis` on (kernels/layer_norm.cu: one row per position before the axis). Scale and bias must hold the whole normalised shape (no
-// broadcasting within a row), which the support check proves from the static shapes.
+// dims from `axis` on (kernels/layer_norm.cu: one row per position before the axis). Scale and bias must hold the whole
+// normalised shape (no broadcasting within a row), which the support check proves from the static shapes.
 #include "backends/gpu/kernels/rows.h"
 #include "backends/gpu/ops/ops.h"
 
@@ -23,8 +23,8 @@ class LayerNorm final : public GpuKernel {
     int64_t cols = 1;
     for (int64_t d = axis; d < rank; ++d) cols *= x.shape[static_cast<size_t>(d)];
     for (size_t i = 1; i < 3; ++i)
-      HI_RETURN_IF(ctx.has_input(i) && shape_numel(ctx.input(i).shape) != cols, kInvalidArgument, ctx.node().op_type, ": input ",
-                   i, " has ", shape_numel(ctx.input(i).shape), " elements, the normalised shape ", cols);
+      HI_RETURN_IF(ctx.has_input(i) && shape_numel(ctx.input(i).shape) != cols, kInvalidArgument, ctx.node().op_type,
+                   ": input ", i, " has ", shape_numel(ctx.input(i).shape), " elements, the normalised shape ", cols);
     RowStats stats;  // LayerNormalization's optional Mean and InvStdDev outputs, float32 (stash_type 1)
     for (size_t o = 1; o < 3; ++o) {
       if (!ctx.has_output(o)) continue;
@@ -46,9 +46,11 @@ class LayerNorm final : public GpuKernel {
 
 std::string layer_norm_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   const DType t0 = dtype_of(inputs, 0);
-  if (!is_float(t0) || dtype_of(inputs, 1) != t0 || (inputs.size() > 2 && !node.inputs[2].empty() && dtype_of(inputs, 2) != t0))
+  if (!is_float(t0) || dtype_of(inputs, 1) != t0 ||
+      (inputs.size() > 2 && !node.inputs[2].empty() && dtype_of(inputs, 2) != t0))
     return float_only_reason(node, inputs);
-  if (attr_int(node, "stash_type", 1) != 1) return "no GPU kernel for " + node.op_type + " with a stash_type other than float32";
+  if (attr_int(node, "stash_type", 1) != 1)
+    return "no GPU kernel for " + node.op_type + " with a stash_type other than float32";
   // The normalised dims must be known, and scale and bias must hold all of them.
   const int64_t r = rank_of(inputs, 0);
   if (r < 1) return "no GPU kernel for " + node.op_type + " of unknown rank";

@@ -120,7 +120,8 @@ std::string matmul_why_not(const ir::Node& node, const std::vector<ir::ValueType
       ones_b = ones_b && y.is_known() && y.value == 1;
     }
     if (known && !equal && !ones_a && !ones_b)
-      return "no GPU kernel for " + op + " broadcasting batch dims against each other (only one side's batch may be 1s)";
+      return "no GPU kernel for " + op +
+             " broadcasting batch dims against each other (only one side's batch may be 1s)";
   }
   if (op == "FusedMatMul") return activation_why_not(node);
   return "";

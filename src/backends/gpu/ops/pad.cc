@@ -22,7 +22,8 @@ class Pad final : public GpuKernel {
   Status init(ops::InitContext& ctx) override {
     legacy_ = ctx.opset() < 11;
     const std::string mode = ctx.get_string("mode", "constant");
-    HI_RETURN_IF(!parse_mode(mode, &mode_), kInvalidModel, "Pad: mode '", mode, "' is not one of constant, reflect, edge, wrap");
+    HI_RETURN_IF(!parse_mode(mode, &mode_), kInvalidModel, "Pad: mode '", mode,
+                 "' is not one of constant, reflect, edge, wrap");
     if (legacy_) {
       pads_ = ctx.get_ints(ctx.has("pads") ? "pads" : "paddings");
       value_ = ctx.get_float("value", 0.f);
@@ -60,8 +61,8 @@ Status Pad::launch(LaunchContext& ctx) const {
       const Tensor* c = ctx.host_input(2);
       HI_RETURN_IF(!c, kInternal, "GPU Pad: constant_value is not on the host");
       if (c->numel() > 0) {
-        HI_RETURN_IF(c->dtype() != x.dtype || c->numel() != 1, kInvalidArgument, "Pad: constant_value ", c->type_string(),
-                     " must be one ", dtype_name(x.dtype), " value");
+        HI_RETURN_IF(c->dtype() != x.dtype || c->numel() != 1, kInvalidArgument, "Pad: constant_value ",
+                     c->type_string(), " must be one ", dtype_name(x.dtype), " value");
         bits = 0;
         std::memcpy(&bits, c->raw(), dtype_size(x.dtype));
       }
@@ -76,7 +77,8 @@ Status Pad::launch(LaunchContext& ctx) const {
     full = pads;
   } else {
     const size_t k = axes.size();
-    HI_RETURN_IF(pads.size() != 2 * k, kInvalidArgument, "Pad: pads ", shape_to_string(pads), " for axes ", shape_to_string(axes));
+    HI_RETURN_IF(pads.size() != 2 * k, kInvalidArgument, "Pad: pads ", shape_to_string(pads), " for axes ",
+                 shape_to_string(axes));
     for (size_t i = 0; i < k; ++i) {
       const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
       HI_RETURN_IF(a < 0 || a >= rank, kInvalidArgument, "Pad: axis ", axes[i], " is out of range for rank ", rank);
@@ -93,7 +95,8 @@ Status Pad::launch(LaunchContext& ctx) const {
 
 std::string pad_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   if (std::string r = movable_reason(node, inputs); !r.empty()) return r;
-  if (node.attr("pads") && !is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);  // Pad-2's float value
+  if (node.attr("pads") && !is_float(dtype_of(inputs, 0)))
+    return float_only_reason(node, inputs);  // Pad-2's float value
   PadMode mode;
   const std::string m = attr_string(node, "mode", "constant");
   if (!parse_mode(m, &mode)) return "no GPU kernel for Pad with mode " + m;

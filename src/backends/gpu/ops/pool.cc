@@ -21,7 +21,8 @@ class Pool final : public GpuKernel {
   Status launch(LaunchContext& ctx) const override {
     // 1-D pooling is 2-D pooling of a [N, C, 1, W] view with a window of height 1.
     const bool one_d = ctx.input(0).shape.size() == 3;
-    const Shape x = one_d ? Shape{ctx.input(0).shape[0], ctx.input(0).shape[1], 1, ctx.input(0).shape[2]} : ctx.input(0).shape;
+    const Shape x =
+        one_d ? Shape{ctx.input(0).shape[0], ctx.input(0).shape[1], 1, ctx.input(0).shape[2]} : ctx.input(0).shape;
     DeviceValue& y = ctx.output(0);
     ops::WindowParams params = window_;
     if (one_d) {

@@ -46,7 +46,8 @@ std::string quantize_why_not(const ir::Node& node, const std::vector<ir::ValueTy
     return "no GPU kernel for " + op + " with a " + dtype_name(dtype_of(inputs, 1)) + " scale (float32)";
   if (attr_int(node, "precision", 0) != 0 && attr_int(node, "precision", 0) != 1)
     return "no GPU kernel for QuantizeLinear with a precision other than float32";
-  if (rank_of(inputs, 1) > 1) return "no GPU kernel for " + op + " with a scale of rank " + std::to_string(rank_of(inputs, 1));
+  if (rank_of(inputs, 1) > 1)
+    return "no GPU kernel for " + op + " with a scale of rank " + std::to_string(rank_of(inputs, 1));
   const bool has_zp = node.inputs.size() > 2 && !node.inputs[2].empty();
   if (op == "DequantizeLinear") {
     const DType x = dtype_of(inputs, 0);
@@ -57,9 +58,9 @@ std::string quantize_why_not(const ir::Node& node, const std::vector<ir::ValueTy
     return "";
   }
   if (!is_float(dtype_of(inputs, 0))) return float_only_reason(node, inputs);
-  const DType y = has_zp ? dtype_of(inputs, 2) : attr_int(node, "output_dtype", 0) != 0
-                                                     ? static_cast<DType>(attr_int(node, "output_dtype", 0))
-                                                     : DType::kUInt8;
+  const DType y = has_zp                                   ? dtype_of(inputs, 2)
+                  : attr_int(node, "output_dtype", 0) != 0 ? static_cast<DType>(attr_int(node, "output_dtype", 0))
+                                                           : DType::kUInt8;
   if (!quantized_type(y)) return "no GPU kernel for QuantizeLinear to " + std::string(dtype_name(y)) + " (int8, uint8)";
   return "";
 }

@@ -36,8 +36,9 @@ class Reduce final : public GpuKernel {
     if (ctx.has_input(1)) {
       HI_ASSIGN_OR_RETURN(axes, host_ints(ctx, 1));
     }
-    HI_ASSIGN_OR_RETURN(const std::vector<bool> mask, ops::reduce_mask(axes, noop_, static_cast<int64_t>(x.shape.size()),
-                                                                      StatusCode::kInvalidArgument));
+    HI_ASSIGN_OR_RETURN(
+        const std::vector<bool> mask,
+        ops::reduce_mask(axes, noop_, static_cast<int64_t>(x.shape.size()), StatusCode::kInvalidArgument));
     HI_ASSIGN_OR_RETURN(const ReducePlan plan, plan_reduce(x.shape, mask));
     HI_RETURN_IF(plan.outputs() != shape_numel(y.shape), kInternal, "GPU ", ctx.node().op_type, ": ", plan.outputs(),
                  " outputs planned for ", shape_to_string(y.shape));
@@ -57,6 +58,8 @@ std::string reduce_why_not(const ir::Node& node, const std::vector<ir::ValueType
   return rank_reason(node, inputs, 0, kMaxReduceRank);
 }
 
-std::unique_ptr<GpuKernel> make_reduce(const ir::Node& node) { return std::make_unique<Reduce>(kinds().at(node.op_type)); }
+std::unique_ptr<GpuKernel> make_reduce(const ir::Node& node) {
+  return std::make_unique<Reduce>(kinds().at(node.op_type));
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -21,11 +21,14 @@ class Alias final : public GpuKernel {
 std::string reshape_why_not(const ir::Node& node, const std::vector<ir::ValueType>& inputs) {
   if (node.op_type == "Dropout") {  // inference: the identity; a mask or a training_mode input is not
     if (node.outputs.size() > 1 && !node.outputs[1].empty()) return "no GPU kernel for Dropout's mask output";
-    if (node.inputs.size() > 2 && !node.inputs[2].empty()) return "no GPU kernel for Dropout with a training_mode input";
+    if (node.inputs.size() > 2 && !node.inputs[2].empty())
+      return "no GPU kernel for Dropout with a training_mode input";
   }
   return movable_reason(node, inputs);
 }
 
-std::unique_ptr<GpuKernel> make_reshape(const ir::Node& node) { return std::make_unique<Alias>(node.op_type == "Dropout"); }
+std::unique_ptr<GpuKernel> make_reshape(const ir::Node& node) {
+  return std::make_unique<Alias>(node.op_type == "Dropout");
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

@@ -50,7 +50,7 @@ class Resize final : public GpuKernel {
       has_axes_ = ctx.has("axes");
       axes_ = ctx.get_ints("axes");
       const std::string policy = ctx.get_string("keep_aspect_ratio_policy", "stretch");
-      policy_ = policy == "not_larger" ? AspectPolicy::kNotLarger
+      policy_ = policy == "not_larger"    ? AspectPolicy::kNotLarger
                 : policy == "not_smaller" ? AspectPolicy::kNotSmaller
                                           : AspectPolicy::kStretch;
     }
@@ -77,7 +77,8 @@ Status Resize::launch(LaunchContext& ctx) const {
   for (int64_t a : has_axes_ ? axes_ : std::vector<int64_t>{}) axes.push_back(a < 0 ? a + rank : a);
   if (!has_axes_)
     for (int64_t a = 0; a < rank; ++a) axes.push_back(a);
-  for (int64_t a : axes) HI_RETURN_IF(a < 0 || a >= rank, kInvalidArgument, "Resize: axis out of range for rank ", rank);
+  for (int64_t a : axes)
+    HI_RETURN_IF(a < 0 || a >= rank, kInvalidArgument, "Resize: axis out of range for rank ", rank);
   // scales, or sizes (an empty tensor counts as absent).
   const size_t scales_in = opset_ < 11 ? 1 : 2;
   std::vector<double> scales, sizes;
@@ -87,10 +88,11 @@ Status Resize::launch(LaunchContext& ctx) const {
   if (opset_ >= 11 && ctx.has_input(3)) {
     HI_ASSIGN_OR_RETURN(sizes, host_doubles(ctx, 3));
   }
-  HI_RETURN_IF(scales.empty() == sizes.empty(), kInvalidArgument, "Resize: exactly one of scales and sizes must be given");
+  HI_RETURN_IF(scales.empty() == sizes.empty(), kInvalidArgument,
+               "Resize: exactly one of scales and sizes must be given");
   const std::vector<double>& given = scales.empty() ? sizes : scales;
-  HI_RETURN_IF(given.size() != axes.size(), kInvalidArgument, "Resize: ", given.size(), " ", scales.empty() ? "sizes" : "scales",
-               " for ", axes.size(), " axes");
+  HI_RETURN_IF(given.size() != axes.size(), kInvalidArgument, "Resize: ", given.size(), " ",
+               scales.empty() ? "sizes" : "scales", " for ", axes.size(), " axes");
   std::vector<double> per_axis(static_cast<size_t>(rank), 1.0);
   if (!scales.empty()) {
     for (size_t i = 0; i < axes.size(); ++i) per_axis[static_cast<size_t>(axes[i])] = scales[i];

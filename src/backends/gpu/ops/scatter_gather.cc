@@ -45,8 +45,8 @@ class ScatterGather final : public GpuKernel {
     }
     const auto rank = static_cast<int64_t>(data.shape.size());
     const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
-    HI_RETURN_IF(axis < 0 || axis >= rank || idx.shape.size() != data.shape.size(), kInvalidArgument, op_, ": axis ", axis_,
-                 ", data ", shape_to_string(data.shape), ", indices ", shape_to_string(idx.shape));
+    HI_RETURN_IF(axis < 0 || axis >= rank || idx.shape.size() != data.shape.size(), kInvalidArgument, op_, ": axis ",
+                 axis_, ", data ", shape_to_string(data.shape), ", indices ", shape_to_string(idx.shape));
     ElementsIndex d;
     d.rank = static_cast<int>(rank);
     d.axis = static_cast<int>(axis);
@@ -55,7 +55,8 @@ class ScatterGather final : public GpuKernel {
       d.dims[j] = idx.shape[j];
       d.data_strides[j] = ds[j];
     }
-    if (op_ == "GatherElements") return gather_elements(es, data.ptr, indices, y.ptr, d, shape_numel(idx.shape), ctx.stream());
+    if (op_ == "GatherElements")
+      return gather_elements(es, data.ptr, indices, y.ptr, d, shape_numel(idx.shape), ctx.stream());
     HI_RETURN_IF_ERROR(copy_data(data, y, ctx.stream()));
     return scatter_elements(es, indices, ctx.input(2).ptr, y.ptr, d, shape_numel(idx.shape), ctx.stream());
   }
@@ -81,6 +82,8 @@ std::string scatter_gather_why_not(const ir::Node& node, const std::vector<ir::V
   return rank_reason(node, inputs, 0, kMaxCopyRank, true);
 }
 
-std::unique_ptr<GpuKernel> make_scatter_gather(const ir::Node& node) { return std::make_unique<ScatterGather>(node.op_type); }
+std::unique_ptr<GpuKernel> make_scatter_gather(const ir::Node& node) {
+  return std::make_unique<ScatterGather>(node.op_type);
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

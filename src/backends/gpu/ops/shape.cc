@@ -29,7 +29,8 @@ class ShapeOf final : public GpuKernel {
       const auto [b, e] = ops::shape_op_range(static_cast<int64_t>(x.size()), start_, end_);
       values.assign(x.begin() + b, x.begin() + e);
     }
-    HI_RETURN_IF_ERROR(check_output_shape(ctx.node(), size_ ? Shape{} : Shape{static_cast<int64_t>(values.size())}, y.shape));
+    HI_RETURN_IF_ERROR(
+        check_output_shape(ctx.node(), size_ ? Shape{} : Shape{static_cast<int64_t>(values.size())}, y.shape));
     return fill_i64_values(static_cast<int64_t*>(y.ptr), values.data(), static_cast<int>(values.size()), ctx.stream());
   }
 
@@ -47,6 +48,8 @@ std::string shape_why_not(const ir::Node& node, const std::vector<ir::ValueType>
   return rank_reason(node, inputs, 0, kMaxFillValues, true);
 }
 
-std::unique_ptr<GpuKernel> make_shape(const ir::Node& node) { return std::make_unique<ShapeOf>(node.op_type == "Size"); }
+std::unique_ptr<GpuKernel> make_shape(const ir::Node& node) {
+  return std::make_unique<ShapeOf>(node.op_type == "Size");
+}
 
 }  // namespace hi::gpu::HI_GPU_NS

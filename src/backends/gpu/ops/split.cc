@@ -24,8 +24,8 @@ class Split final : public GpuKernel {
     int64_t start = 0;
     for (size_t i = 0; i < ctx.num_outputs(); ++i) {
       DeviceValue& y = ctx.output(i);
-      HI_RETURN_IF(y.shape.size() != x.shape.size(), kInternal, "GPU Split: output ", i, " is ", shape_to_string(y.shape),
-                   " for input ", shape_to_string(x.shape));
+      HI_RETURN_IF(y.shape.size() != x.shape.size(), kInternal, "GPU Split: output ", i, " is ",
+                   shape_to_string(y.shape), " for input ", shape_to_string(x.shape));
       StridedCopy c;
       c.rank = static_cast<int>(rank);
       for (int64_t k = 0; k < rank; ++k) {
@@ -35,8 +35,8 @@ class Split final : public GpuKernel {
       contiguous_strides(y.shape, c.dst_strides);
       c.src_offset = start * x_strides[axis];
       start += y.shape[static_cast<size_t>(axis)];
-      HI_RETURN_IF(start > x.shape[static_cast<size_t>(axis)], kInternal, "GPU Split: the outputs' sizes exceed axis ", axis,
-                   " of ", shape_to_string(x.shape));
+      HI_RETURN_IF(start > x.shape[static_cast<size_t>(axis)], kInternal, "GPU Split: the outputs' sizes exceed axis ",
+                   axis, " of ", shape_to_string(x.shape));
       HI_RETURN_IF_ERROR(strided_copy(c, static_cast<int>(dtype_size(x.dtype)), x.ptr, y.ptr, ctx.stream()));
     }
     return Status::ok();
