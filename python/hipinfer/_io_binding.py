@@ -94,17 +94,16 @@ class IOBinding:
     # ---- used by InferenceSession.run_with_iobinding ----
 
     def _input_name(self, name: str) -> str:
-        known = [i.name for i in self._session.get_inputs()]
-        if name not in known:
-            raise _C.InvalidArgument(f"IOBinding: '{name}' is not an input of the model; its inputs are "
-                                     + ", ".join(f"'{n}'" for n in known))
-        return name
+        return self._known(name, "input", [i.name for i in self._session.get_inputs()])
 
     def _output_name(self, name: str) -> str:
-        known = [o.name for o in self._session.get_outputs()]
-        if name not in known:
-            raise _C.InvalidArgument(f"IOBinding: '{name}' is not an output of the model; its outputs are "
-                                     + ", ".join(f"'{n}'" for n in known))
+        return self._known(name, "output", [o.name for o in self._session.get_outputs()])
+
+    @staticmethod
+    def _known(name: str, kind: str, names: List[str]) -> str:
+        if name not in names:
+            raise _C.InvalidArgument(f"IOBinding: '{name}' is not an {kind} of the model; its {kind}s are "
+                                     + ", ".join(f"'{n}'" for n in names))
         return name
 
     def _store(self, names: List[str], results: List[OrtValue]) -> None:

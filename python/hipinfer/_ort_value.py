@@ -10,14 +10,12 @@ from typing import Any, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _hipinfer as _C
-from ._tensor import as_tensor
+from ._tensor import ONNX_TYPES, as_tensor
 
-# ONNX TensorProto.DataType codes <-> numpy, and onnxruntime's type names ("tensor(float)").
-_NUMPY_OF_ONNX = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32, 7: np.int64,
-                  8: np.object_, 9: np.bool_, 10: np.float16, 11: np.float64, 12: np.uint32, 13: np.uint64}
-_ONNX_OF_NUMPY = {np.dtype(v): k for k, v in _NUMPY_OF_ONNX.items()}
-_ONNX_NAMES = {1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 8: "string",
-               9: "bool", 10: "float16", 11: "double", 12: "uint32", 13: "uint64"}
+# ONNX type codes <-> numpy dtypes (the types numpy can name), and onnxruntime's names ("float").
+_NUMPY_OF_ONNX = {code: np.dtype(np_name) for code, (_, np_name) in ONNX_TYPES.items() if np_name}
+_ONNX_OF_NUMPY = {dtype: code for code, dtype in _NUMPY_OF_ONNX.items()}
+_ONNX_NAMES = {code: ort_name for code, (ort_name, _) in ONNX_TYPES.items()}
 
 
 def _check_host(device_type: str, device_id: int, what: str) -> None:
@@ -33,7 +31,7 @@ def numpy_dtype(element_type: Any, what: str) -> np.dtype:
     if isinstance(element_type, (int, np.integer)) and not isinstance(element_type, bool):
         if int(element_type) not in _NUMPY_OF_ONNX:
             raise _C.InvalidArgument(f"{what}: ONNX element type {int(element_type)} has no numpy equivalent")
-        return np.dtype(_NUMPY_OF_ONNX[int(element_type)])
+        return _NUMPY_OF_ONNX[int(element_type)]
     try:
         dtype = np.dtype(element_type)
     except TypeError:

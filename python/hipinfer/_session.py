@@ -18,7 +18,7 @@ from . import _providers
 from ._io_binding import IOBinding
 from ._ort_value import OrtValue, as_ort_value
 from ._profiler import Profiler
-from ._tensor import _bfloat16_dtype, as_tensor
+from ._tensor import ONNX_TYPES, _bfloat16_dtype, as_tensor
 
 PathOrBytes = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
 OutputFormat = str  # "numpy" or "dlpack"
@@ -250,18 +250,6 @@ class RunOptions:
         return self._config[key]
 
 
-# hi::DType code -> (onnxruntime's type name, numpy dtype name or None).
-_TYPES = {
-    1: ("float", "float32"), 2: ("uint8", "uint8"), 3: ("int8", "int8"), 4: ("uint16", "uint16"),
-    5: ("int16", "int16"), 6: ("int32", "int32"), 7: ("int64", "int64"), 8: ("string", "object"),
-    9: ("bool", "bool"), 10: ("float16", "float16"), 11: ("double", "float64"), 12: ("uint32", "uint32"),
-    13: ("uint64", "uint64"), 14: ("complex64", "complex64"), 15: ("complex128", "complex128"),
-    16: ("bfloat16", None), 17: ("float8e4m3fn", None), 18: ("float8e4m3fnuz", None),
-    19: ("float8e5m2", None), 20: ("float8e5m2fnuz", None), 21: ("uint4", None), 22: ("int4", None),
-    23: ("float4e2m1", None),
-}
-
-
 class NodeArg:
     """A model input or output, as onnxruntime describes it: `name`, `type` ("tensor(float)") and
     `shape` (ints for known dims, the symbolic name for named ones, None for unnamed unknown ones;
@@ -272,7 +260,7 @@ class NodeArg:
 
     def __init__(self, info: Mapping[str, Any]) -> None:
         code = info["dtype"]
-        ort_name, np_name = _TYPES.get(code, (info["dtype_name"], None))
+        ort_name, np_name = ONNX_TYPES.get(code, (info["dtype_name"], None))
         element = f"tensor({ort_name})"
         kind = info["kind"]
         self.name: str = info["name"]

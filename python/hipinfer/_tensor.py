@@ -11,6 +11,17 @@ from . import _hipinfer as _C
 # ONNX TensorProto.DataType codes (hi::DType) that numpy cannot name by itself.
 _BFLOAT16 = 16
 
+# hi::DType (ONNX TensorProto.DataType) code -> (onnxruntime's type name, numpy dtype name or None).
+ONNX_TYPES = {
+    1: ("float", "float32"), 2: ("uint8", "uint8"), 3: ("int8", "int8"), 4: ("uint16", "uint16"),
+    5: ("int16", "int16"), 6: ("int32", "int32"), 7: ("int64", "int64"), 8: ("string", "object"),
+    9: ("bool", "bool"), 10: ("float16", "float16"), 11: ("double", "float64"), 12: ("uint32", "uint32"),
+    13: ("uint64", "uint64"), 14: ("complex64", "complex64"), 15: ("complex128", "complex128"),
+    16: ("bfloat16", None), 17: ("float8e4m3fn", None), 18: ("float8e4m3fnuz", None),
+    19: ("float8e5m2", None), 20: ("float8e5m2fnuz", None), 21: ("uint4", None), 22: ("int4", None),
+    23: ("float4e2m1", None),
+}
+
 
 def _bfloat16_dtype() -> Optional[np.dtype]:
     """ml_dtypes.bfloat16 (what onnx and JAX use for bfloat16 numpy arrays), if installed."""
