@@ -46,6 +46,7 @@ std::vector<std::string> split_commas(const std::string& list) {
 
 Result<Args> Args::parse(const CommandSpec& spec, int argc, char** argv) {
   Args a;
+  a.raw_.assign(argv, argv + argc);
   auto find = [&](const std::string& flag) -> const OptionSpec* {
     for (const auto& o : spec.options)
       if (o.name == flag || (!o.alias.empty() && o.alias == flag)) return &o;

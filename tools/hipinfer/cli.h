@@ -59,11 +59,14 @@ class Args {
   // A size in bytes: "1048576", "512K", "64M", "2G" (binary units); not negative.
   Result<int64_t> get_bytes(const std::string& name, int64_t def) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // The arguments as given, after the command name (hipinfer serve hands them on).
+  const std::vector<std::string>& raw() const { return raw_; }
 
  private:
   bool help_ = false;
   std::map<std::string, std::vector<std::string>> values_;
   std::vector<std::string> positional_;
+  std::vector<std::string> raw_;
 };
 
 std::string format_help(const CommandSpec& spec);

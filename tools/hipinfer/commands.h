@@ -13,7 +13,8 @@
   X(zoo)                   \
   X(devices)               \
   X(doctor)                \
-  X(report)
+  X(report)                \
+  X(serve)
 
 namespace hi::cli {
 
