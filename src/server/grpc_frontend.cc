@@ -113,13 +113,19 @@ void fill_statistics(const ModelStatisticsEntry& entry, inference::ModelStatisti
   auto* infer = out->mutable_inference_stats();
   set_duration(infer->mutable_success(), s.success, s.success_ns);
   set_duration(infer->mutable_fail(), s.failure, s.failure_ns);
-  // The runner adds queue and compute time per successful request, as Triton counts them.
+  // The runner adds queue and compute time per successful request, as Triton counts them. A
+  // session run is one step, so its whole time is compute_infer; input and output have the same
+  // counts with no time (perf_analyzer requires the three counts to agree).
   set_duration(infer->mutable_queue(), s.success, s.queue_ns);
+  set_duration(infer->mutable_compute_input(), s.success, 0);
   set_duration(infer->mutable_compute_infer(), s.success, s.compute_ns);
+  set_duration(infer->mutable_compute_output(), s.success, 0);
   for (const auto& [size, runs] : s.batches) {
     auto* batch = out->add_batch_stats();
     batch->set_batch_size(static_cast<uint64_t>(size));
+    set_duration(batch->mutable_compute_input(), runs.first, 0);
     set_duration(batch->mutable_compute_infer(), runs.first, runs.second);
+    set_duration(batch->mutable_compute_output(), runs.first, 0);
   }
 }
 

@@ -127,6 +127,7 @@ void handle_infer(InferenceServer& server, const httplib::Request& req, httplib:
     server.reject(model, version, request.id, e, "http");
     return send_error(res, e);
   }
+  const std::string id = request.id;
   std::promise<InferResult> promise;
   auto answer = promise.get_future();
   server.infer(
@@ -144,7 +145,7 @@ void handle_infer(InferenceServer& server, const httplib::Request& req, httplib:
     for (const auto& [name, t] : result.outputs) order.push_back(name);
   }
   const std::string resolved = runner ? std::to_string(runner->version()) : version;
-  HttpBody body = make_infer_response(model, resolved, "", result.outputs, order, form);
+  HttpBody body = make_infer_response(model, resolved, id, result.outputs, order, form);
   if (body.header_length >= 0) {
     res.set_header("Inference-Header-Content-Length", std::to_string(body.header_length));
     res.set_content(std::move(body.data), "application/octet-stream");
