@@ -46,6 +46,7 @@ class ModelRunnerTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::unique_ptr<ModelRunner> make(const std::string& config_text, RunnerOptions options = {}) {
     options.devices = {"cpu"};
+    options.threads = 1;  // no OpenMP team: scripts/tsan-check runs these, and libgomp is not instrumented
     auto runner = ModelRunner::create("double", 1, model_, parse_config(config_text, dir_), options);
     EXPECT_TRUE(runner.is_ok()) << runner.status().message();
     return runner.is_ok() ? std::move(runner).value() : nullptr;
