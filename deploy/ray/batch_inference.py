@@ -9,10 +9,11 @@ The folders, one subfolder per sample, each laid out as `hipinfer run` reads and
                                          the files `hipinfer run ... --output-dir OUTPUTS/<sample>`
                                          writes (characters unsafe in file names become '_')
 
-Ray Data loads the samples in tasks, stacks `--batch-size` of them along the batch dimension
-(so the samples of a batch must have the same shapes), and runs each batch in a pool of
-`--actors` actors, each holding one `hipinfer.InferenceSession` (map_batches with a callable class
-and `concurrency=`). The outputs stream back to this script, which writes them.
+Ray Data loads the samples, stacks `--batch-size` of them along the batch dimension (so the
+samples of a batch must have the same shapes), and runs each batch in a pool of `--actors` actors,
+each holding one `hipinfer.InferenceSession` (map_batches with a callable class and
+`concurrency=`; the loading is fused into the same actors). The outputs stream back to this
+script, which writes them.
 
     python deploy/ray/batch_inference.py --model enc.onnx --inputs in/ --outputs out/ --actors 2 --batch-size 4
 
@@ -114,7 +115,9 @@ def run(model: str, inputs: str, outputs: str, actors: int = 2, batch_size: int 
         ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
     ds = ray.data.from_items([{SAMPLE: p.name, "dir": str(p.resolve())} for p in samples])
-    ds = ds.map(load_sample)
+    # Loading asks for what an actor asks for: Ray Data then runs it in the actors (fused with the
+    # inference), and no one-CPU task waits for a CPU that the actors left in halves across nodes.
+    ds = ds.map(load_sample, num_cpus=num_cpus)
     ds = ds.map_batches(HipinferPredictor, fn_constructor_kwargs={"model": model, "threads": threads,
                                                                   "providers": providers},
                         batch_size=batch_size, concurrency=actors, num_cpus=num_cpus, batch_format="numpy")

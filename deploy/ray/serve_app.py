@@ -4,7 +4,8 @@ Each replica of the `HipinferModel` deployment loads the model into its own
 `hipinfer.InferenceSession` once, then answers HTTP POST requests:
 
     request:  {"inputs":  {"<input name>":  <nested list>, ...}}
-    response: {"outputs": {"<output name>": <nested list>, ...}, "replica": "<Ray's replica id>", "pid": <int>}
+    response: {"outputs": {"<output name>": <nested list>, ...},
+               "replica": "<Ray's replica id>", "node": "<Ray's node id>", "pid": <replica's process id>}
 
 Values are converted to the dtype the model declares for each input (tensor(int64) -> int64,
 tensor(float) -> float32, ...). Bad requests (body not JSON, a missing or unknown input, a value
@@ -31,6 +32,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
+import ray
 from ray import serve
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -66,6 +68,7 @@ class HipinferModel:
             self._replica = serve.get_replica_context().replica_id.unique_id
         except Exception:  # outside Serve (a plain instance in a unit test)
             self._replica = ""
+        self._node = ray.get_runtime_context().get_node_id() if ray.is_initialized() else ""
 
     def feeds(self, inputs: Any) -> Dict[str, np.ndarray]:
         """The request's inputs as numpy arrays of the model's types and shapes; BadRequest otherwise."""
@@ -100,7 +103,7 @@ class HipinferModel:
         except self._hipinfer.InvalidArgument as e:  # e.g. sizes that disagree with each other
             raise BadRequest(str(e)) from None
         return {"outputs": {n: r.tolist() for n, r in zip(self._output_names, results)},
-                "replica": self._replica, "pid": os.getpid()}
+                "replica": self._replica, "node": self._node, "pid": os.getpid()}
 
     async def __call__(self, request: Request) -> JSONResponse:
         if request.method != "POST":
@@ -143,8 +146,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--name", default="hipinfer", help="the Serve application's name")
     parser.add_argument("--route-prefix", default="/", help="the URL path the application answers on")
     args = parser.parse_args(argv)
-
-    import ray
 
     ray.init(address=args.address, log_to_driver=False)
     # Serve's HTTP options are fixed when Serve first starts on the cluster; later calls keep them.

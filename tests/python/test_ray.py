@@ -4,9 +4,11 @@ Ray Data example (batch_inference.py, two actors) writes the outputs `hipinfer r
 
 The cluster is started with the `ray` command of this interpreter's environment: a head node and a
 second node joining it on loopback, one CPU each, with ports picked free, its temp dir under
-pytest's, and no usage statistics sent. Teardown ends exactly this cluster's processes (those whose
-command line names its temp dir), by pid, even when a test failed: `ray stop` would end every Ray
-process on the machine, other runs' clusters included. Skipped without ray[serve,data].
+pytest's, and no usage statistics sent. Teardown ends exactly this cluster's processes with SIGKILL
+(as `ray stop --force`), by pid, even when a test failed: `ray stop` itself would end every Ray
+process on the machine, other runs' clusters included. The deploy and batch steps run in processes
+of their own with timeouts, so a hang fails the test instead of the CI run. Skipped without
+ray[serve,data] (scripts/setup installs it).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import numpy as np
 import pytest
@@ -174,14 +176,15 @@ def encoder(zoo) -> Path:
 @pytest.fixture(scope="module")
 def samples(encoder: Path, tmp_path_factory: pytest.TempPathFactory):
     """SAMPLES samples as batch_inference.py reads them (inputs/<sample>/<input>.npy, batch 1) and
-    `hipinfer run`'s outputs for each (refs/<sample>/<output>.npy). Yields (inputs, refs)."""
+    `hipinfer run`'s outputs for each (refs/<sample>/<output>.npy). Returns (inputs, refs)."""
     root = tmp_path_factory.mktemp("ray-samples")
     inputs, refs = root / "inputs", root / "refs"
     for i in range(SAMPLES):
         folder = inputs / f"s{i}"
         folder.mkdir(parents=True)
         feeds = zoo_inputs("bert", batch=1, seed=100 + i)
-        feeds["attention_mask"][0, 16 - i:] = 0  # padding of 0 to 5 tokens
+        feeds["attention_mask"][:] = 1
+        feeds["attention_mask"][0, 16 - 2 * i:] = 0  # 0 to 10 padding tokens: the mask matters
         args = []
         for name, value in feeds.items():
             np.save(folder / f"{name}.npy", value)
@@ -214,21 +217,22 @@ def test_serve_two_replicas_answer_as_hipinfer_run(cluster, encoder, samples):
         url = deployed.stdout.strip().splitlines()[-1]
         assert url == f"http://127.0.0.1:{http_port}/", deployed.stdout
 
-        replicas, pids = set(), set()
+        replicas, pids, nodes = set(), set(), set()
         for k in range(20):
             sample = f"s{k % SAMPLES}"
             feeds = load_folder(inputs / sample)
             status, answer = post(url, {"inputs": {n: v.tolist() for n, v in feeds.items()}})
             assert status == 200, answer
             ref = load_folder(refs / sample)
-            got = {n.replace("/", "_"): np.asarray(v, dtype=ref[n.replace("/", "_")].dtype)
-                   for n, v in answer["outputs"].items()}
-            assert sorted(got) == sorted(ref)
+            assert sorted(answer["outputs"]) == sorted(ref)  # the encoder's output names are file names
             for name in ref:
-                assert_close(got[name], ref[name], f"{sample} {name} (request {k})")
+                got = np.asarray(answer["outputs"][name], dtype=ref[name].dtype)
+                assert_close(got, ref[name], f"{sample} {name} (request {k})")
             replicas.add(answer["replica"])
             pids.add(answer["pid"])
+            nodes.add(answer["node"])
         assert len(replicas) == 2 and len(pids) == 2, f"answered by {replicas}, pids {pids}"
+        print(f"serve: 20 requests answered by {len(replicas)} replicas on {len(nodes)} nodes")
 
         # Two samples in one request: the batch dimension carries through.
         both = [load_folder(inputs / s) for s in ("s1", "s4")]
@@ -253,19 +257,24 @@ def test_serve_two_replicas_answer_as_hipinfer_run(cluster, encoder, samples):
         status, answer = post(url, b"not json")
         assert status == 400 and "JSON" in answer["error"], (status, answer)
     finally:
-        serve.delete(APP)  # frees the replicas' CPUs for the batch test
+        if deployed.returncode == 0:
+            serve.delete(APP)  # frees the replicas' CPUs for the batch test
 
 
 def test_batch_inference_two_actors_write_what_hipinfer_run_writes(cluster, encoder, samples, tmp_path):
-    sys.path.insert(0, str(DEPLOY))
-    try:
-        import batch_inference
-    finally:
-        sys.path.remove(str(DEPLOY))
-    ray.data.DataContext.get_current().enable_progress_bars = False
+    address, env = cluster
     inputs, refs = samples
     out = tmp_path / "outputs"
-    ran_by = batch_inference.run(str(encoder), str(inputs), str(out), actors=2, batch_size=2, num_cpus=0.5)
+    # batch_inference.run() imported as a module, in a process of its own: a hang ends at the timeout.
+    code = (f"import json, sys; sys.path.insert(0, {str(DEPLOY)!r}); import ray, batch_inference; "
+            f"ray.init(address={address!r}, log_to_driver=False); "
+            f"context = ray.data.DataContext.get_current(); context.enable_progress_bars = False; "
+            f"context.wait_for_min_actors_s = 60; "  # both actors up before the first batch: both get work
+            f"ran_by = batch_inference.run({str(encoder)!r}, {str(inputs)!r}, {str(out)!r}, actors=2, "
+            f"batch_size=2, num_cpus=0.5); print(json.dumps(ran_by))")
+    ran = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180)
+    assert ran.returncode == 0, f"{ran.stdout}\n{ran.stderr}"
+    ran_by = json.loads(ran.stdout.strip().splitlines()[-1])
     assert sorted(ran_by) == [f"s{i}" for i in range(SAMPLES)]
     assert sorted(p.name for p in out.iterdir()) == sorted(ran_by)
     for sample in sorted(ran_by):
@@ -273,3 +282,4 @@ def test_batch_inference_two_actors_write_what_hipinfer_run_writes(cluster, enco
         assert sorted(got) == sorted(ref), sample
         for name in ref:
             assert_close(got[name], ref[name], f"{sample} {name}")
+    assert len(set(ran_by.values())) == 2, f"samples by actor pid: {ran_by}"
