@@ -70,7 +70,7 @@ class Server:
 def perf_analyzer(pa, model, protocol, address, concurrency, batched, shapes):
     with tempfile.NamedTemporaryFile(suffix=".csv") as out:
         cmd = [pa, "-m", model, "-u", address, "-i", protocol, "--concurrency-range", str(concurrency),
-               "--input-data", "zero", "--measurement-interval", "5000", "--max-trials", "8", "-f", out.name]
+               "--input-data", "zero", "--measurement-interval", "5000", "--max-trials", "10", "--stability-percentage", "15", "-f", out.name]
         if batched:
             cmd += ["-b", "1"]
         else:
@@ -92,6 +92,7 @@ def main():
     args = parser.parse_args()
     build = pathlib.Path(args.build)
     work = build / "serve-bench"
+    work.mkdir(parents=True, exist_ok=True)
     make_repositories(build, work)
     levels = [1, 16] if args.quick else [1, 4, 16, 64]
     commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,

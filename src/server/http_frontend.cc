@@ -236,6 +236,9 @@ Result<std::unique_ptr<HttpFrontend>> HttpFrontend::start(InferenceServer& serve
   http->set_read_timeout(options.read_timeout_s, 0);
   http->set_write_timeout(options.read_timeout_s, 0);
   http->set_keep_alive_max_count(100000);
+  // Without TCP_NODELAY a response written in two pieces waits for the client's delayed ACK
+  // (40 ms on Linux): perf_analyzer measured 64 ms at concurrency 1 over HTTP against 20 over gRPC.
+  http->set_tcp_nodelay(true);
   http->set_keep_alive_timeout(options.read_timeout_s);
   http->Get("/metrics", [&server](const httplib::Request&, httplib::Response& res) {
     res.set_content(server.metrics_text(), "text/plain; version=0.0.4");
