@@ -236,9 +236,11 @@ Result<std::unique_ptr<HttpFrontend>> HttpFrontend::start(InferenceServer& serve
   http->set_read_timeout(options.read_timeout_s, 0);
   http->set_write_timeout(options.read_timeout_s, 0);
   http->set_keep_alive_max_count(100000);
-  // Without TCP_NODELAY a response written in two pieces waits for the client's delayed ACK
-  // (40 ms on Linux): perf_analyzer measured 64 ms at concurrency 1 over HTTP against 20 over gRPC.
-  http->set_tcp_nodelay(true);
+  // No TCP_NODELAY, though cpp-httplib writes a response's headers and body in two pieces, so a
+  // lone client that delays its ACKs waits 40 ms for the body (perf_analyzer at concurrency 1:
+  // 14.7/s over HTTP against 51/s over gRPC on ResNet-50). With it, cpp-httplib 0.11.4 drops
+  // connections of concurrent clients that send "Expect: 100-continue" (curl, so perf_analyzer:
+  // "Failure when receiving data from the peer" at concurrency 16).
   http->set_keep_alive_timeout(options.read_timeout_s);
   http->Get("/metrics", [&server](const httplib::Request&, httplib::Response& res) {
     res.set_content(server.metrics_text(), "text/plain; version=0.0.4");
