@@ -107,7 +107,8 @@ json statistics_json(const std::vector<ModelStatisticsEntry>& entries) {
 
 std::string match(const httplib::Request& req, size_t i) { return i < req.matches.size() ? req.matches[i].str() : ""; }
 
-void handle_infer(InferenceServer& server, const httplib::Request& req, httplib::Response& res) {
+void handle_infer(InferenceServer& server, const httplib::Request& req, const std::string& body,
+                  httplib::Response& res) {
   const std::string model = match(req, 1), version = match(req, 2);
   int64_t header_length = -1;
   if (req.has_header("Inference-Header-Content-Length")) {
@@ -123,7 +124,7 @@ void handle_infer(InferenceServer& server, const httplib::Request& req, httplib:
   }
   InferRequest request;
   HttpResponseForm form;
-  if (Error e = parse_infer_request(req.body, header_length, &request, &form); !e.ok()) {
+  if (Error e = parse_infer_request(body, header_length, &request, &form); !e.ok()) {
     server.reject(model, version, request.id, e, "http");
     return send_error(res, e);
   }
@@ -145,12 +146,12 @@ void handle_infer(InferenceServer& server, const httplib::Request& req, httplib:
     for (const auto& [name, t] : result.outputs) order.push_back(name);
   }
   const std::string resolved = runner ? std::to_string(runner->version()) : version;
-  HttpBody body = make_infer_response(model, resolved, id, result.outputs, order, form);
-  if (body.header_length >= 0) {
-    res.set_header("Inference-Header-Content-Length", std::to_string(body.header_length));
-    res.set_content(std::move(body.data), "application/octet-stream");
+  HttpBody reply = make_infer_response(model, resolved, id, result.outputs, order, form);
+  if (reply.header_length >= 0) {
+    res.set_header("Inference-Header-Content-Length", std::to_string(reply.header_length));
+    res.set_content(std::move(reply.data), "application/octet-stream");
   } else {
-    res.set_content(std::move(body.data), "application/json");
+    res.set_content(std::move(reply.data), "application/json");
   }
 }
 
@@ -181,8 +182,19 @@ void add_model_routes(httplib::Server& http, InferenceServer& server) {
                {"inputs", tensor_metadata_json(meta->inputs)},
                {"outputs", tensor_metadata_json(meta->outputs)}});
   });
+  // The body is read through a content reader: cpp-httplib's own reading parses a body whose
+  // Content-Type is application/x-www-form-urlencoded (what curl -d and urllib send by default) as
+  // a form and answers 413 past 8 KiB, so JSON sent that way would be refused.
   http.Post(model_route("/infer"),
-            [&server](const httplib::Request& req, httplib::Response& res) { handle_infer(server, req, res); });
+            [&server](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+              std::string body;
+              if (!read([&body](const char* data, size_t size) {
+                    body.append(data, size);
+                    return true;
+                  }))
+                return;  // the client went away or the body is past the limit (cpp-httplib sets the status)
+              handle_infer(server, req, body, res);
+            });
 }
 
 void add_repository_routes(httplib::Server& http, InferenceServer& server) {

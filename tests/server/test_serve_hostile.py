@@ -75,6 +75,15 @@ def test_bad_http_requests_name_the_problem(server, path, body, headers, status,
     assert_serving(server)
 
 
+@pytest.mark.parametrize("content_type", [None, "application/x-www-form-urlencoded", "application/json"])
+def test_json_is_read_whatever_the_content_type(server, content_type):
+    # curl -d and urllib send application/x-www-form-urlencoded unless told otherwise; a 60 KB body
+    # must still be read as the request, not refused as an oversized form.
+    headers = {"Content-Type": content_type} if content_type else {}
+    status, data = post(server, "/v2/models/resnet50/infer", infer_json(), headers)
+    assert status == 200, data
+
+
 def test_binary_data_size_past_the_body(server):
     header = json.dumps({"inputs": [{"name": "input", "shape": IMAGE, "datatype": "FP32",
                                      "parameters": {"binary_data_size": 3 * 64 * 64 * 4}}]}).encode()
