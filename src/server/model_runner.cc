@@ -173,6 +173,12 @@ void ModelRunner::submit(InferRequest request, InferDone done) {
   wake_.notify_all();
 }
 
+// Whether a queued request can share a run that starts with `front` and holds `rows` rows so far.
+bool ModelRunner::joins(const Pending& p, const Pending& front, int64_t rows) const {
+  return rows + p.batch <= config_.max_batch_size() && p.request.outputs == front.request.outputs &&
+         batch_compatible(p.request.inputs, front.request.inputs);
+}
+
 // Takes the next run's requests from the queue: the front one, and with dynamic batching the later
 // ones that can share its run, waiting up to the queue delay for more until the batch is full or
 // of a preferred size.
@@ -186,28 +192,23 @@ std::vector<ModelRunner::Pending> ModelRunner::next_batch(std::unique_lock<std::
     for (;;) {
       int64_t rows = 0;
       for (const auto& p : queue_)
-        if (rows + p.batch <= config_.max_batch_size() &&
-            batch_compatible(p.request.inputs, queue_.front().request.inputs) &&
-            p.request.outputs == queue_.front().request.outputs)
-          rows += p.batch;
+        if (joins(p, queue_.front(), rows)) rows += p.batch;
       const bool preferred_size = std::find(preferred.begin(), preferred.end(), rows) != preferred.end();
       if (rows >= config_.max_batch_size() || preferred_size || draining_ || Clock::now() >= deadline) break;
       wake_.wait_until(lock, deadline);
       if (queue_.empty()) return batch;  // another instance took them
     }
-    int64_t rows = 0;
-    const TensorMap& first_inputs = queue_.front().request.inputs;
-    const auto first_outputs = queue_.front().request.outputs;
-    const TensorMap first_copy = first_inputs;  // the front is moved out below
+    batch.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+    int64_t rows = batch.front().batch;
     for (auto it = queue_.begin(); it != queue_.end();) {
-      if (rows + it->batch <= config_.max_batch_size() && batch_compatible(it->request.inputs, first_copy) &&
-          it->request.outputs == first_outputs) {
-        rows += it->batch;
-        batch.push_back(std::move(*it));
-        it = queue_.erase(it);
-      } else {
+      if (!joins(*it, batch.front(), rows)) {
         ++it;
+        continue;
       }
+      rows += it->batch;
+      batch.push_back(std::move(*it));
+      it = queue_.erase(it);
     }
   } else {
     batch.push_back(std::move(queue_.front()));
@@ -228,6 +229,18 @@ void ModelRunner::serve(Session& session) {
     wake_.notify_all();  // the queue changed: another instance may take what is left
     run_batch(session, std::move(batch));
   }
+}
+
+// One run over several requests' inputs joined along the batch dim.
+Result<TensorMap> ModelRunner::run_joined(Session& session, const std::vector<const TensorMap*>& inputs,
+                                          const std::vector<std::string>& outputs, const RunOptions& run_options) {
+  TensorMap joined;
+  try {
+    joined = concat_batch(inputs);
+  } catch (const OutOfMemory& oom) {
+    return error(StatusCode::kOutOfMemory, oom.what);
+  }
+  return session.run(joined, outputs, nullptr, &run_options);
 }
 
 void ModelRunner::run_batch(Session& session, std::vector<Pending> batch) {
@@ -262,16 +275,9 @@ void ModelRunner::run_batch(Session& session, std::vector<Pending> batch) {
     sizes.push_back(p.batch);
     rows += p.batch;
   }
-  Result<TensorMap> outputs =
-      live.size() == 1 ? session.run(live[0].request.inputs, live[0].request.outputs, nullptr, &run_options) : [&] {
-        TensorMap joined;
-        try {
-          joined = concat_batch(inputs);
-        } catch (const OutOfMemory& oom) {
-          return Result<TensorMap>(error(StatusCode::kOutOfMemory, oom.what));
-        }
-        return session.run(joined, live[0].request.outputs, nullptr, &run_options);
-      }();
+  Result<TensorMap> outputs = live.size() == 1
+                                  ? session.run(live[0].request.inputs, live[0].request.outputs, nullptr, &run_options)
+                                  : run_joined(session, inputs, live[0].request.outputs, run_options);
   const double compute_ms = ms_between(start, Clock::now());
   std::vector<TensorMap> pieces;
   Error failure;

@@ -99,8 +99,11 @@ class ModelRunner {
   ModelRunner() = default;
   Error check_request(const InferRequest& request, int64_t* batch) const;
   void serve(Session& session);
+  bool joins(const Pending& p, const Pending& front, int64_t rows) const;
   std::vector<Pending> next_batch(std::unique_lock<std::mutex>& lock);
   void run_batch(Session& session, std::vector<Pending> batch);
+  static Result<TensorMap> run_joined(Session& session, const std::vector<const TensorMap*>& inputs,
+                                      const std::vector<std::string>& outputs, const RunOptions& run_options);
   void record(const InferResult& result, int64_t rows);
 
   std::string name_;
