@@ -7,20 +7,25 @@
 // Row blocks are gathered as a thread reaches them when the rows are the larger operand, else
 // all at once first (run_made_rows). make_conv_kernel times it against the other candidates.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "cpu/avx512_util.h"
 #include "cpu/packed_gemm.h"
 #include "cpu/packed_gemm_bf16.h"
 #include "cpu/threading.h"
+#include "cpu/weight_cache.h"
 
 namespace hi::cpu {
 namespace {
 
 class Bf16ConvKernel final : public ConvKernel {
  public:
-  Bf16ConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act, bool with_sum)
+  Bf16ConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act, bool with_sum,
+                 WeightCache* cache)
       : g_(g), act_(act), with_sum_(with_sum) {
     c_ = g.in_channels;
     o_ = g.out_channels;
@@ -30,13 +35,9 @@ class Bf16ConvKernel final : public ConvKernel {
     pixels_ = g.batch * g.out[0] * g.out[1];
     contiguous_ = taps_ == 1 && g.strides[0] == 1 && g.strides[1] == 1 && g.pads_begin[0] == 0 &&
                   g.pads_begin[1] == 0 && g.in[0] == g.out[0] && g.in[1] == g.out[1];
-    // Weights [O, C, kh, kw] as the product's [k = tap x cp + c, O].
-    std::vector<float> dense(static_cast<size_t>(k_ * o_), 0.f);
-    for (int64_t o = 0; o < o_; ++o)
-      for (int64_t c = 0; c < c_; ++c)
-        for (int64_t t = 0; t < taps_; ++t)
-          dense[static_cast<size_t>((t * cp_ + c) * o_ + o)] = weights[(o * c_ + c) * taps_ + t];
-    w_.pack(dense.data(), k_, o_, o_, 1, bias);
+    const std::string key = "implicit-bf16 " + std::to_string(k_) + "x" + std::to_string(o_) + " bias " +
+                            std::to_string(reinterpret_cast<uintptr_t>(bias));
+    w_ = packed_weights<PackedWeightsBf16>(cache, weights, key, [&] { return pack(weights, bias); });
   }
 
   Status run(const float* x, const float* sum, float* y) const override {
@@ -44,8 +45,8 @@ class Bf16ConvKernel final : public ConvKernel {
         ProductBlocks(pixels_, k_, o_), pixels_, k_, nullptr,
         [&](int64_t r0, int64_t rows, uint16_t* dst) { gather(x, r0, rows, dst); },
         [&](const uint16_t* a, const ProductBlocks::Block& b) {
-          packed_gemm_bf16(a, k_, b.rows, w_.slice(b.c0 / PackedWeightsBf16::kVector), b.cols, y + b.r0 * o_ + b.c0, o_,
-                           with_sum_ ? sum + b.r0 * o_ + b.c0 : nullptr, o_, act_);
+          packed_gemm_bf16(a, k_, b.rows, w_->slice(b.c0 / PackedWeightsBf16::kVector), b.cols, y + b.r0 * o_ + b.c0,
+                           o_, with_sum_ ? sum + b.r0 * o_ + b.c0 : nullptr, o_, act_);
         });
     return Status::ok();
   }
@@ -53,6 +54,18 @@ class Bf16ConvKernel final : public ConvKernel {
   std::string describe() const override { return "hipinfer implicit product (AVX512_BF16)"; }
 
  private:
+  // Weights [O, C, kh, kw] as the product's [k = tap x cp + c, O].
+  PackedWeightsBf16 pack(const float* weights, const float* bias) const {
+    std::vector<float> dense(static_cast<size_t>(k_ * o_), 0.f);
+    for (int64_t o = 0; o < o_; ++o)
+      for (int64_t c = 0; c < c_; ++c)
+        for (int64_t t = 0; t < taps_; ++t)
+          dense[static_cast<size_t>((t * cp_ + c) * o_ + o)] = weights[(o * c_ + c) * taps_ + t];
+    PackedWeightsBf16 w;
+    w.pack(dense.data(), k_, o_, o_, 1, bias);
+    return w;
+  }
+
   // Rows [r0, r0 + rows) of the implicit matrix into dst (k_ values each): every tap's C inputs,
   // zeros where the tap falls in the padding.
   void gather(const float* x, int64_t r0, int64_t rows, uint16_t* dst) const {
@@ -80,18 +93,18 @@ class Bf16ConvKernel final : public ConvKernel {
   Activation act_;
   bool with_sum_, contiguous_ = false;
   int64_t c_ = 0, o_ = 0, cp_ = 0, taps_ = 0, k_ = 0, pixels_ = 0;
-  PackedWeightsBf16 w_;
+  std::shared_ptr<const PackedWeightsBf16> w_;  // shared by the kernels of one op (cpu/weight_cache.h)
 };
 
 }  // namespace
 
 std::unique_ptr<ConvKernel> make_bf16_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                  const Activation& act, bool with_sum) {
+                                                  const Activation& act, bool with_sum, WeightCache* cache) {
   if (!bf16_kernels_available() || !vector_activation_supported(act) || g.kernel.size() != 2 || g.groups != 1 ||
       !g.channels_last || g.input_channels_first)
     return nullptr;
   if (g.batch <= 0 || g.in_channels <= 0 || g.out_channels <= 0 || g.out[0] <= 0 || g.out[1] <= 0) return nullptr;
-  return std::make_unique<Bf16ConvKernel>(g, weights, bias, act, with_sum);
+  return std::make_unique<Bf16ConvKernel>(g, weights, bias, act, with_sum, cache);
 }
 
 }  // namespace hi::cpu

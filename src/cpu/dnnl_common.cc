@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <string>
+
+#include "cpu/weight_cache.h"
 
 namespace hi::cpu {
 
@@ -21,6 +24,42 @@ dnnl::primitive_attr make_attr(const Activation& act, bool with_sum) {
   attr.set_post_ops(make_post_ops(act, with_sum));
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   return attr;
+}
+
+namespace {
+
+// A blocked layout written out in full (dims, type, padding, strides, blocks), so that two
+// descriptions with the same text describe the same bytes; empty for other kinds of layout.
+std::string layout_key(const dnnl::memory::desc& desc) {
+  const dnnl_memory_desc_t& d = desc.data;
+  if (d.format_kind != dnnl_blocked || d.extra.flags != 0) return {};
+  const dnnl_blocking_desc_t& b = d.format_desc.blocking;
+  std::ostringstream key;
+  key << "dnnl t" << d.data_type << " o" << d.offset0;
+  for (int i = 0; i < d.ndims; ++i)
+    key << " " << d.dims[i] << "/" << d.padded_dims[i] << "/" << d.padded_offsets[i] << "/" << b.strides[i];
+  key << " blocks";
+  for (int i = 0; i < b.inner_nblks; ++i) key << " " << b.inner_idxs[i] << ":" << b.inner_blks[i];
+  return key.str();
+}
+
+dnnl::memory reorder_now(const dnnl::memory::desc& user, const float* weights, const dnnl::memory::desc& wanted) {
+  dnnl::engine& eng = dnnl_engine();
+  dnnl::memory from(user, eng, const_cast<float*>(weights)), to(wanted, eng);
+  dnnl::stream& s = dnnl_stream();
+  dnnl::reorder(from, to).execute(s, from, to);
+  s.wait();
+  return to;
+}
+
+}  // namespace
+
+std::shared_ptr<const dnnl::memory> reordered_weights(const dnnl::memory::desc& user, const float* weights,
+                                                      const dnnl::memory::desc& wanted, WeightCache* cache) {
+  const std::string key = layout_key(wanted);
+  auto reorder = [&] { return reorder_now(user, weights, wanted); };
+  if (key.empty()) return std::make_shared<const dnnl::memory>(reorder());
+  return packed_weights<dnnl::memory>(cache, weights, key, reorder);
 }
 
 dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc) {

@@ -3,6 +3,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <memory>
 #include <vector>
 
 #include "cpu/fastest.h"
@@ -18,6 +19,12 @@ dnnl::stream& dnnl_stream();  // thread-local: oneDNN CPU streams are cheap and 
 // primitive, so two threads running one session (one primitive) at once would share it.
 dnnl::primitive_attr make_attr(const Activation& act, bool with_sum);
 dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc);
+
+// Plain float32 weights (`user`) reordered into the layout a primitive wants, through the op's
+// weight cache: kernels for other shapes that want the same layout share one copy, for as long
+// as one of them holds the pointer.
+std::shared_ptr<const dnnl::memory> reordered_weights(const dnnl::memory::desc& user, const float* weights,
+                                                      const dnnl::memory::desc& wanted, WeightCache* cache);
 
 // The post-op chain for an optional residual sum followed by an activation.
 dnnl::post_ops make_post_ops(const Activation& act, bool with_sum);

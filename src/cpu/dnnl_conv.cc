@@ -2,8 +2,6 @@
 // algorithm; weights are reordered once when the kernel is made, activations are reordered
 // in and out around each call when the primitive's layout differs from plain NCHW.
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,8 +27,8 @@ tag plain_weights_tag(size_t rank, bool grouped) {
 
 class DnnlConvKernel final : public ConvKernel {
  public:
-  DnnlConvKernel(dnnl::convolution_forward::primitive_desc pd, memory weights, memory bias, memory::desc user_src,
-                 memory::desc user_dst, bool with_sum, std::string name)
+  DnnlConvKernel(dnnl::convolution_forward::primitive_desc pd, std::shared_ptr<const memory> weights, memory bias,
+                 memory::desc user_src, memory::desc user_dst, bool with_sum, std::string name)
       : pd_(std::move(pd)), prim_(pd_), weights_(std::move(weights)), bias_(std::move(bias)), user_src_(user_src),
         user_dst_(user_dst), with_sum_(with_sum), name_(std::move(name)) {}
 
@@ -54,7 +52,8 @@ class DnnlConvKernel final : public ConvKernel {
         dnnl::reorder(residual, dst_k).execute(s, residual, dst_k);
       }
     }
-    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src_k}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_k}};
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, src_k}, {DNNL_ARG_WEIGHTS, *weights_}, {DNNL_ARG_DST, dst_k}};
     if (bias_) args[DNNL_ARG_BIAS] = bias_;
     args[DNNL_ARG_SCRATCHPAD] = thread_scratchpad(pd_.scratchpad_desc());
     prim_.execute(s, args);
@@ -68,7 +67,8 @@ class DnnlConvKernel final : public ConvKernel {
  private:
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
-  memory weights_, bias_;
+  std::shared_ptr<const memory> weights_;  // shared by the kernels of one op (cpu/weight_cache.h)
+  memory bias_;
   memory::desc user_src_, user_dst_;
   bool with_sum_;
   std::string name_;
@@ -83,38 +83,39 @@ bool winograd_candidate(const ConvGeometry& g) {
   return true;
 }
 
-// Which candidate kernel won for a geometry, remembered for the process: models repeat shapes
-// (ResNet-50's sixteen 3x3 convolutions have four), and timing each again would only lengthen
-// session creation. The timing runs on zeros, so the weights do not matter.
+// Which candidate won for a geometry, remembered for the process (cpu/fastest.h): the family is
+// everything but the batch and the image size.
 constexpr int kCandidates = 6;
-std::mutex winners_mutex;
-std::map<std::string, int>& winners() {
-  static std::map<std::string, int> w;
-  return w;
+KernelChoices& winners() {
+  static KernelChoices choices;
+  return choices;
 }
-std::string geometry_key(const ConvGeometry& g, const Activation& act, bool with_sum) {
+std::string family_key(const ConvGeometry& g, const Activation& act, bool with_sum, bool bf16) {
   std::string key;
-  for (const auto* v : {&g.in, &g.out, &g.kernel, &g.strides, &g.dilations, &g.pads_begin, &g.pads_end})
+  for (const auto* v : {&g.kernel, &g.strides, &g.dilations, &g.pads_begin, &g.pads_end})
     for (int64_t d : *v) key += std::to_string(d) + ",";
-  key += std::to_string(g.batch) + "," + std::to_string(g.in_channels) + "," + std::to_string(g.out_channels) + "," +
-         std::to_string(g.groups) + "," + std::to_string(g.channels_last) + std::to_string(g.input_channels_first) +
-         std::to_string(with_sum) + act.name() + std::to_string(current_threads());
+  key += std::to_string(g.in_channels) + "," + std::to_string(g.out_channels) + "," + std::to_string(g.groups) + "," +
+         std::to_string(g.channels_last) + std::to_string(g.input_channels_first) + std::to_string(with_sum) +
+         act.name() + std::to_string(current_threads()) + (bf16 ? "bf16" : "f32");
   return key;
 }
-int remembered_winner(const std::string& key) {
-  std::lock_guard<std::mutex> lock(winners_mutex);
-  auto it = winners().find(key);
-  return it == winners().end() ? -1 : it->second;
+std::vector<int64_t> size_of(const ConvGeometry& g) {
+  std::vector<int64_t> size = {g.batch};
+  size.insert(size.end(), g.in.begin(), g.in.end());
+  size.insert(size.end(), g.out.begin(), g.out.end());
+  return size;
 }
-void remember_winner(const std::string& key, int winner) {
-  std::lock_guard<std::mutex> lock(winners_mutex);
-  winners()[key] = winner;
+double work_of(const ConvGeometry& g) {
+  double outputs = static_cast<double>(g.batch);
+  for (int64_t d : g.out) outputs *= static_cast<double>(d);
+  return outputs;
 }
 
 }  // namespace
 
 std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                             const Activation& act, bool with_sum, Precision precision) {
+                                             const Activation& act, bool with_sum, Precision precision,
+                                             WeightCache* cache) {
   const size_t sp = g.in.size();
   if (sp < 1 || sp > 3) return nullptr;
   const size_t rank = sp + 2;
@@ -148,17 +149,13 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
                                         to_dims(g.strides), dil, to_dims(g.pads_begin), to_dims(g.pads_end));
       return dnnl::convolution_forward::primitive_desc(d, attr, eng);
     };
-    memory user_weights(user_w, eng, const_cast<float*>(weights));
     auto build = [&](dnnl::convolution_forward::primitive_desc pd) {
-      memory w_k(pd.weights_desc(), eng);
-      dnnl::stream& s = dnnl_stream();
-      dnnl::reorder(user_weights, w_k).execute(s, user_weights, w_k);
+      std::shared_ptr<const memory> w_k = reordered_weights(user_w, weights, pd.weights_desc(), cache);
       memory b_k;
       if (bias) {
         b_k = memory(bias_md, eng);
         std::copy(bias, bias + g.out_channels, static_cast<float*>(b_k.get_data_handle()));
       }
-      s.wait();
       std::string name = std::string("oneDNN ") + pd.impl_info_str();
       return std::make_unique<DnnlConvKernel>(std::move(pd), std::move(w_k), std::move(b_k), user_src, user_dst,
                                               with_sum, std::move(name));
@@ -167,7 +164,8 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     // layer over an image (oneDNN reorders the image first); our packed product for channels-last
     // 1x1 convolutions; Winograd F(2x2, 3x3) for 3x3 ones, 2.25x fewer multiplications at the
     // price of the transforms (ours channels-last, oneDNN's with reorders to its blocked layout).
-    // Each that applies is timed once per geometry and the fastest kept. With bfloat16 compute:
+    // Each that applies is timed once per geometry (or not at all, see KernelChoices) and the
+    // fastest kept. With bfloat16 compute:
     // oneDNN's direct kernel (its input reordered into bfloat16 first), our image kernel (in
     // float32), our Winograd on the bfloat16 product, and our implicit bfloat16 product for any
     // 2-D convolution, both rounding their float32 inputs on the way in.
@@ -176,8 +174,9 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
         case 0: return build(make_pd(dnnl::algorithm::convolution_direct));
         case 1: return make_image_conv_kernel(g, weights, bias, act, with_sum);
         case 2:
-          return compute == dt::f32 ? make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
-        case 3: return make_winograd_conv_kernel(g, weights, bias, act, with_sum, effective);
+          return compute == dt::f32 ? make_packed_pointwise_conv_kernel(g, weights, bias, act, with_sum, cache)
+                                    : nullptr;
+        case 3: return make_winograd_conv_kernel(g, weights, bias, act, with_sum, effective, cache);
         case 4:
           if (compute != dt::f32 || !winograd_candidate(g)) return nullptr;
           try {
@@ -185,11 +184,11 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
           } catch (const dnnl::error&) {
             return nullptr;  // no oneDNN Winograd kernel for this shape or CPU
           }
-        default: return compute == dt::bf16 ? make_bf16_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
+        default: return compute == dt::bf16 ? make_bf16_conv_kernel(g, weights, bias, act, with_sum, cache) : nullptr;
       }
     };
-    const std::string key = geometry_key(g, act, with_sum) + (compute == dt::f32 ? "f32" : "bf16");
-    if (const int known = remembered_winner(key); known >= 0)
+    const std::string family = family_key(g, act, with_sum, compute == dt::bf16);
+    if (const int known = winners().find(family, size_of(g), work_of(g)); known >= 0)
       if (auto k = candidate(known)) return k;
     std::vector<std::unique_ptr<ConvKernel>> made;
     std::vector<int> made_from;
@@ -205,7 +204,7 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
       for (const auto& k : made) kernels.push_back(k.get());
       best = fastest_on_zeros(kernels, user_src.get_size() / sizeof(float), user_dst.get_size() / sizeof(float));
     }
-    remember_winner(key, made_from[best]);
+    winners().remember(family, size_of(g), work_of(g), made_from[best]);
     return std::move(made[best]);
   } catch (const dnnl::error&) {
     return nullptr;  // a case oneDNN does not implement: the reference kernel takes it

@@ -1,8 +1,6 @@
 // Matrix products with constant weights through oneDNN's matmul: the weights are packed once
 // into the layout its kernel wants, and the bias, residual sum and activation run as post-ops.
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -21,8 +19,8 @@ class DnnlMatMulKernel final : public MatMulKernel {
  public:
   // `after`: an activation applied by our own vector code once oneDNN's product is done (not
   // a post-op); see make_dnnl_matmul_kernel.
-  DnnlMatMulKernel(dnnl::matmul::primitive_desc pd, memory weights, memory bias, memory::desc src, memory::desc dst,
-                   bool with_sum, const Activation& after)
+  DnnlMatMulKernel(dnnl::matmul::primitive_desc pd, std::shared_ptr<const memory> weights, memory bias,
+                   memory::desc src, memory::desc dst, bool with_sum, const Activation& after)
       : pd_(std::move(pd)), prim_(pd_), weights_(std::move(weights)), bias_(std::move(bias)), src_(src), dst_(dst),
         with_sum_(with_sum), after_(after) {}
 
@@ -31,7 +29,7 @@ class DnnlMatMulKernel final : public MatMulKernel {
     dnnl::stream& s = dnnl_stream();
     if (with_sum_ && z != y) std::copy(z, z + dst_.get_size() / sizeof(float), y);
     memory src(src_, eng, const_cast<float*>(a)), dst(dst_, eng, y);
-    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst}};
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, *weights_}, {DNNL_ARG_DST, dst}};
     if (bias_) args[DNNL_ARG_BIAS] = bias_;
     args[DNNL_ARG_SCRATCHPAD] = thread_scratchpad(pd_.scratchpad_desc());
     prim_.execute(s, args);
@@ -48,7 +46,8 @@ class DnnlMatMulKernel final : public MatMulKernel {
  private:
   dnnl::matmul::primitive_desc pd_;
   dnnl::matmul prim_;
-  memory weights_, bias_;
+  std::shared_ptr<const memory> weights_;  // shared by the kernels of one op (cpu/weight_cache.h)
+  memory bias_;
   memory::desc src_, dst_;
   bool with_sum_;
   Activation after_;
@@ -57,7 +56,8 @@ class DnnlMatMulKernel final : public MatMulKernel {
 }  // namespace
 
 std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                      const float* bias, const Activation& act, bool with_sum) {
+                                                      const float* bias, const Activation& act, bool with_sum,
+                                                      WeightCache* cache) {
   if (rows <= 0 || k <= 0 || n <= 0) return nullptr;
   try {
     dnnl::engine& eng = dnnl_engine();
@@ -71,15 +71,12 @@ std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, i
     const Activation after = own_gelu ? act : Activation{};
     const dnnl::primitive_attr attr = make_attr(own_gelu ? Activation{} : act, with_sum);
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src, any_w, bias_md, dst), attr, eng);
-    memory user(user_w, eng, const_cast<float*>(weights)), packed(pd.weights_desc(), eng);
-    dnnl::stream& s = dnnl_stream();
-    dnnl::reorder(user, packed).execute(s, user, packed);
+    std::shared_ptr<const memory> packed = reordered_weights(user_w, weights, pd.weights_desc(), cache);
     memory b;
     if (bias) {
       b = memory(bias_md, eng);
       std::copy(bias, bias + n, static_cast<float*>(b.get_data_handle()));
     }
-    s.wait();
     return std::make_unique<DnnlMatMulKernel>(std::move(pd), std::move(packed), std::move(b), src, dst, with_sum,
                                               after);
   } catch (const dnnl::error&) {
@@ -88,36 +85,29 @@ std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, i
 }
 
 // oneDNN's matmul or our own packed product, whichever runs this shape faster: timed once per
-// shape for the process (an encoder repeats a few shapes many times; the timing runs on zeros,
-// so the weights do not matter).
+// row count for the process (an encoder repeats a few shapes many times; the timing runs on
+// zeros, so the weights do not matter), and past a few row counts not at all (cpu/fastest.h).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                  const float* bias, const Activation& act, bool with_sum,
-                                                 Precision precision) {
+                                                 Precision precision, WeightCache* cache) {
   if (precision == Precision::kBFloat16)
-    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16))
+    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16, cache))
       return bf16;
-  static std::mutex mutex;
-  static std::map<std::string, bool> own_wins;
-  const std::string key = std::to_string(rows) + "," + std::to_string(k) + "," + std::to_string(n) + act.name() +
-                          std::to_string(with_sum) + "," + std::to_string(current_threads());
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = own_wins.find(key);
-    if (it != own_wins.end()) {
-      std::unique_ptr<MatMulKernel> known = it->second
-                                                ? make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum)
-                                                : make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
-      if (known) return known;
-    }
-  }
-  std::unique_ptr<MatMulKernel> dnnl_kernel = make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
-  std::unique_ptr<MatMulKernel> own = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
-  if (!dnnl_kernel || !own) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own);
+  static KernelChoices choices;  // 1: our packed product won
+  const std::string family = std::to_string(k) + "," + std::to_string(n) + act.name() + std::to_string(with_sum) + "," +
+                             std::to_string(current_threads());
+  auto own = [&] {
+    return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kFloat32, cache);
+  };
+  auto onednn = [&] { return make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum, cache); };
+  if (const int known = choices.find(family, {rows}, static_cast<double>(rows)); known >= 0)
+    if (std::unique_ptr<MatMulKernel> kernel = known == 1 ? own() : onednn()) return kernel;
+  std::unique_ptr<MatMulKernel> dnnl_kernel = onednn(), own_kernel = own();
+  if (!dnnl_kernel || !own_kernel) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own_kernel);
   const size_t in = static_cast<size_t>(rows * k), out = static_cast<size_t>(rows * n);
-  const bool own_faster = fastest_on_zeros<MatMulKernel>({dnnl_kernel.get(), own.get()}, in, out) == 1;
-  std::lock_guard<std::mutex> lock(mutex);
-  own_wins[key] = own_faster;
-  return own_faster ? std::move(own) : std::move(dnnl_kernel);
+  const bool own_faster = fastest_on_zeros<MatMulKernel>({dnnl_kernel.get(), own_kernel.get()}, in, out) == 1;
+  choices.remember(family, {rows}, static_cast<double>(rows), own_faster ? 1 : 0);
+  return own_faster ? std::move(own_kernel) : std::move(dnnl_kernel);
 }
 
 }  // namespace hi::cpu

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace hi::cpu {
@@ -30,5 +34,28 @@ size_t fastest_on_zeros(const std::vector<const Kernel*>& kernels, size_t input_
     for (size_t i = 0; i < kernels.size(); ++i) best[i] = std::min(best[i], time_once(*kernels[i]));
   return static_cast<size_t>(std::min_element(best.begin(), best.end()) - best.begin());
 }
+
+// Which candidate won the timing for a shape, remembered for the process. A family is every shape
+// of one operation (weights' dims, strides, activation, threads) that differs only in its size:
+// batch, image size, rows. Models repeat shapes (ResNet-50's sixteen 3x3 convolutions have four),
+// so a shape is timed once; and a model fed ever new sizes (a text detector on pages) must not
+// time every one: once kTimedSizes sizes of a family are timed, a new size takes the winner of
+// the timed size nearest in work, untimed.
+class KernelChoices {
+ public:
+  static constexpr size_t kTimedSizes = 3;
+  // The winner for this size of the family, or -1 when it is to be timed. `work`: the size's
+  // amount of computation (e.g. output elements), for finding the nearest timed size.
+  int find(const std::string& family, const std::vector<int64_t>& size, double work) const;
+  void remember(const std::string& family, const std::vector<int64_t>& size, double work, int winner);
+
+ private:
+  struct Timed {
+    double work;
+    int winner;
+  };
+  mutable std::mutex mutex_;
+  std::map<std::string, std::map<std::vector<int64_t>, Timed>> families_;
+};
 
 }  // namespace hi::cpu

@@ -13,9 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <map>
-#include <mutex>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +21,7 @@
 #include "cpu/fastest.h"
 #include "cpu/packed_gemm.h"
 #include "cpu/threading.h"
+#include "cpu/weight_cache.h"
 
 namespace hi::cpu {
 
@@ -52,8 +50,18 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   std::string describe() const override { return "hipinfer fused inverted residual (AVX-512)"; }
   AvxInvertedResidual(const InvertedResidualGeometry& g, const InvertedResidualWeights& w) : g_(g) {
     hidden_padded_ = round_up(g.hidden, kLanes);
-    if (g.expand) expand_.pack_rows(w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
-    project_.pack_rows(w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
+    auto pack_rows = [&](const char* name, const float* weights, const float* bias, int64_t n, int64_t k,
+                         int64_t k_padded) {
+      const std::string key = std::string(name) + " " + std::to_string(n) + "x" + std::to_string(k_padded) + " bias " +
+                              std::to_string(reinterpret_cast<uintptr_t>(bias));
+      return packed_weights<PackedWeights>(w.cache, weights, key, [&] {
+        PackedWeights packed;
+        packed.pack_rows(weights, bias, n, k, k_padded);
+        return packed;
+      });
+    };
+    if (g.expand) expand_ = pack_rows("ir-expand", w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
+    project_ = pack_rows("ir-project", w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
     const int64_t taps = g.kernel_h * g.kernel_w;
     depthwise_w_.assign(static_cast<size_t>(taps * hidden_padded_), 0.f);
     depthwise_b_.assign(static_cast<size_t>(hidden_padded_), 0.f);
@@ -82,7 +90,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     thread_local AlignedVector<float> d_all;
     d_all.resize(static_cast<size_t>(pixels * hidden_padded_));
     float* d = d_all.data();
-    const WeightSlice project = project_.slice(0);
+    const WeightSlice project = project_->slice(0);
     const int64_t chunks = std::min<int64_t>(threads, pixels);
 #pragma omp parallel num_threads(threads)
     {
@@ -137,7 +145,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     const int64_t w = g_.width;
     const float* xr = xi + from * w * g_.in_channels;
     if (g_.expand) {
-      packed_gemm(xr, g_.in_channels, (to - from) * w, expand_.slice(c0 / kLanes), width, e, width, nullptr, 0,
+      packed_gemm(xr, g_.in_channels, (to - from) * w, expand_->slice(c0 / kLanes), width, e, width, nullptr, 0,
                   acts_[0]);
       return;
     }
@@ -188,7 +196,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
       }
       for (int64_t oy = oy0; oy < oy1; ++oy)
         depthwise_row(e, e_row0, e_stride, oy, c0, width, d_buf.data() + (oy - oy0) * ow * width, width);
-      packed_gemm(d_buf.data(), width, (oy1 - oy0) * ow, project_.slice(0), g_.out_channels,
+      packed_gemm(d_buf.data(), width, (oy1 - oy0) * ow, project_->slice(0), g_.out_channels,
                   y + first * g_.out_channels, g_.out_channels, z ? z + first * g_.out_channels : nullptr,
                   g_.out_channels, acts_[2]);
     }
@@ -259,8 +267,8 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   InvertedResidualGeometry g_;
   int64_t hidden_padded_ = 0, bands_ = 1, parts_ = 1, part_width_ = 0, group_rows_ = 1, e_rows_ = 1;
   bool read_x_directly_ = false;
-  PackedWeights expand_, project_;
-  AlignedVector<float> depthwise_w_, depthwise_b_;  // [taps, hidden_padded], [hidden_padded]
+  std::shared_ptr<const PackedWeights> expand_, project_;  // shared by the op's kernels (cpu/weight_cache.h)
+  AlignedVector<float> depthwise_w_, depthwise_b_;         // [taps, hidden_padded], [hidden_padded]
   std::array<Activation, 3> acts_;
 };
 
@@ -280,33 +288,27 @@ std::unique_ptr<InvertedResidualKernel> make_fused_inverted_residual_kernel(cons
 std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const InvertedResidualGeometry& g,
                                                                       const InvertedResidualWeights& w) {
   // Fused or chained, whichever times faster, remembered per geometry for the process (a
-  // MobileNet repeats block shapes): a remembered winner is the only kernel made.
-  static std::mutex mutex;
-  static std::map<std::string, bool> chain_wins;
-  std::string key;
-  for (int64_t v : {g.batch, g.height, g.width, g.in_channels, g.hidden, g.out_channels, int64_t{g.expand}, g.kernel_h,
-                    g.kernel_w, g.stride_h, g.stride_w, g.pad_top, g.pad_left, g.out_height, g.out_width,
-                    int64_t{g.residual}, int64_t{current_threads()}})
-    key += std::to_string(v) + ",";
-  for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act}) key += a->name() + ",";
-  std::optional<bool> chain_won;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = chain_wins.find(key); it != chain_wins.end()) chain_won = it->second;
-  }
-  if (chain_won == true)
+  // MobileNet repeats block shapes; past a few image sizes, not timed: cpu/fastest.h). A
+  // remembered winner is the only kernel made.
+  static KernelChoices choices;  // 1: chained won
+  std::string family;
+  for (int64_t v : {g.in_channels, g.hidden, g.out_channels, int64_t{g.expand}, g.kernel_h, g.kernel_w, g.stride_h,
+                    g.stride_w, g.pad_top, g.pad_left, int64_t{g.residual}, int64_t{current_threads()}})
+    family += std::to_string(v) + ",";
+  for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act}) family += a->name() + ",";
+  const std::vector<int64_t> size = {g.batch, g.height, g.width, g.out_height, g.out_width};
+  const double work = static_cast<double>(g.batch * g.out_height * g.out_width);
+  const int known = choices.find(family, size, work);
+  if (known == 1)
     if (auto chained = make_chained_inverted_residual_kernel(g, w)) return chained;
   std::unique_ptr<InvertedResidualKernel> fused = make_fused_inverted_residual_kernel(g, w);
-  if (!fused || chain_won.has_value()) return fused;
+  if (!fused || known >= 0) return fused;
   std::unique_ptr<InvertedResidualKernel> chained = make_chained_inverted_residual_kernel(g, w);
   if (!chained) return fused;
   const size_t in = static_cast<size_t>(g.batch * g.height * g.width * g.in_channels);
   const size_t out = static_cast<size_t>(g.batch * g.out_height * g.out_width * g.out_channels);
   const bool chain_faster = fastest_on_zeros<InvertedResidualKernel>({fused.get(), chained.get()}, in, out) == 1;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    chain_wins[key] = chain_faster;
-  }
+  choices.remember(family, size, work, chain_faster ? 1 : 0);
   return chain_faster ? std::move(chained) : std::move(fused);
 }
 

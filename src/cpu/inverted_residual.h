@@ -32,6 +32,7 @@ struct InvertedResidualWeights {
   const float* project_w = nullptr;    // [out_channels, hidden]
   const float* project_b = nullptr;    // [out_channels] or null
   Activation expand_act, depthwise_act, project_act;
+  WeightCache* cache = nullptr;  // the op's packed weights, shared by its kernels for other shapes; may be null
 };
 
 class InvertedResidualKernel {

@@ -36,6 +36,11 @@ struct Activation {
 
 enum class Precision { kFloat32, kBFloat16 };
 
+// Packed weights shared by the kernels one op makes for its input shapes (cpu/weight_cache.h).
+// The makers below that pack weights take one, or null for weights packed for that kernel
+// alone (the image kernel's few weights are copied per kernel).
+class WeightCache;
+
 struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
   std::vector<int64_t> in, out, kernel, strides, dilations, pads_begin, pads_end;  // spatial
@@ -55,7 +60,8 @@ class ConvKernel {
 };
 // nullptr when no fast kernel handles this case (the caller uses its reference kernel).
 std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                             const Activation& act, bool with_sum, Precision precision);
+                                             const Activation& act, bool with_sum, Precision precision,
+                                             WeightCache* cache = nullptr);
 // Own AVX-512 direct convolution for a network's first layer: 2-D, 1-4 input channels read
 // channels-first, output channels-last (cpu/image_conv.cc); nullptr where it does not apply.
 // make_conv_kernel times it against oneDNN's and keeps the faster.
@@ -87,17 +93,19 @@ std::unique_ptr<QuantizedConvKernel> make_int8_conv_kernel(const QuantizedConvPa
 // Own packed product for channels-last 1x1 convolutions with stride 1 and no padding
 // (cpu/packed_matmul.cc); nullptr where it does not apply. Also timed against oneDNN's.
 std::unique_ptr<ConvKernel> make_packed_pointwise_conv_kernel(const ConvGeometry& g, const float* weights,
-                                                              const float* bias, const Activation& act, bool with_sum);
+                                                              const float* bias, const Activation& act, bool with_sum,
+                                                              WeightCache* cache = nullptr);
 // Own bfloat16 convolution for --precision bf16: channels-last 2-D, one group, any kernel size,
 // stride, padding and dilation, as an implicit product on the bfloat16 packed product
 // (cpu/bf16_conv.cc); nullptr where it does not apply or the CPU lacks AVX512_BF16.
 std::unique_ptr<ConvKernel> make_bf16_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                  const Activation& act, bool with_sum);
+                                                  const Activation& act, bool with_sum, WeightCache* cache = nullptr);
 // Own Winograd F(2x2, 3x3) for channels-last 3x3 convolutions with stride 1 (cpu/winograd_conv.cc),
 // its products in float32 or bfloat16; nullptr where it does not apply. Also timed against oneDNN's.
 std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
                                                       const Activation& act, bool with_sum,
-                                                      Precision precision = Precision::kFloat32);
+                                                      Precision precision = Precision::kFloat32,
+                                                      WeightCache* cache = nullptr);
 
 }  // namespace hi::cpu
 
@@ -116,17 +124,20 @@ class MatMulKernel {
 // else in float32.
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                  const float* bias, const Activation& act, bool with_sum,
-                                                 Precision precision = Precision::kFloat32);
+                                                 Precision precision = Precision::kFloat32,
+                                                 WeightCache* cache = nullptr);
 // The same on oneDNN's matmul (cpu/dnnl_matmul.cc), float32; nullptr without oneDNN.
 // make_matmul_kernel times it against the packed product once.
 std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
-                                                      const float* bias, const Activation& act, bool with_sum);
+                                                      const float* bias, const Activation& act, bool with_sum,
+                                                      WeightCache* cache = nullptr);
 // The same on our own packed AVX-512 product (cpu/packed_matmul.cc), float32 or bfloat16; the
 // activations vector_activation_supported names; nullptr where it does not apply.
 // make_matmul_kernel times the float32 one against oneDNN's once.
 std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                         const float* bias, const Activation& act, bool with_sum,
-                                                        Precision precision = Precision::kFloat32);
+                                                        Precision precision = Precision::kFloat32,
+                                                        WeightCache* cache = nullptr);
 
 // QuantizeLinear / DequantizeLinear's common case, float32 <-> 8-bit with one float32 scale and
 // zero point over n elements, vectorised and multithreaded (cpu/quantize_kernels.cc); the same

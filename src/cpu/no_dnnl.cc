@@ -29,12 +29,12 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
 }
 
 std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry&, const float*, const float*, const Activation&, bool,
-                                             Precision) {
+                                             Precision, WeightCache*) {
   return nullptr;
 }
 
 std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t, int64_t, int64_t, const float*, const float*,
-                                                      const Activation&, bool) {
+                                                      const Activation&, bool, WeightCache*) {
   return nullptr;
 }
 
@@ -46,11 +46,11 @@ namespace hi::cpu {
 // AVX512_BF16), else none (FusedMatMul then uses sgemm).
 std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_t n, const float* weights,
                                                  const float* bias, const Activation& act, bool with_sum,
-                                                 Precision precision) {
+                                                 Precision precision, WeightCache* cache) {
   if (precision == Precision::kBFloat16)
-    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16))
+    if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16, cache))
       return bf16;
-  return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum);
+  return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kFloat32, cache);
 }
 
 }  // namespace hi::cpu

@@ -10,6 +10,8 @@
 // make_conv_kernel times it against oneDNN's direct (and Winograd) kernels and keeps the fastest.
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -17,13 +19,14 @@
 #include "cpu/packed_gemm.h"
 #include "cpu/packed_gemm_bf16.h"
 #include "cpu/threading.h"
+#include "cpu/weight_cache.h"
 
 namespace hi::cpu {
 
 #ifndef HI_HAVE_AVX512_KERNELS
 
 std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry&, const float*, const float*,
-                                                      const Activation&, bool, Precision) {
+                                                      const Activation&, bool, Precision, WeightCache*) {
   return nullptr;
 }
 
@@ -56,8 +59,9 @@ template <bool kBf16>
 class WinogradConvKernel final : public ConvKernel {
  public:
   using Weights = std::conditional_t<kBf16, PackedWeightsBf16, PackedWeights>;
+  using Transformed = std::array<Weights, kPositions>;
   WinogradConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act,
-                     bool with_sum)
+                     bool with_sum, WeightCache* cache)
       : g_(g), act_(act), with_sum_(with_sum) {
     c_ = g.in_channels;
     o_ = g.out_channels;
@@ -65,23 +69,9 @@ class WinogradConvKernel final : public ConvKernel {
     o_padded_ = round_up(o_, kLanes);
     tiles_h_ = (g.out[0] + kOut - 1) / kOut;
     tiles_w_ = (g.out[1] + kOut - 1) / kOut;
-    // U[p] = (G g G^T)[p] for every (output, input) channel pair, as [C][O] packed per position.
-    std::vector<float> u(static_cast<size_t>(kPositions * c_ * o_));
-    for (int64_t oc = 0; oc < o_; ++oc)
-      for (int64_t ic = 0; ic < c_; ++ic) {
-        const float* k = weights + (oc * c_ + ic) * 9;
-        float gk[kIn][3];  // G g
-        for (int i = 0; i < kIn; ++i)
-          for (int j = 0; j < 3; ++j) gk[i][j] = kG[i][0] * k[j] + kG[i][1] * k[3 + j] + kG[i][2] * k[6 + j];
-        for (int i = 0; i < kIn; ++i)
-          for (int j = 0; j < kIn; ++j)
-            u[static_cast<size_t>(((i * kIn + j) * c_ + ic) * o_ + oc)] =
-                gk[i][0] * kG[j][0] + gk[i][1] * kG[j][1] + gk[i][2] * kG[j][2];
-      }
-    for (int p = 0; p < kPositions; ++p) {
-      if constexpr (kBf16) u_[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, o_, o_, 1, nullptr);
-      else u_[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, c_padded_, o_, o_, 1, 1.f, nullptr);
-    }
+    const std::string key =
+        std::string(kBf16 ? "winograd-bf16 " : "winograd-f32 ") + std::to_string(c_) + "x" + std::to_string(o_);
+    u_ = packed_weights<Transformed>(cache, weights, key, [&] { return transform_weights(weights); });
     bias_.assign(static_cast<size_t>(o_padded_), 0.f);
     if (bias) std::copy(bias, bias + o_, bias_.begin());
     // Tiles per group: the transformed inputs and products of a group in about 512 KiB.
@@ -104,6 +94,28 @@ class WinogradConvKernel final : public ConvKernel {
   }
 
  private:
+  // U[p] = (G g G^T)[p] for every (output, input) channel pair, as [C][O] packed per position.
+  Transformed transform_weights(const float* weights) const {
+    std::vector<float> u(static_cast<size_t>(kPositions * c_ * o_));
+    for (int64_t oc = 0; oc < o_; ++oc)
+      for (int64_t ic = 0; ic < c_; ++ic) {
+        const float* k = weights + (oc * c_ + ic) * 9;
+        float gk[kIn][3];  // G g
+        for (int i = 0; i < kIn; ++i)
+          for (int j = 0; j < 3; ++j) gk[i][j] = kG[i][0] * k[j] + kG[i][1] * k[3 + j] + kG[i][2] * k[6 + j];
+        for (int i = 0; i < kIn; ++i)
+          for (int j = 0; j < kIn; ++j)
+            u[static_cast<size_t>(((i * kIn + j) * c_ + ic) * o_ + oc)] =
+                gk[i][0] * kG[j][0] + gk[i][1] * kG[j][1] + gk[i][2] * kG[j][2];
+      }
+    Transformed packed;
+    for (int p = 0; p < kPositions; ++p) {
+      if constexpr (kBf16) packed[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, o_, o_, 1, nullptr);
+      else packed[static_cast<size_t>(p)].pack(u.data() + p * c_ * o_, c_, c_padded_, o_, o_, 1, 1.f, nullptr);
+    }
+    return packed;
+  }
+
   HI_AVX512 void run_group(const float* x, const float* z, float* y, int64_t t0, int64_t t1) const {
     const int64_t n_tiles = t1 - t0;
     thread_local AlignedVector<float> v_buf, m_buf;
@@ -119,11 +131,11 @@ class WinogradConvKernel final : public ConvKernel {
       convert_rows_to_bf16(v, c_padded_, kPositions * n_tiles, c_padded_, v16_buf.data(), c_padded_);
       for (int p = 0; p < kPositions; ++p)
         packed_gemm_bf16(v16_buf.data() + p * n_tiles * c_padded_, c_padded_, n_tiles,
-                         u_[static_cast<size_t>(p)].slice(0), o_padded_, m + p * n_tiles * o_padded_, o_padded_,
+                         (*u_)[static_cast<size_t>(p)].slice(0), o_padded_, m + p * n_tiles * o_padded_, o_padded_,
                          nullptr, 0, Activation{});
     } else {
       for (int p = 0; p < kPositions; ++p)
-        packed_gemm(v + p * n_tiles * c_padded_, c_padded_, n_tiles, u_[static_cast<size_t>(p)].slice(0), o_padded_,
+        packed_gemm(v + p * n_tiles * c_padded_, c_padded_, n_tiles, (*u_)[static_cast<size_t>(p)].slice(0), o_padded_,
                     m + p * n_tiles * o_padded_, o_padded_, nullptr, 0, Activation{});
     }
     for (int64_t t = t0; t < t1; ++t) transform_output(m + (t - t0) * o_padded_, n_tiles * o_padded_, t, z, y);
@@ -194,14 +206,15 @@ class WinogradConvKernel final : public ConvKernel {
   Activation act_;
   bool with_sum_;
   int64_t c_ = 0, o_ = 0, c_padded_ = 0, o_padded_ = 0, tiles_h_ = 0, tiles_w_ = 0, group_ = 1;
-  std::array<Weights, kPositions> u_;
+  std::shared_ptr<const Transformed> u_;  // shared by the kernels of one op (cpu/weight_cache.h)
   AlignedVector<float> bias_;
 };
 
 }  // namespace
 
 std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                      const Activation& act, bool with_sum, Precision precision) {
+                                                      const Activation& act, bool with_sum, Precision precision,
+                                                      WeightCache* cache) {
   if (precision == Precision::kBFloat16 && !bf16_kernels_available()) return nullptr;
   if (!avx512_kernels_available() || !vector_activation_supported(act) || g.kernel.size() != 2 || g.groups != 1 ||
       !g.channels_last || g.input_channels_first)
@@ -211,8 +224,8 @@ std::unique_ptr<ConvKernel> make_winograd_conv_kernel(const ConvGeometry& g, con
       return nullptr;
   if (g.batch <= 0 || g.out[0] <= 0 || g.out[1] <= 0 || g.in_channels <= 0 || g.out_channels <= 0) return nullptr;
   if (precision == Precision::kBFloat16)
-    return std::make_unique<WinogradConvKernel<true> >(g, weights, bias, act, with_sum);
-  return std::make_unique<WinogradConvKernel<false> >(g, weights, bias, act, with_sum);
+    return std::make_unique<WinogradConvKernel<true> >(g, weights, bias, act, with_sum, cache);
+  return std::make_unique<WinogradConvKernel<false> >(g, weights, bias, act, with_sum, cache);
 }
 
 #endif

@@ -4,14 +4,13 @@
 // residual sum (4th input Z) and an activation, in one kernel.
 #include <atomic>
 #include <algorithm>
-#include <map>
-#include <mutex>
 
 #include "core/memory_budget.h"
 #include "core/run_control.h"
 #include "cpu/kernels.h"
 #include "ops/conv_util.h"
 #include "ops/internal.h"
+#include "cpu/kernel_cache.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/gemm_ref.h"
@@ -245,30 +244,23 @@ class ConvOp final : public Op {
     return Status::ok();
   }
 
-  std::string kernel_name() const override {
-    std::lock_guard<std::mutex> lock(cache_mutex_);
-    return describe_kernels(kernels_);
-  }
+  std::string kernel_name() const override { return kernels_.describe(); }
 
  private:
   // The fast kernel for this geometry: made once per input shape when the weights are
-  // constants (their reorder is then paid once), else made for this call alone.
+  // constants (and their packed forms shared across shapes), else made for this call alone.
   std::shared_ptr<const cpu::ConvKernel> fast_kernel(const cpu::ConvGeometry& g, const Tensor& w, const Tensor* b,
                                                      bool with_sum) const {
     if (!cpu::fast_kernels_available()) return nullptr;
-    auto make = [&]() -> std::shared_ptr<const cpu::ConvKernel> {
+    auto make = [&](cpu::WeightCache* cache) {
       return cpu::make_conv_kernel(g, w.data<float>(), b ? b->data<float>() : nullptr, activation_, with_sum,
-                                   precision_);
+                                   precision_, cache);
     };
-    if (!weights_constant_) return make();
+    if (!weights_constant_) return make(nullptr);
     std::vector<int64_t> key = {g.batch, with_sum ? 1 : 0, reinterpret_cast<int64_t>(w.raw()),
                                 reinterpret_cast<int64_t>(b ? b->raw() : nullptr)};
     key.insert(key.end(), g.in.begin(), g.in.end());
-    std::lock_guard<std::mutex> lock(cache_mutex_);
-    if (kernels_.size() >= 16) kernels_.clear();  // many shapes (or overridden weights): bound the cache
-    auto it = kernels_.find(key);
-    if (it == kernels_.end()) it = kernels_.emplace(key, make()).first;
-    return it->second;
+    return kernels_.get(key, make);
   }
 
   template <typename T, typename C>
@@ -316,8 +308,7 @@ class ConvOp final : public Op {
   // Set by infer(): when the session is built, and again on every run of a GPU partition (which
   // infers its nodes per run, from several threads at once).
   mutable std::atomic<bool> weights_constant_{false};
-  mutable std::mutex cache_mutex_;
-  mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::ConvKernel>> kernels_;
+  mutable cpu::KernelCache<cpu::ConvKernel> kernels_;
 };
 
 }  // namespace

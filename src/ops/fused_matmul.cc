@@ -5,13 +5,12 @@
 // also fuses a residual whose shape it cannot prove equal (symbolic dims lost in a Reshape): a Z
 // that turns out to broadcast is added with numpy broadcasting after the product, as the Add
 // it replaced would have.
-#include <map>
-#include <mutex>
 
 #include "cpu/kernels.h"
 #include "cpu/threading.h"
 #include "ops/dispatch.h"
 #include "ops/internal.h"
+#include "cpu/kernel_cache.h"
 #include "ops/elementwise.h"
 #include "ops/shape_util.h"
 
@@ -136,26 +135,17 @@ class FusedMatMulOp final : public Op {
                                                        const Tensor& bias, bool with_sum) const {
     const std::vector<int64_t> key = {rows, with_sum ? 1 : 0, reinterpret_cast<int64_t>(b.raw()),
                                       reinterpret_cast<int64_t>(bias.raw())};
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (kernels_.size() >= 16) kernels_.clear();  // many shapes: bound the cache
-    auto it = kernels_.find(key);
-    if (it == kernels_.end())
-      it = kernels_
-               .emplace(key, cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_,
-                                                     with_sum, precision_))
-               .first;
-    return it->second;
+    return kernels_.get(key, [&](cpu::WeightCache* cache) {
+      return cpu::make_matmul_kernel(rows, k, n, b.data<float>(), bias.data<float>(), activation_, with_sum, precision_,
+                                     cache);
+    });
   }
 
-  std::string kernel_name() const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return describe_kernels(kernels_);
-  }
+  std::string kernel_name() const override { return kernels_.describe(); }
 
   cpu::Activation activation_;
   cpu::Precision precision_ = cpu::Precision::kFloat32;
-  mutable std::mutex mutex_;
-  mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::MatMulKernel>> kernels_;
+  mutable cpu::KernelCache<cpu::MatMulKernel> kernels_;
 };
 
 }  // namespace

@@ -6,13 +6,12 @@
 // elsewhere on QLinearConv's reference arithmetic between two permutations. Both give the same
 // codes.
 #include <cstring>
-#include <map>
-#include <mutex>
 
 #include "cpu/kernels.h"
 #include "ops/arity.h"
 #include "ops/integer_conv.h"
 #include "ops/internal.h"
+#include "cpu/kernel_cache.h"
 #include "ops/quantize_util.h"
 
 namespace hi::ops {
@@ -102,10 +101,7 @@ class FusedQLinearConvOp final : public Op {
     return Status::ok();
   }
 
-  std::string kernel_name() const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return describe_kernels(kernels_);
-  }
+  std::string kernel_name() const override { return kernels_.describe(); }
 
  private:
   static Shape permute_type_shape(const Shape& s) { return {s[0], s[3], s[1], s[2]}; }
@@ -115,11 +111,7 @@ class FusedQLinearConvOp final : public Op {
   std::shared_ptr<const cpu::QuantizedConvKernel> fast_kernel(RunContext& ctx) const {
     if (!constants_ || !cpu::int8_kernels_available() || group_ != 1) return nullptr;
     const Tensor& x = ctx.in(0);
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = kernels_.find(x.shape());
-    if (it != kernels_.end()) return it->second;
-    if (kernels_.size() >= 16) kernels_.clear();  // many shapes: bound the cache
-    return kernels_[x.shape()] = make_kernel(ctx);
+    return kernels_.get(x.shape(), [&](cpu::WeightCache*) { return make_kernel(ctx); });
   }
 
   std::shared_ptr<const cpu::QuantizedConvKernel> make_kernel(RunContext& ctx) const {
@@ -172,8 +164,7 @@ class FusedQLinearConvOp final : public Op {
   int64_t group_ = 1;
   bool relu_ = false;
   mutable bool constants_ = false;  // every input but x is a constant (set when the session is built)
-  mutable std::mutex mutex_;
-  mutable std::map<Shape, std::shared_ptr<const cpu::QuantizedConvKernel>> kernels_;
+  mutable cpu::KernelCache<cpu::QuantizedConvKernel> kernels_;
 };
 
 }  // namespace

@@ -5,13 +5,12 @@
 // has no expansion), depthwise W [M, 1, kh, kw] and B, project W [O, M, 1, 1] and B, optional Z
 // [N, OH, OW, O]. The window attributes are the depthwise convolution's; each stage has its
 // activation as `<stage>_activation` and `<stage>_activation_params`.
-#include <map>
-#include <mutex>
 
 #include "cpu/inverted_residual.h"
 #include "ops/conv_util.h"
 #include "ops/elementwise.h"
 #include "ops/internal.h"
+#include "cpu/kernel_cache.h"
 
 namespace hi::ops {
 namespace {
@@ -112,14 +111,11 @@ class InvertedResidualOp final : public Op {
     if (y.numel() == 0) return Status::ok();
     std::shared_ptr<const cpu::InvertedResidualKernel> kernel;
     {
-      // One kernel (packed weights) per input shape and weight set.
+      // One kernel per input shape and weight set, the packed weights shared among them.
       const std::vector<int64_t> key = {
           g.batch,   g.height, g.width, reinterpret_cast<int64_t>(wd.raw()), reinterpret_cast<int64_t>(wp.raw()),
           g.residual};
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (kernels_.size() >= 16) kernels_.clear();
-      auto& slot = kernels_[key];
-      if (!slot) {
+      kernel = kernels_.get(key, [&](cpu::WeightCache* cache) {
         cpu::InvertedResidualWeights w;
         w.expand_w = we ? we->data<float>() : nullptr;
         w.expand_b = be ? be->data<float>() : nullptr;
@@ -130,9 +126,9 @@ class InvertedResidualOp final : public Op {
         w.expand_act = acts_[0];
         w.depthwise_act = acts_[1];
         w.project_act = acts_[2];
-        slot = cpu::make_inverted_residual_kernel(g, w);
-      }
-      kernel = slot;
+        w.cache = cache;
+        return cpu::make_inverted_residual_kernel(g, w);
+      });
     }
     if (!kernel)
       return error(StatusCode::kUnsupported, "this CPU has no AVX-512, which the fused inverted residual kernel needs");
@@ -140,16 +136,12 @@ class InvertedResidualOp final : public Op {
     return Status::ok();
   }
 
-  std::string kernel_name() const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return describe_kernels(kernels_);
-  }
+  std::string kernel_name() const override { return kernels_.describe(); }
 
  private:
   WindowParams window_;
   cpu::Activation acts_[3];
-  mutable std::mutex mutex_;
-  mutable std::map<std::vector<int64_t>, std::shared_ptr<const cpu::InvertedResidualKernel>> kernels_;
+  mutable cpu::KernelCache<cpu::InvertedResidualKernel> kernels_;
 };
 
 }  // namespace

@@ -67,7 +67,11 @@ TEST(PackedMatMul, MatchesAPlainLoop) {
 }
 
 // oneDNN's matmul, GELU applied by our own code after it (not as oneDNN's post-op) among the cases.
-TEST(DnnlMatMul, MatchesAPlainLoop) { expect_matches_a_plain_loop(make_dnnl_matmul_kernel); }
+TEST(DnnlMatMul, MatchesAPlainLoop) {
+  expect_matches_a_plain_loop([](int64_t rows, int64_t k, int64_t n, const float* w, const float* b,
+                                 const Activation& act,
+                                 bool sum) { return make_dnnl_matmul_kernel(rows, k, n, w, b, act, sum); });
+}
 
 // A channels-last 1x1 convolution on the packed product: weights [O, C, 1, 1], odd sizes.
 // The executor may hand a residual's buffer as the output (in place): every pass over k must

@@ -1,0 +1,76 @@
+"""The cost of ever-new input shapes: the PP-OCR detector and recogniser run on inputs of random
+sizes, every shape new, in hipinfer and ONNX Runtime alternating (same shapes, same order, same
+threads). Then the same shapes once more, now all seen before: the steady state to compare with.
+
+  .venv/bin/python scripts/shape_churn_bench.py [--runs 40] [--threads 2] [--models DIR]
+
+DIR holds the .onnx files of `pip download rapidocr-onnxruntime==1.4.4` (scripts/setup puts them
+in .venv/ppocr). Prints per model: seconds for the new shapes and for the repeat, per engine, and
+hipinfer's time over ONNX Runtime's (below 1.0: hipinfer is faster)."""
+import argparse
+import pathlib
+import platform
+import time
+
+import numpy as np
+
+import hipinfer
+import onnxruntime
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def detector_shapes(rng, runs):
+    """RapidOCR resizes a page so both sides are multiples of 32, the longer at most 736 by default."""
+    return [(1, 3, 32 * int(rng.integers(5, 24)), 32 * int(rng.integers(5, 24))) for _ in range(runs)]
+
+
+def recogniser_shapes(rng, runs):
+    """A text line at height 48, its width following its length (a batch of up to 6 lines)."""
+    return [(int(rng.integers(1, 7)), 3, 48, 8 * int(rng.integers(12, 120))) for _ in range(runs)]
+
+
+def open_sessions(model, threads):
+    ho = hipinfer.SessionOptions()
+    ho.intra_op_num_threads = threads
+    oo = onnxruntime.SessionOptions()
+    oo.intra_op_num_threads = threads
+    oo.inter_op_num_threads = 1
+    return {"hipinfer": hipinfer.InferenceSession(str(model), ho),
+            "onnxruntime": onnxruntime.InferenceSession(str(model), oo, providers=["CPUExecutionProvider"])}
+
+
+def timed_pass(sessions, inputs):
+    """Each input through each engine in turn; seconds per engine for the whole list."""
+    total = {name: 0.0 for name in sessions}
+    for x in inputs:
+        for name, s in sessions.items():
+            t0 = time.perf_counter()
+            s.run(None, {"x": x})
+            total[name] += time.perf_counter() - t0
+    return total
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--models", type=pathlib.Path, default=ROOT / ".venv" / "ppocr")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    print(f"{platform.processor() or platform.machine()}, {args.threads} threads, {args.runs} shapes per model, "
+          f"hipinfer {hipinfer.__version__}, onnxruntime {onnxruntime.__version__}")
+    print(f"{'model':<12}{'pass':<8}{'hipinfer s':>12}{'ORT s':>10}{'ratio':>8}")
+    for name, file, shapes in (("detector", "ch_PP-OCRv4_det_infer.onnx", detector_shapes),
+                               ("recogniser", "ch_PP-OCRv4_rec_infer.onnx", recogniser_shapes)):
+        sessions = open_sessions(args.models / file, args.threads)
+        inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes(rng, args.runs)]
+        for label in ("new", "repeat"):
+            t = timed_pass(sessions, inputs)
+            print(f"{name:<12}{label:<8}{t['hipinfer']:>12.2f}{t['onnxruntime']:>10.2f}"
+                  f"{t['hipinfer'] / t['onnxruntime']:>8.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
