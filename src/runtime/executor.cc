@@ -200,39 +200,55 @@ void note_in_place(const Op& op, const std::vector<int>& inputs, int node, const
 
 }  // namespace
 
-// Plans are kept for the most recently used input shapes only, and each keeps a few idle arenas
-// (one per run that was in flight at once): a model fed ever new shapes holds a bounded cache.
+// Plans are kept for the most recently used input shapes only (a plan is a list of offsets, small).
+// Idle arenas are pooled across shapes: an arena serves any plan it is large enough for, so a model
+// fed ever new shapes reuses the memory it already touched instead of faulting in fresh pages,
+// and holds at most kMaxIdleArenas of them.
 struct Executor::Planner {
-  static constexpr size_t kMaxPlans = 16;
+  static constexpr size_t kMaxPlans = 64;
   static constexpr size_t kMaxIdleArenas = 4;
   std::mutex mutex;
   struct Entry {
     std::shared_ptr<const MemoryPlan> plan;
-    std::vector<std::shared_ptr<void>> free_arenas;
     uint64_t last_used = 0;
   };
   std::map<std::vector<Shape>, Entry> entries;
+  struct IdleArena {
+    std::shared_ptr<void> memory;
+    int64_t bytes = 0;
+  };
+  std::vector<IdleArena> idle;
   uint64_t clock = 0;
 
   // Adds a plan, dropping the least recently used one past kMaxPlans. Caller holds the mutex.
   void add(const std::vector<Shape>& signature, std::shared_ptr<const MemoryPlan> plan) {
-    auto [it, inserted] = entries.emplace(signature, Entry{std::move(plan), {}, ++clock});
+    auto [it, inserted] = entries.emplace(signature, Entry{std::move(plan), ++clock});
     if (!inserted || entries.size() <= kMaxPlans) return;
     auto oldest = entries.begin();
     for (auto e = entries.begin(); e != entries.end(); ++e)
       if (e->second.last_used < oldest->second.last_used) oldest = e;
     entries.erase(oldest);
   }
-  // Keeps an idle arena for the next run with its shapes, if the plan is still cached.
-  void give_back(const std::vector<Shape>& signature, std::shared_ptr<void> arena) {
-    auto it = entries.find(signature);
-    if (it != entries.end() && it->second.free_arenas.size() < kMaxIdleArenas)
-      it->second.free_arenas.push_back(std::move(arena));
+  // The smallest idle arena of at least `bytes` (its size in *size), or null. Caller holds the mutex.
+  std::shared_ptr<void> take(int64_t bytes, int64_t* size) {
+    auto best = idle.end();
+    for (auto it = idle.begin(); it != idle.end(); ++it)
+      if (it->bytes >= bytes && (best == idle.end() || it->bytes < best->bytes)) best = it;
+    if (best == idle.end()) return nullptr;
+    std::shared_ptr<void> arena = std::move(best->memory);
+    *size = best->bytes;
+    idle.erase(best);
+    return arena;
+  }
+  // Keeps an arena for later runs; past kMaxIdleArenas the smallest goes. Caller holds the mutex.
+  void give_back(std::shared_ptr<void> arena, int64_t bytes) {
+    idle.push_back({std::move(arena), bytes});
+    if (idle.size() <= kMaxIdleArenas) return;
+    idle.erase(std::min_element(idle.begin(), idle.end(),
+                                [](const IdleArena& x, const IdleArena& y) { return x.bytes < y.bytes; }));
   }
   // Frees every idle arena (to make room under a memory limit). Caller holds the mutex.
-  void drop_idle_arenas() {
-    for (auto& [sig, e] : entries) e.free_arenas.clear();
-  }
+  void drop_idle_arenas() { idle.clear(); }
 };
 
 Executor::~Executor() = default;
@@ -622,6 +638,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
   std::vector<Shape> signature;
   std::shared_ptr<const MemoryPlan> plan;
   std::shared_ptr<void> arena;
+  int64_t arena_size = 0;  // may be larger than the plan's: an idle arena of another shape's
   bool recording = false;
   if (planner_) {
     for (const Value& v : inputs) signature.push_back(v.is_tensor() ? v.tensor.shape() : Shape{-1});
@@ -632,13 +649,13 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     } else {
       plan = it->second.plan;
       it->second.last_used = ++planner_->clock;
-      if (!it->second.free_arenas.empty()) {
-        arena = std::move(it->second.free_arenas.back());
-        it->second.free_arenas.pop_back();
-      }
+      if (plan->arena_bytes > 0) arena = planner_->take(plan->arena_bytes, &arena_size);
     }
   }
-  if (plan && !arena && plan->arena_bytes > 0) arena = new_arena(plan->arena_bytes);
+  if (plan && !arena && plan->arena_bytes > 0) {
+    arena = new_arena(plan->arena_bytes);
+    arena_size = plan->arena_bytes;
+  }
   if (plan && arena_bytes) *arena_bytes = plan->arena_bytes;
   if (plan && activation_bytes) *activation_bytes = plan->total_bytes;
 
@@ -730,7 +747,7 @@ Status Executor::run(std::vector<Value> inputs, std::vector<Value>* outputs, con
     planner_->add(signature, std::move(made));
   } else if (arena) {
     std::lock_guard<std::mutex> lock(planner_->mutex);
-    planner_->give_back(signature, std::move(arena));
+    planner_->give_back(std::move(arena), arena_size);
   }
   return Status::ok();
 }

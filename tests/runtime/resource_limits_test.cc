@@ -239,24 +239,43 @@ TEST(SessionMemoryLimit, ReferenceKernelWorkingCopiesCount) {
   }
 }
 
-TEST(PlanCache, ManyDistinctShapesHoldABoundedAmount) {
+// A graph whose intermediate r lives in the planned arena, for [n, 1024] inputs of any n.
+std::unique_ptr<Session> relu_neg_session() {
   ModelBuilder b;
   b.input("x", onnx::TensorProto::FLOAT, {-1, 1024}, {"n"}).output("y", onnx::TensorProto::FLOAT);
   b.node("Relu", {"x"}, {"r"});
-  b.node("Neg", {"r"}, {"y"});  // r lives in the planned arena
-  auto s = make(b);
+  b.node("Neg", {"r"}, {"y"});
+  return make(b);
+}
+
+void run_twice(Session& s, int64_t n) {  // the first run of a shape makes its plan, the second uses an arena
+  for (int run = 0; run < 2; ++run) {
+    auto out = s.run({{"x", Tensor::zeros(DType::kFloat32, {n, 1024})}});
+    ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  }
+}
+
+TEST(PlanCache, ManyDistinctShapesHoldABoundedAmount) {
+  auto s = relu_neg_session();
   ASSERT_TRUE(s);
   constexpr int64_t kShapes = 100, kRow = 1024 * sizeof(float);
-  for (int64_t n = 1; n <= kShapes; ++n)
-    for (int run = 0; run < 2; ++run) {  // the first run of a shape makes its plan, the second its arena
-      auto out = s->run({{"x", Tensor::zeros(DType::kFloat32, {n, 1024})}});
-      ASSERT_TRUE(out.is_ok()) << out.status().to_string();
-    }
-  // Unbounded, the idle arenas of all shapes would stay: kShapes * (kShapes + 1) / 2 rows (20 MiB).
-  // The cache keeps the 16 most recent.
+  for (int64_t n = 1; n <= kShapes; ++n) run_twice(*s, n);
+  // Unbounded, an idle arena per shape would stay: kShapes * (kShapes + 1) / 2 rows (20 MiB).
+  // The pool keeps 4 arenas, the largest.
   const int64_t held = s->memory_stats().in_use_bytes;
   EXPECT_GT(held, 0);
-  EXPECT_LE(held, 16 * kShapes * kRow);
+  EXPECT_LE(held, 4 * kShapes * kRow);
+}
+
+TEST(PlanCache, SmallerShapesReuseALargerIdleArena) {
+  auto s = relu_neg_session();
+  ASSERT_TRUE(s);
+  run_twice(*s, 300);
+  const int64_t held = s->memory_stats().in_use_bytes;
+  EXPECT_GE(held, 300 * 1024 * int64_t{sizeof(float)});
+  // Every smaller shape runs in the one idle arena: nothing more is allocated and kept.
+  for (int64_t n = 1; n < 300; n += 7) run_twice(*s, n);
+  EXPECT_EQ(s->memory_stats().in_use_bytes, held);
 }
 
 }  // namespace

@@ -196,6 +196,10 @@ class Soak:
             except Exception as e:  # noqa: BLE001
                 if self.stopping.is_set() and ("UNAVAILABLE" in str(e) or "503" in str(e)):
                     self.note("grpc", "unavailable_after_sigterm")
+                elif self.stopping.is_set() and "CANCELLED" in str(e):
+                    # A call gRPC had received but not yet handed to a handler when the server's
+                    # Shutdown began: gRPC cancels it (the model never saw it), by its own rules.
+                    self.note("grpc", "cancelled_by_shutdown")
                 else:
                     self.fail(f"{type(e).__name__}: {str(e)[:300]}")
 
