@@ -18,7 +18,7 @@ namespace hi::cpu {
 template <typename Kernel>
 class KernelCache {
  public:
-  static constexpr size_t kMaxShapes = 32;
+  static constexpr size_t kMaxShapes = 64;
   using Key = std::vector<int64_t>;
 
   // The kernel for `key`, made by make(WeightCache*) the first time (null: no fast kernel
