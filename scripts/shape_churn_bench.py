@@ -2,11 +2,12 @@
 sizes, every shape new, in hipinfer and ONNX Runtime (same shapes, same order, same threads).
 Then the same shapes once more, now all seen before: the steady state to compare with.
 
-  .venv/bin/python scripts/shape_churn_bench.py [--runs 40] [--threads 2] [--models DIR]
+  .venv/bin/python scripts/shape_churn_bench.py [--runs 40] [--rounds 3] [--threads 2] [--models DIR]
 
 DIR holds the .onnx files of `pip download rapidocr-onnxruntime==1.4.4` (scripts/setup puts them
-in .venv/ppocr). Prints per model: seconds for the new shapes and for the repeat, per engine, and
-hipinfer's time over ONNX Runtime's (below 1.0: hipinfer is faster)."""
+in .venv/ppocr). Each round opens fresh sessions and draws fresh shapes. Prints per model: seconds
+for the new shapes and for the repeat, per engine, summed over the rounds, and hipinfer's time over
+ONNX Runtime's (below 1.0: hipinfer is faster), in all and per round."""
 import argparse
 import pathlib
 import platform
@@ -60,19 +61,26 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--models", type=pathlib.Path, default=ROOT / ".venv" / "ppocr")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="fresh sessions and fresh shapes per round; the table sums the rounds")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
-    print(f"{platform.processor() or platform.machine()}, {args.threads} threads, {args.runs} shapes per model, "
-          f"hipinfer {hipinfer.__version__}, onnxruntime {onnxruntime.__version__}")
-    print(f"{'model':<12}{'pass':<8}{'hipinfer s':>12}{'ORT s':>10}{'ratio':>8}")
+    print(f"{platform.processor() or platform.machine()}, {args.threads} threads, {args.runs} shapes per model and "
+          f"round, {args.rounds} rounds, hipinfer {hipinfer.hipinfer_version}, onnxruntime {onnxruntime.__version__}")
+    print(f"{'model':<12}{'pass':<8}{'hipinfer s':>12}{'ORT s':>10}{'ratio':>8}   per round")
     for name, file, shapes in (("detector", "ch_PP-OCRv4_det_infer.onnx", detector_shapes),
                                ("recogniser", "ch_PP-OCRv4_rec_infer.onnx", recogniser_shapes)):
-        sessions = open_sessions(args.models / file, args.threads)
-        inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes(rng, args.runs)]
-        for label in ("new", "repeat"):
-            t = timed_pass(sessions, inputs)
-            print(f"{name:<12}{label:<8}{t['hipinfer']:>12.2f}{t['onnxruntime']:>10.2f}"
-                  f"{t['hipinfer'] / t['onnxruntime']:>8.2f}", flush=True)
+        totals = {label: {"hipinfer": [], "onnxruntime": []} for label in ("new", "repeat")}
+        for _ in range(args.rounds):
+            sessions = open_sessions(args.models / file, args.threads)
+            inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes(rng, args.runs)]
+            for label in ("new", "repeat"):
+                for engine, seconds in timed_pass(sessions, inputs).items():
+                    totals[label][engine].append(seconds)
+        for label, t in totals.items():
+            h, o = sum(t["hipinfer"]), sum(t["onnxruntime"])
+            rounds = " ".join(f"{a / b:.2f}" for a, b in zip(t["hipinfer"], t["onnxruntime"]))
+            print(f"{name:<12}{label:<8}{h:>12.2f}{o:>10.2f}{h / o:>8.2f}   {rounds}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // Tensor storage and host memory accounting.
 #include "hipinfer/tensor.h"
 
+#include "core/host_blocks.h"
 #include "core/low_precision.h"
 #include "core/memory_budget.h"
 
@@ -73,6 +74,19 @@ std::shared_ptr<void> allocate(DType dtype, int64_t count) {
   const Release release{bytes, t_budget};
   if (release.budget) release.budget->charge(bytes);
   const size_t padded = (static_cast<size_t>(bytes) + kAlignment - 1) / kAlignment * kAlignment;
+  if (dtype != DType::kString && padded >= host_blocks::kMinBytes) {
+    size_t block_bytes = 0;
+    void* block = host_blocks::take(padded, &block_bytes);
+    if (!block) {
+      if (release.budget) release.budget->credit(bytes);
+      throw OutOfMemory{static_cast<size_t>(bytes), str("allocation of ", human_bytes(bytes), " failed")};
+    }
+    note_alloc(bytes);
+    return std::shared_ptr<void>(block, [release, block_bytes](void* q) {
+      host_blocks::give_back(q, block_bytes);
+      release();
+    });
+  }
   void* p = std::aligned_alloc(kAlignment, padded == 0 ? kAlignment : padded);
   if (!p) {
     if (release.budget) release.budget->credit(bytes);
