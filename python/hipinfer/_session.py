@@ -18,7 +18,7 @@ from . import _providers
 from ._io_binding import IOBinding
 from ._ort_value import OrtValue, as_ort_value
 from ._profiler import Profiler
-from ._tensor import ONNX_TYPES, _bfloat16_dtype, as_tensor
+from ._tensor import ONNX_TYPES, _bfloat16_dtype, _from_numpy, as_tensor
 
 PathOrBytes = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
 OutputFormat = str  # "numpy" or "dlpack"
@@ -369,6 +369,8 @@ class InferenceSession:
         if self._profiler is not None:
             self._profiler.session_loaded((time.perf_counter() - load_start) * 1e6)
         self._inputs = [NodeArg(i) for i in self._sess.inputs()]
+        # Each tensor input's numpy dtype, for converting Python lists and scalars in run().
+        self._declared_dtypes = {a.name: a.dtype for a in self._inputs if a.type.startswith("tensor(")}
         self._outputs = [NodeArg(o) for o in self._sess.outputs()]
 
     def _load(self, warn: bool, stacklevel: int) -> None:
@@ -483,8 +485,14 @@ class InferenceSession:
         if run_options is not None and run_options.terminate:
             raise _C.Cancelled("Exiting due to terminate flag being set to true.")
         feed = {}
-        declared = {a.name: a.dtype for a in self._inputs if a.type.startswith("tensor(")}
+        declared = self._declared_dtypes
         for name, value in input_feed.items():
+            if type(value) is np.ndarray:  # the common case first: as_tensor's checks cost a call's tenth
+                try:
+                    feed[str(name)] = _from_numpy(value)
+                except _C.HipinferError as e:
+                    raise type(e)(f"input '{name}': {e}") from None
+                continue
             if isinstance(value, OrtValue):
                 feed[str(name)] = value._as_input()
                 continue

@@ -345,11 +345,16 @@ nb::object export_view(const hi::Tensor& t, nb::dlpack::dtype dtype) {
 nb::object numpy_module() { return nb::module_::import_("numpy"); }
 
 // hi::Tensor -> numpy array sharing its memory (strings: an object array of str, copied).
+// Per call of run() for every output, so the common case (a non-empty numeric tensor) touches
+// neither the numpy module nor a shape list.
 nb::object tensor_to_numpy(const hi::Tensor& t) {
-  nb::object np = numpy_module();
-  nb::list shape;
-  for (int64_t d : t.shape()) shape.append(d);
+  auto shape_tuple = [&] {
+    nb::list shape;
+    for (int64_t d : t.shape()) shape.append(d);
+    return nb::tuple(shape);
+  };
   if (t.dtype() == hi::DType::kString) {
+    nb::object np = numpy_module();
     nb::list values;
     for (int64_t i = 0; i < t.numel(); ++i) {
       const std::string& s = t.strings()[i];
@@ -357,7 +362,7 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
     }
     nb::object flat = np.attr("empty")(t.numel(), "dtype"_a = "object");
     flat[nb::slice(nb::none(), nb::none(), nb::none())] = values;
-    return flat.attr("reshape")(nb::tuple(shape));
+    return flat.attr("reshape")(shape_tuple());
   }
   nb::object bfloat16;
   auto dtype = dlpack_from_dtype(t.dtype());
@@ -377,8 +382,8 @@ nb::object tensor_to_numpy(const hi::Tensor& t) {
   }
   nb::object array;
   if (t.numel() == 0) {
-    array = np.attr("empty")(nb::tuple(shape), "dtype"_a = hi::dtype_name(
-                                                   t.dtype() == hi::DType::kBFloat16 ? hi::DType::kUInt16 : t.dtype()));
+    array = numpy_module().attr("empty")(
+        shape_tuple(), "dtype"_a = hi::dtype_name(t.dtype() == hi::DType::kBFloat16 ? hi::DType::kUInt16 : t.dtype()));
   } else {
     array = export_view<nb::numpy>(t, *dtype);
   }

@@ -5,7 +5,6 @@
 //   h = g(x*Wh^T + r . (H*Rh^T + Rbh) + Wbh)        linear_before_reset = 1
 //   H' = (1 - z) . h + z . H
 // The attributes, layouts and time loop are shared with RNN and LSTM in rnn_util.h.
-#include "ops/gemm_ref.h"
 #include "ops/rnn_util.h"
 
 namespace hi::ops {
@@ -20,7 +19,7 @@ struct GruCell {
     const int64_t H = w.hidden, G = 3 * H;
     // hr = H * R^T for all three gates; the h gate's part is redone below without linear_before_reset.
     std::vector<C> hr(static_cast<size_t>(batch * G)), z(static_cast<size_t>(batch * H)), rh(z.size());
-    gemm_ref<C>(false, true, batch, G, H, C(1), h_prev, H, w.r, H, C(0), hr.data(), G);
+    rnn::gemm_nt<C>(batch, G, H, C(1), h_prev, H, w.r, H, C(0), hr.data(), G);
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t j = 0; j < H; ++j) {
         const size_t i = static_cast<size_t>(b * H + j);
@@ -32,7 +31,7 @@ struct GruCell {
       }
     if (!linear_before_reset) {
       std::vector<C> rhr(rh.size());
-      gemm_ref<C>(false, true, batch, H, H, C(1), rh.data(), H, w.r + 2 * H * H, H, C(0), rhr.data(), H);
+      rnn::gemm_nt<C>(batch, H, H, C(1), rh.data(), H, w.r + 2 * H * H, H, C(0), rhr.data(), H);
       for (int64_t j = 0, n = static_cast<int64_t>(rh.size()); j < n; ++j)
         rh[static_cast<size_t>(j)] = rhr[static_cast<size_t>(j)] + w.rb[2 * H + j % H];
     }

@@ -5,7 +5,6 @@
 //   o = f(x*Wo^T + H*Ro^T + Po . C' + Wbo + Rbo)   H' = o . h(C')
 // input_forget=1 couples the gates: f = 1 - i (as ONNX Runtime). clip bounds the gate inputs,
 // not the argument of h (as ONNX Runtime). Shared parts are in rnn_util.h.
-#include "ops/gemm_ref.h"
 #include "ops/rnn_util.h"
 
 namespace hi::ops {
@@ -19,7 +18,7 @@ struct LstmCell {
             C* c_next) const {
     const int64_t H = w.hidden, G = 4 * H;
     std::vector<C> g(static_cast<size_t>(batch * G));
-    gemm_ref<C>(false, true, batch, G, H, C(1), h_prev, H, w.r, H, C(0), g.data(), G);
+    rnn::gemm_nt<C>(batch, G, H, C(1), h_prev, H, w.r, H, C(0), g.data(), G);
     const C* pi = w.p;
     const C* po = w.p + H;
     const C* pf = w.p + 2 * H;

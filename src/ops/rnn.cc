@@ -1,6 +1,5 @@
 // RNN (opsets 7, 14, 22): H_t = f(x_t*W^T + H_{t-1}*R^T + Wb + Rb), f default Tanh. The
 // attributes, layouts and time loop are shared with GRU and LSTM in rnn_util.h.
-#include "ops/gemm_ref.h"
 #include "ops/rnn_util.h"
 
 namespace hi::ops {
@@ -11,7 +10,7 @@ struct RnnCell {
   void step(const rnn::DirectionWeights<C>& w, int64_t batch, const C* xw, const C* h_prev, const C*, C* h_next,
             C*) const {
     const int64_t H = w.hidden;
-    gemm_ref<C>(false, true, batch, H, H, C(1), h_prev, H, w.r, H, C(0), h_next, H);
+    rnn::gemm_nt<C>(batch, H, H, C(1), h_prev, H, w.r, H, C(0), h_next, H);
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t j = 0; j < H; ++j) {
         C& v = h_next[b * H + j];

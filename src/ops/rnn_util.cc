@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <type_traits>
 
 #include "ops/arity.h"
 #include "ops/dispatch.h"
+#include "cpu/kernels.h"
 #include "ops/gemm_ref.h"
 #include "ops/shape_util.h"
 
@@ -283,8 +285,13 @@ Status read_problem(const RunContext& ctx, const Spec& spec, Problem<C>* p) {
 
   p->x = to_compute<C>(x);
   if (spec.layout == 1) p->x = swap_leading(p->x, N, p->seq, p->input);
-  p->w = to_compute<C>(ctx.in(kW));
-  p->r = to_compute<C>(r);
+  const auto weights = [](const Tensor& t, std::vector<C>* copy) -> const C* {
+    if (t.dtype() == dtype_of<C>) return t.data<C>();
+    *copy = to_compute<C>(t);
+    return copy->data();
+  };
+  p->w = weights(ctx.in(kW), &p->w_copy);
+  p->r = weights(r, &p->r_copy);
   p->b = b ? to_compute<C>(*b) : std::vector<C>(static_cast<size_t>(D * 2 * G * H), C(0));
   if (spec.has_cell) p->p = peep ? to_compute<C>(*peep) : std::vector<C>(static_cast<size_t>(D * 3 * H), C(0));
   p->lens.assign(static_cast<size_t>(N), p->seq);
@@ -333,11 +340,18 @@ Status write_outputs(RunContext& ctx, const Spec& spec, const Problem<C>& p, con
 }
 
 template <typename C>
+void gemm_nt(int64_t m, int64_t n, int64_t k, C alpha, const C* a, int64_t lda, const C* b, int64_t ldb, C beta, C* c,
+             int64_t ldc) {
+  if constexpr (std::is_same_v<C, float>) cpu::sgemm(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else gemm_ref<C>(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <typename C>
 void project_inputs(const Problem<C>& p, const DirectionWeights<C>& w, int64_t gates, std::vector<C>* xw) {
   const int64_t rows = p.seq * p.batch, cols = gates * p.hidden;
   xw->resize(static_cast<size_t>(rows * cols));
   for (int64_t i = 0; i < rows; ++i) std::copy_n(w.wb, cols, xw->begin() + i * cols);
-  gemm_ref<C>(false, true, rows, cols, p.input, C(1), p.x.data(), p.input, w.w, p.input, C(1), xw->data(), cols);
+  gemm_nt<C>(rows, cols, p.input, C(1), p.x.data(), p.input, w.w, p.input, C(1), xw->data(), cols);
 }
 
 template Status read_problem<float>(const RunContext&, const Spec&, Problem<float>*);
@@ -348,6 +362,10 @@ template Status write_outputs<double>(RunContext&, const Spec&, const Problem<do
                                       const std::vector<double>&, const std::vector<double>&);
 template void project_inputs<float>(const Problem<float>&, const DirectionWeights<float>&, int64_t,
                                     std::vector<float>*);
+template void gemm_nt<float>(int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float,
+                             float*, int64_t);
+template void gemm_nt<double>(int64_t, int64_t, int64_t, double, const double*, int64_t, const double*, int64_t, double,
+                              double*, int64_t);
 template void project_inputs<double>(const Problem<double>&, const DirectionWeights<double>&, int64_t,
                                      std::vector<double>*);
 
