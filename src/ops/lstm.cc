@@ -13,31 +13,45 @@ namespace {
 struct LstmCell {
   bool input_forget = false;
 
+  // Per row: pre-activations of all four gates (x W^T + H R^T + biases, peepholes on i and f),
+  // then each gate's activation over its whole block, then the cell, then o (its peephole reads
+  // the new cell) and H'.
   template <typename C>
   void step(const rnn::DirectionWeights<C>& w, int64_t batch, const C* xw, const C* h_prev, const C* c_prev, C* h_next,
             C* c_next) const {
     const int64_t H = w.hidden, G = 4 * H;
-    std::vector<C> g(static_cast<size_t>(batch * G));
+    std::vector<C> g(static_cast<size_t>(batch * G)), cell(static_cast<size_t>(H));
     rnn::gemm_nt<C>(batch, G, H, C(1), h_prev, H, w.r, H, C(0), g.data(), G);
     const C* pi = w.p;
     const C* po = w.p + H;
     const C* pf = w.p + 2 * H;
+    rnn::DirectionWeights<C> unclipped = w;  // h(C') takes no clip: ONNX Runtime clips the gates' inputs only
+    unclipped.clip.reset();
     for (int64_t b = 0; b < batch; ++b) {
-      const C* xr = xw + b * G;
-      const C* hr = g.data() + b * G;
+      // The model's gate order: i, o, f, c.
+      C* gi = g.data() + b * G;
+      C* go = gi + H;
+      C* gf = gi + 2 * H;
+      C* gc = gi + 3 * H;
+      const C* cp = c_prev + b * H;
+      for (int64_t k = 0; k < G; ++k) gi[k] += xw[b * G + k] + w.rb[k];
       for (int64_t j = 0; j < H; ++j) {
-        const int64_t s = b * H + j;
-        // Pre-activations in the model's gate order i, o, f, c.
-        const auto pre = [&](int64_t gate) { return xr[gate * H + j] + hr[gate * H + j] + w.rb[gate * H + j]; };
-        C in = w.gate(0, pre(0) + pi[j] * c_prev[s]);
-        C fg = w.gate(0, pre(2) + pf[j] * c_prev[s]);
-        if (input_forget) fg = C(1) - in;
-        const C cand = w.gate(1, pre(3));
-        const C c = fg * c_prev[s] + in * cand;
-        const C o = w.gate(0, pre(1) + po[j] * c);
-        c_next[s] = c;
-        h_next[s] = o * w.act[2](c);
+        gi[j] += pi[j] * cp[j];
+        gf[j] += pf[j] * cp[j];
       }
+      rnn::gates_in_place(w, 0, gi, H);
+      rnn::gates_in_place(w, 0, gf, H);
+      rnn::gates_in_place(w, 1, gc, H);
+      C* cn = c_next + b * H;
+      for (int64_t j = 0; j < H; ++j) {
+        const C fg = input_forget ? C(1) - gi[j] : gf[j];
+        cn[j] = fg * cp[j] + gi[j] * gc[j];
+        go[j] += po[j] * cn[j];
+      }
+      rnn::gates_in_place(w, 0, go, H);
+      std::copy(cn, cn + H, cell.begin());
+      rnn::gates_in_place(unclipped, 2, cell.data(), H);
+      for (int64_t j = 0; j < H; ++j) h_next[b * H + j] = go[j] * cell[static_cast<size_t>(j)];
     }
   }
 };

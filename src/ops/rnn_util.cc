@@ -340,6 +340,22 @@ Status write_outputs(RunContext& ctx, const Spec& spec, const Problem<C>& p, con
 }
 
 template <typename C>
+void gates_in_place(const DirectionWeights<C>& w, size_t i, C* x, int64_t n) {
+  if constexpr (std::is_same_v<C, float>) {
+    const Activation::Kind kind = w.act[i].kind;
+    if (kind == Activation::Kind::kSigmoid || kind == Activation::Kind::kTanh) {
+      if (w.clip)
+        for (int64_t k = 0; k < n; ++k) x[k] = std::fmax(-*w.clip, std::fmin(*w.clip, x[k]));
+      cpu::Activation act;
+      act.kind = kind == Activation::Kind::kSigmoid ? cpu::Activation::Kind::kSigmoid : cpu::Activation::Kind::kTanh;
+      cpu::activate_in_place(x, n, act);
+      return;
+    }
+  }
+  for (int64_t k = 0; k < n; ++k) x[k] = w.gate(i, x[k]);
+}
+
+template <typename C>
 void gemm_nt(int64_t m, int64_t n, int64_t k, C alpha, const C* a, int64_t lda, const C* b, int64_t ldb, C beta, C* c,
              int64_t ldc) {
   if constexpr (std::is_same_v<C, float>) cpu::sgemm(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -362,6 +378,8 @@ template Status write_outputs<double>(RunContext&, const Spec&, const Problem<do
                                       const std::vector<double>&, const std::vector<double>&);
 template void project_inputs<float>(const Problem<float>&, const DirectionWeights<float>&, int64_t,
                                     std::vector<float>*);
+template void gates_in_place<float>(const DirectionWeights<float>&, size_t, float*, int64_t);
+template void gates_in_place<double>(const DirectionWeights<double>&, size_t, double*, int64_t);
 template void gemm_nt<float>(int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float,
                              float*, int64_t);
 template void gemm_nt<double>(int64_t, int64_t, int64_t, double, const double*, int64_t, const double*, int64_t, double,
