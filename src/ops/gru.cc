@@ -13,34 +13,39 @@ namespace {
 struct GruCell {
   bool linear_before_reset = false;
 
+  // Pre-activations first, then each gate's activation over the whole block
+  // (rnn::gates_in_place: vector Sigmoid and Tanh for float32).
   template <typename C>
   void step(const rnn::DirectionWeights<C>& w, int64_t batch, const C* xw, const C* h_prev, const C*, C* h_next,
             C*) const {
-    const int64_t H = w.hidden, G = 3 * H;
+    const int64_t H = w.hidden, G = 3 * H, n = batch * H;
     // hr = H * R^T for all three gates; the h gate's part is redone below without linear_before_reset.
-    std::vector<C> hr(static_cast<size_t>(batch * G)), z(static_cast<size_t>(batch * H)), rh(z.size());
+    std::vector<C> hr(static_cast<size_t>(batch * G)), z(static_cast<size_t>(n)), r(z.size()), h(z.size());
     rnn::gemm_nt<C>(batch, G, H, C(1), h_prev, H, w.r, H, C(0), hr.data(), G);
+    const auto at = [](int64_t i) { return static_cast<size_t>(i); };
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t j = 0; j < H; ++j) {
-        const size_t i = static_cast<size_t>(b * H + j);
-        z[i] = w.gate(0, xw[b * G + j] + hr[static_cast<size_t>(b * G + j)] + w.rb[j]);
-        const C r = w.gate(0, xw[b * G + H + j] + hr[static_cast<size_t>(b * G + H + j)] + w.rb[H + j]);
-        // With linear_before_reset, rh holds r . (H*Rh^T + Rbh); without, r . H (multiplied by Rh^T below).
-        rh[i] = linear_before_reset ? r * (hr[static_cast<size_t>(b * G + 2 * H + j)] + w.rb[2 * H + j])
-                                    : r * h_prev[b * H + j];
+        z[at(b * H + j)] = xw[b * G + j] + hr[at(b * G + j)] + w.rb[j];
+        r[at(b * H + j)] = xw[b * G + H + j] + hr[at(b * G + H + j)] + w.rb[H + j];
+      }
+    rnn::gates_in_place(w, 0, z.data(), n);
+    rnn::gates_in_place(w, 0, r.data(), n);
+    // rh: with linear_before_reset r . (H*Rh^T + Rbh); without, (r . H)*Rh^T + Rbh.
+    std::vector<C> rh(z.size());
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t j = 0; j < H; ++j) {
+        const size_t i = at(b * H + j);
+        rh[i] = linear_before_reset ? r[i] * (hr[at(b * G + 2 * H + j)] + w.rb[2 * H + j]) : r[i] * h_prev[i];
       }
     if (!linear_before_reset) {
       std::vector<C> rhr(rh.size());
       rnn::gemm_nt<C>(batch, H, H, C(1), rh.data(), H, w.r + 2 * H * H, H, C(0), rhr.data(), H);
-      for (int64_t j = 0, n = static_cast<int64_t>(rh.size()); j < n; ++j)
-        rh[static_cast<size_t>(j)] = rhr[static_cast<size_t>(j)] + w.rb[2 * H + j % H];
+      for (int64_t i = 0; i < n; ++i) rh[at(i)] = rhr[at(i)] + w.rb[2 * H + i % H];
     }
     for (int64_t b = 0; b < batch; ++b)
-      for (int64_t j = 0; j < H; ++j) {
-        const size_t i = static_cast<size_t>(b * H + j);
-        const C h = w.gate(1, xw[b * G + 2 * H + j] + rh[i]);
-        h_next[i] = (C(1) - z[i]) * h + z[i] * h_prev[i];
-      }
+      for (int64_t j = 0; j < H; ++j) h[at(b * H + j)] = xw[b * G + 2 * H + j] + rh[at(b * H + j)];
+    rnn::gates_in_place(w, 1, h.data(), n);
+    for (int64_t i = 0; i < n; ++i) h_next[i] = (C(1) - z[at(i)]) * h[at(i)] + z[at(i)] * h_prev[i];
   }
 };
 
