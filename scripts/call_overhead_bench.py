@@ -16,6 +16,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import hipinfer
 import onnxruntime
+from peer_sessions import open_sessions
 
 
 def classifier(rng):
@@ -48,16 +49,6 @@ def recurrent_step(rng):
     return graph, feed
 
 
-def sessions(path, threads):
-    ho = hipinfer.SessionOptions()
-    ho.intra_op_num_threads = threads
-    oo = onnxruntime.SessionOptions()
-    oo.intra_op_num_threads = threads
-    oo.inter_op_num_threads = 1
-    return {"hipinfer": hipinfer.InferenceSession(str(path), ho),
-            "onnxruntime": onnxruntime.InferenceSession(str(path), oo, providers=["CPUExecutionProvider"])}
-
-
 def block(session, feed, calls):
     outputs = None
     start = time.perf_counter()
@@ -83,7 +74,7 @@ def main():
             model.ir_version = 8
             path = pathlib.Path(work) / f"{graph.name}.onnx"
             onnx.save(model, str(path))
-            engines = sessions(path, args.threads)
+            engines = open_sessions(path, args.threads)
             results = {e: [] for e in engines}
             for e, s in engines.items():
                 block(s, feed, args.calls // 5)  # warm-up

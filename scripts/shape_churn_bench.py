@@ -17,6 +17,7 @@ import numpy as np
 
 import hipinfer
 import onnxruntime
+from peer_sessions import open_sessions
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -29,16 +30,6 @@ def detector_shapes(rng, runs):
 def recogniser_shapes(rng, runs):
     """A text line at height 48, its width following its length (a batch of up to 6 lines)."""
     return [(int(rng.integers(1, 7)), 3, 48, 8 * int(rng.integers(12, 120))) for _ in range(runs)]
-
-
-def open_sessions(model, threads):
-    ho = hipinfer.SessionOptions()
-    ho.intra_op_num_threads = threads
-    oo = onnxruntime.SessionOptions()
-    oo.intra_op_num_threads = threads
-    oo.inter_op_num_threads = 1
-    return {"hipinfer": hipinfer.InferenceSession(str(model), ho),
-            "onnxruntime": onnxruntime.InferenceSession(str(model), oo, providers=["CPUExecutionProvider"])}
 
 
 def timed_pass(sessions, inputs):
