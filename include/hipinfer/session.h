@@ -12,6 +12,7 @@
 #include "hipinfer/export.h"
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
+#include "hipinfer/value.h"
 
 HI_PUBLIC_BEGIN
 namespace hi {
@@ -72,6 +73,10 @@ struct TensorInfo {
   std::vector<int64_t> shape;
   std::vector<std::string> dim_names;  // same length as shape; "" for known or unnamed dims
   std::string kind = "tensor";         // "tensor", "sequence", "optional", "map"
+  // The whole type as onnxruntime spells it: "tensor(float)", "seq(map(string,tensor(float)))",
+  // "map(int64,tensor(double))", "optional(seq(tensor(int64)))". `dtype` and `shape` describe the
+  // innermost tensor; a map's key type is only here.
+  std::string type;
   // Integer inputs that index an axis directly (the indices of a Gather, e.g. token ids into an
   // embedding table): the smallest such axis size, so valid values are [0, index_limit). 0: none.
   int64_t index_limit = 0;
@@ -203,8 +208,14 @@ class Session {
   // dims must agree across inputs. `output_names` empty = all outputs, in model order.
   // Safe to call from several threads at once.
   // `run_options` (may be null) sets a time limit and lets another thread cancel the run.
+  // A model whose inputs or asked-for outputs are not all tensors needs run_values().
   Result<TensorMap> run(const TensorMap& inputs, const std::vector<std::string>& output_names = {},
                         RunStats* stats = nullptr, const RunOptions* run_options = nullptr) const;
+  // run() for values of any kind (hipinfer/value.h): sequences, maps, sequences of maps (ZipMap)
+  // and optionals (an absent optional input may be left out or given as a kNone Value). Each input
+  // is checked against its declared kind and element types.
+  Result<ValueMap> run_values(const ValueMap& inputs, const std::vector<std::string>& output_names = {},
+                              RunStats* stats = nullptr, const RunOptions* run_options = nullptr) const;
 
   // Where each node runs and every fallback's reason (placement is decided at create()).
   const PlacementReport& placement() const;
@@ -218,8 +229,11 @@ class Session {
 
  private:
   explicit Session(std::unique_ptr<Impl> impl);
-  Result<TensorMap> run_guarded(const TensorMap& inputs, const std::vector<std::string>& output_names, RunStats* stats,
-                                const RunOptions* run_options) const;
+  // The run behind both: exactly one of `tensors` and `values` is given; `results` receives the
+  // outputs in the order of `wanted` (indices into outputs()).
+  Status run_guarded(const TensorMap* tensors, const ValueMap* values, const std::vector<std::string>& output_names,
+                     RunStats* stats, const RunOptions* run_options, std::vector<size_t>* wanted,
+                     std::vector<Value>* results) const;
   std::unique_ptr<Impl> impl_;
 };
 

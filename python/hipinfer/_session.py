@@ -15,6 +15,7 @@ import numpy as np
 from . import _hipinfer as _C
 from . import _logging
 from . import _providers
+from . import _values
 from ._io_binding import IOBinding
 from ._ort_value import OrtValue, as_ort_value
 from ._profiler import Profiler
@@ -261,11 +262,8 @@ class NodeArg:
     def __init__(self, info: Mapping[str, Any]) -> None:
         code = info["dtype"]
         ort_name, np_name = ONNX_TYPES.get(code, (info["dtype_name"], None))
-        element = f"tensor({ort_name})"
-        kind = info["kind"]
         self.name: str = info["name"]
-        self.type: str = {"sequence": f"seq({element})", "optional": f"optional({element})",
-                          "map": f"map({element})"}.get(kind, element)
+        self.type: str = info["type"] if info["type"] != "unknown" else f"tensor({ort_name})"
         shape: List[Union[int, str, None]] = []
         if info["rank_known"]:
             for dim, dim_name in zip(info["shape"], info["dim_names"]):
@@ -372,6 +370,10 @@ class InferenceSession:
         # Each tensor input's numpy dtype, for converting Python lists and scalars in run().
         self._declared_dtypes = {a.name: a.dtype for a in self._inputs if a.type.startswith("tensor(")}
         self._outputs = [NodeArg(o) for o in self._sess.outputs()]
+        # Models with sequences, maps or optionals among their inputs or outputs run through
+        # run_values (lists, dicts and None); all others keep the tensor-only fast path.
+        self._value_types = {a.name: a.type for a in self._inputs if _values.needs_values(a.type)}
+        self._value_io = bool(self._value_types) or any(_values.needs_values(o.type) for o in self._outputs)
 
     def _load(self, warn: bool, stacklevel: int) -> None:
         """Compiles the model for the placement's devices. Nodes the GPU has no kernel for run on
@@ -486,7 +488,11 @@ class InferenceSession:
             raise _C.Cancelled("Exiting due to terminate flag being set to true.")
         feed = {}
         declared = self._declared_dtypes
+        value_types = self._value_types
         for name, value in input_feed.items():
+            if value_types and str(name) in value_types:
+                feed[str(name)] = _values.to_value(value, value_types[str(name)], f"input '{name}'")
+                continue
             if type(value) is np.ndarray:  # the common case first: as_tensor's checks cost a call's tenth
                 try:
                     feed[str(name)] = _from_numpy(value)
@@ -502,7 +508,9 @@ class InferenceSession:
                 raise type(e)(f"input '{name}': {e}") from None
         return list(output_names or []), feed, (run_options._control if run_options is not None else None)
 
-    def _finish(self, tensors: List[_C.Tensor], output_format: OutputFormat) -> List[Any]:
+    def _finish(self, tensors: List[Any], output_format: OutputFormat) -> List[Any]:
+        if self._value_io:
+            return [_values.from_value(v, output_format) for v in tensors]
         if output_format == "dlpack":
             return tensors
         return [t.numpy() for t in tensors]
@@ -524,7 +532,9 @@ class InferenceSession:
         names, feed, control = self._prepare(output_names, input_feed, run_options, output_format)
         return self._finish(self._run_tensors(feed, names, control), output_format)
 
-    def _run_tensors(self, feed: Dict[str, _C.Tensor], names: List[str], control: Any) -> List[_C.Tensor]:
+    def _run_tensors(self, feed: Dict[str, Any], names: List[str], control: Any) -> List[Any]:
+        if self._value_io:  # lists, dicts and None among the values (profiling records nothing per node)
+            return self._sess.run_values(feed, names, control)
         profiler = self._profiler
         if profiler is None:
             return self._sess.run(feed, names, control)
@@ -576,6 +586,9 @@ class InferenceSession:
                             run_options: Optional[RunOptions] = None) -> List[OrtValue]:
         """run() with OrtValue inputs and outputs (onnxruntime's name): the inputs are used in place,
         the outputs hold hipinfer's result memory."""
+        if self._value_io:
+            raise _C.Unsupported("run_with_ort_values: this model has sequence, map or optional inputs or outputs, "
+                                 "which OrtValue does not hold in hipinfer yet; use run()")
         feed = {name: as_ort_value(value, f"input '{name}'") for name, value in input_dict_ort_values.items()}
         names, _, control = self._prepare(output_names, {}, run_options, "dlpack")
         tensors = {name: value._as_input() for name, value in feed.items()}

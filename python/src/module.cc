@@ -518,6 +518,109 @@ nb::tuple run_session_profiled(const hi::Session& session, const std::map<std::s
   return nb::make_tuple(outputs, stats.latency_ms, nodes);
 }
 
+// ---- Values that are not tensors: sequences, maps, ZipMap's sequences of maps --------------------
+
+// A run's output tensor as handed to Python: a private copy when anything else shares its storage
+// (see run_session).
+hi::Tensor private_output(const hi::Tensor& t) { return t.storage() && t.storage().use_count() > 1 ? t.clone() : t; }
+
+// (keys, values): two 1-D Tensors of one length (the Python side builds them from a dict).
+hi::Map map_from_python(const nb::handle& obj, const std::string& what) {
+  if (!nb::isinstance<nb::tuple>(obj) || nb::len(obj) != 2 || !nb::isinstance<hi::Tensor>(obj[0]) ||
+      !nb::isinstance<hi::Tensor>(obj[1]))
+    throw_status(invalid(what + ": a map must be given as a (keys, values) pair of Tensors"));
+  return hi::Map{nb::cast<hi::Tensor>(obj[0]), nb::cast<hi::Tensor>(obj[1])};
+}
+
+// A Tensor; None (an absent optional); a list of Tensors (a sequence); a (keys, values) pair (a
+// map); a list of pairs (a sequence of maps).
+hi::Value value_from_python(const nb::handle& obj, const std::string& what) {
+  if (obj.is_none()) return hi::Value{};
+  if (nb::isinstance<hi::Tensor>(obj)) return hi::Value::of(nb::cast<hi::Tensor>(obj));
+  if (nb::isinstance<nb::tuple>(obj)) return hi::Value::of_map(map_from_python(obj, what));
+  if (!nb::isinstance<nb::list>(obj))
+    throw_status(invalid(what + ": expected a Tensor, a list, a (keys, values) pair or None"));
+  nb::list items = nb::borrow<nb::list>(obj);
+  if (nb::len(items) > 0 && nb::isinstance<nb::tuple>(items[0])) {
+    std::vector<hi::Map> maps;
+    for (size_t i = 0; i < nb::len(items); ++i)
+      maps.push_back(map_from_python(items[i], what + " element " + std::to_string(i)));
+    return hi::Value::of_map_sequence(std::move(maps));
+  }
+  std::vector<hi::Tensor> tensors;
+  for (size_t i = 0; i < nb::len(items); ++i) {
+    if (!nb::isinstance<hi::Tensor>(items[i]))
+      throw_status(invalid(what + " element " + std::to_string(i) + ": expected a Tensor"));
+    tensors.push_back(nb::cast<hi::Tensor>(items[i]));
+  }
+  return hi::Value::of_sequence(std::move(tensors));
+}
+
+// Element i of a map's keys or values as a Python scalar (str, int or float), as onnxruntime
+// gives map entries.
+nb::object scalar_to_python(const hi::Tensor& t, int64_t i) {
+  if (t.dtype() == hi::DType::kString) {
+    const std::string& s = t.strings()[i];
+    return nb::steal(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
+  }
+  if (t.dtype() == hi::DType::kBool) return nb::bool_(t.as_int64(i) != 0);
+  if (hi::dtype_is_integer(t.dtype())) return nb::int_(t.as_int64(i));
+  return nb::float_(t.as_double(i));
+}
+
+nb::dict map_to_python(const hi::Map& m) {
+  nb::dict d;
+  for (int64_t i = 0; i < m.size(); ++i) d[scalar_to_python(m.keys, i)] = scalar_to_python(m.values, i);
+  return d;
+}
+
+// Tensors stay Tensors (the Python side makes them numpy arrays or keeps them for DLPack);
+// sequences become lists, maps dicts, an absent optional None.
+nb::object value_to_python(const hi::Value& v) {
+  switch (v.kind) {
+    case hi::Value::Kind::kNone: return nb::none();
+    case hi::Value::Kind::kTensor: return nb::cast(private_output(v.tensor));
+    case hi::Value::Kind::kSequence: {
+      nb::list l;
+      for (const hi::Tensor& t : v.sequence) l.append(nb::cast(private_output(t)));
+      return l;
+    }
+    case hi::Value::Kind::kMap: return v.maps.empty() ? nb::dict() : map_to_python(v.maps[0]);
+    case hi::Value::Kind::kMapSequence: {
+      nb::list l;
+      for (const hi::Map& m : v.maps) l.append(map_to_python(m));
+      return l;
+    }
+  }
+  return nb::none();
+}
+
+// run() for models with values that are not tensors (Session::run_values), GIL released.
+nb::list run_session_values(const hi::Session& session, const nb::dict& feed,
+                            const std::vector<std::string>& output_names, const hi::RunOptions* control) {
+  hi::ValueMap inputs;
+  for (auto [name, obj] : feed) {
+    const std::string key = nb::cast<std::string>(name);
+    inputs[key] = value_from_python(obj, "input '" + key + "'");
+  }
+  hi::Result<hi::ValueMap> result = hi::Status::ok();
+  {
+    nb::gil_scoped_release nogil;
+    result = session.run_values(inputs, output_names, nullptr, control);
+  }
+  hi::ValueMap outputs = value_or_throw(std::move(result));
+  std::vector<std::string> names = output_names;
+  if (names.empty())
+    for (const auto& info : session.outputs()) names.push_back(info.name);
+  nb::list list;
+  for (const auto& name : names) {
+    auto it = outputs.find(name);
+    if (it == outputs.end()) throw_status(hi::Status(hi::StatusCode::kInternal, "output '" + name + "' missing"));
+    list.append(value_to_python(it->second));
+  }
+  return list;
+}
+
 nb::dict tensor_info_dict(const hi::TensorInfo& info) {
   nb::dict d;
   d["name"] = info.name;
@@ -527,6 +630,7 @@ nb::dict tensor_info_dict(const hi::TensorInfo& info) {
   d["shape"] = info.shape;
   d["dim_names"] = info.dim_names;
   d["kind"] = info.kind;
+  d["type"] = info.type;
   d["text"] = info.to_string();
   return d;
 }
@@ -739,6 +843,10 @@ NB_MODULE(_hipinfer, m) {
              const hi::RunOptions* control) { return run_session(s, feed, names, control); },
           "inputs"_a, "output_names"_a = std::vector<std::string>{}, "control"_a = nb::none(),
           "Runs the model with the GIL released; safe from several threads at once.")
+      .def("run_values", &run_session_values, "inputs"_a, "output_names"_a = std::vector<std::string>{},
+           "control"_a = nb::none(),
+           "run() for any values: inputs Tensor, None, list of Tensors, (keys, values) or a list of those; "
+           "outputs Tensor, None, list of Tensors, dict or list of dicts.")
       .def(
           "memory_stats",
           [](const hi::Session& s) {

@@ -27,7 +27,8 @@ std::string ValueType::to_string() const {
   switch (kind) {
     case ValueKind::kSequence: return "sequence<" + (elem ? elem->to_string() : "?") + ">";
     case ValueKind::kOptional: return "optional<" + (elem ? elem->to_string() : "?") + ">";
-    case ValueKind::kMap: return "map";
+    case ValueKind::kMap:
+      return "map<" + std::string(dtype_name(dtype)) + ", " + (elem ? elem->to_string() : "?") + ">";
     case ValueKind::kUnknown: return "?";
     case ValueKind::kTensor: break;
   }

@@ -32,7 +32,8 @@ struct ValueType {
   ValueKind kind = ValueKind::kTensor;
   DType dtype = DType::kUndefined;
   std::optional<std::vector<Dim>> shape;
-  std::shared_ptr<ValueType> elem;  // sequence and optional element type
+  std::shared_ptr<ValueType> elem;  // sequence and optional element type; a map's value type
+  // (a map's key type is `dtype`: int64 or string)
 
   static ValueType tensor(DType dtype, std::vector<Dim> dims) {
     return {ValueKind::kTensor, dtype, std::move(dims), nullptr};

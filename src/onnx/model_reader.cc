@@ -443,6 +443,9 @@ Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto
   }
   if (tp.has_map_type()) {
     vt.kind = ir::ValueKind::kMap;
+    vt.dtype = static_cast<DType>(tp.map_type().key_type());
+    HI_ASSIGN_OR_RETURN(auto v, convert_type(ctx, tp.map_type().value_type(), where));
+    vt.elem = std::make_shared<ir::ValueType>(std::move(v));
     return vt;
   }
   vt.kind = ir::ValueKind::kUnknown;
@@ -723,7 +726,7 @@ Result<std::vector<Tensor>> convert_sequence(const ReadContext& ctx, const onnx:
   return elems;
 }
 
-Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t size, const ir::ValueType& type) {
+Result<Value> parse_value(const ReadContext& ctx, const void* data, size_t size, const ir::ValueType& type) {
   switch (type.kind) {
     case ir::ValueKind::kSequence: {
       onnx::SequenceProto sp;
@@ -731,7 +734,7 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
       if (!parse_limited(&sp, data, size, &why))
         return model_error(ctx, why.empty() ? "not a serialized SequenceProto" : why);
       HI_ASSIGN_OR_RETURN(auto elems, convert_sequence(ctx, sp));
-      return ops::Value::of_sequence(std::move(elems));
+      return Value::of_sequence(std::move(elems));
     }
     case ir::ValueKind::kOptional: {
       onnx::OptionalProto op;
@@ -740,16 +743,16 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
         return model_error(ctx, why.empty() ? "not a serialized OptionalProto" : why);
       // An empty optional may still name its element type (onnx's from_optional does).
       if (op.elem_type() == onnx::OptionalProto::TENSOR) {
-        if (!op.has_tensor_value()) return ops::Value{};
+        if (!op.has_tensor_value()) return Value{};
         HI_ASSIGN_OR_RETURN(auto t, convert_tensor(ctx, op.tensor_value(), "optional element"));
-        return ops::Value::of(std::move(t));
+        return Value::of(std::move(t));
       }
       if (op.elem_type() == onnx::OptionalProto::SEQUENCE) {
-        if (!op.has_sequence_value()) return ops::Value{};
+        if (!op.has_sequence_value()) return Value{};
         HI_ASSIGN_OR_RETURN(auto elems, convert_sequence(ctx, op.sequence_value()));
-        return ops::Value::of_sequence(std::move(elems));
+        return Value::of_sequence(std::move(elems));
       }
-      if (op.elem_type() == onnx::OptionalProto::UNDEFINED) return ops::Value{};  // an empty optional
+      if (op.elem_type() == onnx::OptionalProto::UNDEFINED) return Value{};  // an empty optional
       return error(StatusCode::kUnsupported, ctx.display_name, ": optional of element type ",
                    onnx::OptionalProto::DataType_Name(op.elem_type()),
                    " (only tensors and sequences of tensors are supported)");
@@ -760,17 +763,17 @@ Result<ops::Value> parse_value(const ReadContext& ctx, const void* data, size_t 
     case ir::ValueKind::kUnknown: break;
   }
   HI_ASSIGN_OR_RETURN(auto t, parse_tensor(ctx, data, size, nullptr));
-  return ops::Value::of(std::move(t));
+  return Value::of(std::move(t));
 }
 
 }  // namespace
 
-Result<ops::Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type,
-                                     const std::string& display_name) {
+Result<Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type,
+                                const std::string& display_name) {
   return parse_value(ReadContext{display_name, ""}, data, size, type);
 }
 
-Result<ops::Value> read_value_file(const std::string& path, const ir::ValueType& type) {
+Result<Value> read_value_file(const std::string& path, const ir::ValueType& type) {
   HI_ASSIGN_OR_RETURN(auto bytes, read_whole_file(path, "value file"));
   return parse_value(ReadContext{path, fs::path(path).parent_path().string()}, bytes.data(), bytes.size(), type);
 }

@@ -5,11 +5,8 @@
 
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
+#include "hipinfer/value.h"
 #include "ir/graph.h"
-
-namespace hi::ops {
-struct Value;  // ops/op.h: a tensor, a sequence of tensors, or an absent optional
-}
 
 namespace hi::onnx_reader {
 
@@ -34,8 +31,8 @@ Result<Tensor> parse_tensor_bytes(const void* data, size_t size, const std::stri
 // input or output it belongs to: TensorProto for tensors (and untyped values), SequenceProto for
 // sequences of tensors, OptionalProto for optionals of a tensor or of a sequence of tensors (an
 // empty optional reads as Value::Kind::kNone). Nested sequences and maps are kUnsupported.
-Result<ops::Value> read_value_file(const std::string& path, const ir::ValueType& type);
-Result<ops::Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type,
-                                     const std::string& display_name);
+Result<Value> read_value_file(const std::string& path, const ir::ValueType& type);
+Result<Value> parse_value_bytes(const void* data, size_t size, const ir::ValueType& type,
+                                const std::string& display_name);
 
 }  // namespace hi::onnx_reader

@@ -9,6 +9,7 @@
 
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
+#include "hipinfer/value.h"
 #include "ir/graph.h"
 
 namespace hi::ops {
@@ -89,17 +90,9 @@ class InferContext {
   std::vector<std::optional<Tensor>> output_values_;
 };
 
-// A runtime value: a tensor, a sequence of tensors, or an absent optional.
-struct Value {
-  enum class Kind { kNone, kTensor, kSequence };
-  Kind kind = Kind::kNone;
-  Tensor tensor;
-  std::vector<Tensor> sequence;
-
-  static Value of(Tensor t) { return {Kind::kTensor, std::move(t), {}}; }
-  static Value of_sequence(std::vector<Tensor> s) { return {Kind::kSequence, {}, std::move(s)}; }
-  bool is_tensor() const { return kind == Kind::kTensor; }
-};
+// A runtime value (hipinfer/value.h): a tensor, a sequence, a map, a sequence of maps, or an
+// absent optional.
+using Value = hi::Value;
 
 // Runs the subgraph attributes of the node being executed (If, Loop, Scan bodies).
 class SubgraphRunner {

@@ -39,9 +39,33 @@ struct Session::Impl {
   }
 };
 
+namespace {
+
+// ONNX's names of element types ("float", "double", "int64", ...).
+std::string onnx_type_name(DType d) {
+  if (d == DType::kFloat32) return "float";
+  if (d == DType::kFloat64) return "double";
+  return dtype_name(d);
+}
+
+std::string ort_type_string(const ir::ValueType& t) {
+  auto inner = [&] { return t.elem ? ort_type_string(*t.elem) : std::string("unknown"); };
+  switch (t.kind) {
+    case ir::ValueKind::kTensor: return "tensor(" + onnx_type_name(t.dtype) + ")";
+    case ir::ValueKind::kSequence: return "seq(" + inner() + ")";
+    case ir::ValueKind::kOptional: return "optional(" + inner() + ")";
+    case ir::ValueKind::kMap: return "map(" + onnx_type_name(t.dtype) + "," + inner() + ")";
+    case ir::ValueKind::kUnknown: break;
+  }
+  return "unknown";
+}
+
+}  // namespace
+
 TensorInfo runtime::tensor_info(const ir::ValueInfo& vi) {
   TensorInfo t;
   t.name = vi.name;
+  t.type = ort_type_string(vi.type);
   const ir::ValueType* type = &vi.type;
   switch (vi.type.kind) {
     case ir::ValueKind::kSequence: t.kind = "sequence"; break;
@@ -49,7 +73,7 @@ TensorInfo runtime::tensor_info(const ir::ValueInfo& vi) {
     case ir::ValueKind::kMap: t.kind = "map"; break;
     default: break;
   }
-  if (type->kind != ir::ValueKind::kTensor && type->elem) type = type->elem.get();
+  while (type->kind != ir::ValueKind::kTensor && type->elem) type = type->elem.get();
   t.dtype = type->dtype;
   t.rank_known = type->has_rank();
   if (type->shape)
@@ -368,6 +392,49 @@ Status check_input(const ir::ValueInfo& decl, const Tensor& t,
   return Status::ok();
 }
 
+// A value of run_values() against its input's declared kind and element types (a tensor's
+// shape is check_input's).
+Status check_value_kind(const std::string& name, const ir::ValueType& type, const Value& v) {
+  auto mismatch = [&] {
+    return error(StatusCode::kInvalidArgument, "input '", name, "': expected ", type.to_string(), ", got ",
+                 v.describe());
+  };
+  auto dtype_ok = [](const ir::ValueType* t, const Tensor& x) {
+    return !t || t->kind != ir::ValueKind::kTensor || t->dtype == DType::kUndefined || t->dtype == x.dtype();
+  };
+  switch (type.kind) {
+    case ir::ValueKind::kUnknown: return Status::ok();
+    case ir::ValueKind::kTensor: return v.is_tensor() ? Status::ok() : mismatch();
+    case ir::ValueKind::kOptional:
+      return v.is_none() || !type.elem ? Status::ok() : check_value_kind(name, *type.elem, v);
+    case ir::ValueKind::kSequence: {
+      const ir::ValueType* elem = type.elem.get();
+      if (elem && elem->kind == ir::ValueKind::kMap) {
+        if (v.kind != Value::Kind::kMapSequence) return mismatch();
+        for (const Map& m : v.maps) HI_RETURN_IF_ERROR(check_value_kind(name, *elem, Value::of_map(m)));
+        return Status::ok();
+      }
+      if (v.kind != Value::Kind::kSequence) return mismatch();
+      for (size_t i = 0; i < v.sequence.size(); ++i)
+        if (!dtype_ok(elem, v.sequence[i]))
+          return error(StatusCode::kInvalidArgument, "input '", name, "': element ", i, " must be ",
+                       dtype_name(elem->dtype), ", got ", v.sequence[i].type_string());
+      return Status::ok();
+    }
+    case ir::ValueKind::kMap: {
+      if (v.kind != Value::Kind::kMap || v.maps.size() != 1) return mismatch();
+      const Map& m = v.maps[0];
+      if (m.keys.rank() != 1 || m.values.rank() < 1 || m.values.dim(0) != m.keys.numel())
+        return error(StatusCode::kInvalidArgument, "input '", name, "': a map's keys must be 1-D and its values ",
+                     "hold one entry per key, got keys ", m.keys.type_string(), " and values ", m.values.type_string());
+      if ((type.dtype != DType::kUndefined && m.keys.dtype() != type.dtype) || !dtype_ok(type.elem.get(), m.values))
+        return mismatch();
+      return Status::ok();
+    }
+  }
+  return mismatch();
+}
+
 // Reads and builds a session within its memory budget. The model's serialized bytes count while
 // they are parsed: `parse_bytes` is what reading holds besides the tensors it makes.
 template <typename Read>
@@ -480,11 +547,39 @@ PartitionGraphStats Session::graph_stats() const {
 
 Result<TensorMap> Session::run(const TensorMap& inputs, const std::vector<std::string>& output_names, RunStats* stats,
                                const RunOptions* run_options) const {
-  return at_api_boundary([&] { return run_guarded(inputs, output_names, stats, run_options); });
+  return at_api_boundary([&]() -> Result<TensorMap> {
+    std::vector<size_t> wanted;
+    std::vector<Value> results;
+    HI_RETURN_IF_ERROR(run_guarded(&inputs, nullptr, output_names, stats, run_options, &wanted, &results));
+    TensorMap out;
+    const auto& outs = impl_->executor->graph_outputs();
+    for (size_t k = 0; k < wanted.size(); ++k) {
+      if (!results[k].is_tensor())
+        return error(StatusCode::kInvalidArgument, "output '", outs[wanted[k]].name, "' is ", results[k].describe(),
+                     "; Session::run returns tensors only, use Session::run_values");
+      out[outs[wanted[k]].name] = std::move(results[k].tensor);
+    }
+    return out;
+  });
 }
 
-Result<TensorMap> Session::run_guarded(const TensorMap& inputs, const std::vector<std::string>& output_names,
-                                       RunStats* stats, const RunOptions* run_options) const {
+Result<ValueMap> Session::run_values(const ValueMap& inputs, const std::vector<std::string>& output_names,
+                                     RunStats* stats, const RunOptions* run_options) const {
+  return at_api_boundary([&]() -> Result<ValueMap> {
+    std::vector<size_t> wanted;
+    std::vector<Value> results;
+    HI_RETURN_IF_ERROR(run_guarded(nullptr, &inputs, output_names, stats, run_options, &wanted, &results));
+    ValueMap out;
+    const auto& outs = impl_->executor->graph_outputs();
+    for (size_t k = 0; k < wanted.size(); ++k) out[outs[wanted[k]].name] = std::move(results[k]);
+    return out;
+  });
+}
+
+Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
+                            const std::vector<std::string>& output_names, RunStats* stats,
+                            const RunOptions* run_options, std::vector<size_t>* wanted,
+                            std::vector<Value>* results) const {
   const auto start = std::chrono::steady_clock::now();
   if (run_options && run_options->timeout_ms < 0)
     return error(StatusCode::kInvalidArgument, "RunOptions::timeout_ms must be >= 0 (0: none), got ",
@@ -497,24 +592,45 @@ Result<TensorMap> Session::run_guarded(const TensorMap& inputs, const std::vecto
   std::set<std::string> known;
   for (const auto& in : ex.graph_inputs()) known.insert(in.name);
   for (const auto& in : ex.overridable()) known.insert(in.name);
-  for (const auto& [name, t] : inputs) {
-    if (!known.count(name)) {
-      std::string list;
-      for (const auto& in : ex.graph_inputs()) list += (list.empty() ? "'" : ", '") + in.name + "'";
-      return error(StatusCode::kInvalidArgument, "'", name, "' is not an input of the model; its inputs are ", list);
-    }
-  }
+  auto check_known = [&](const std::string& name) -> Status {
+    if (known.count(name)) return Status::ok();
+    std::string list;
+    for (const auto& in : ex.graph_inputs()) list += (list.empty() ? "'" : ", '") + in.name + "'";
+    return error(StatusCode::kInvalidArgument, "'", name, "' is not an input of the model; its inputs are ", list);
+  };
+  if (tensors)
+    for (const auto& entry : *tensors) HI_RETURN_IF_ERROR(check_known(entry.first));
+  if (given)
+    for (const auto& entry : *given) HI_RETURN_IF_ERROR(check_known(entry.first));
   std::vector<ops::Value> values;
   std::map<std::string, std::pair<int64_t, std::string>> bound;
+  // The caller's value for `decl`, checked against its declaration; false when not given.
+  auto take = [&](const ir::ValueInfo& decl, bool* found) -> Status {
+    *found = false;
+    if (tensors) {
+      auto it = tensors->find(decl.name);
+      if (it == tensors->end()) return Status::ok();
+      *found = true;
+      HI_RETURN_IF_ERROR(check_input(decl, it->second, bound));
+      values.push_back(ops::Value::of(it->second));
+      return Status::ok();
+    }
+    auto it = given->find(decl.name);
+    if (it == given->end()) return Status::ok();
+    *found = true;
+    if (it->second.is_tensor()) HI_RETURN_IF_ERROR(check_input(decl, it->second.tensor, bound));
+    HI_RETURN_IF_ERROR(check_value_kind(decl.name, decl.type, it->second));
+    values.push_back(it->second);
+    return Status::ok();
+  };
   std::vector<std::string> missing;
   for (const auto& decl : ex.graph_inputs()) {
-    auto it = inputs.find(decl.name);
-    if (it == inputs.end()) {
-      missing.push_back(decl.name);
-      continue;
-    }
-    HI_RETURN_IF_ERROR(check_input(decl, it->second, bound));
-    values.push_back(ops::Value::of(it->second));
+    bool found = false;
+    HI_RETURN_IF_ERROR(take(decl, &found));
+    if (found) continue;
+    // An optional input may be left out: it is absent.
+    if (decl.type.kind == ir::ValueKind::kOptional) values.emplace_back();
+    else missing.push_back(decl.name);
   }
   if (!missing.empty()) {
     std::string list;
@@ -522,30 +638,25 @@ Result<TensorMap> Session::run_guarded(const TensorMap& inputs, const std::vecto
     return error(StatusCode::kInvalidArgument, "missing model input", missing.size() > 1 ? "s " : " ", list);
   }
   for (const auto& decl : ex.overridable()) {
-    auto it = inputs.find(decl.name);
-    if (it == inputs.end()) {
-      values.emplace_back();
-      continue;
-    }
-    HI_RETURN_IF_ERROR(check_input(decl, it->second, bound));
-    values.push_back(ops::Value::of(it->second));
+    bool found = false;
+    HI_RETURN_IF_ERROR(take(decl, &found));
+    if (!found) values.emplace_back();
   }
   // Outputs asked for must exist.
-  std::vector<size_t> wanted;
   const auto& outs = ex.graph_outputs();
   if (output_names.empty()) {
-    for (size_t i = 0; i < outs.size(); ++i) wanted.push_back(i);
+    for (size_t i = 0; i < outs.size(); ++i) wanted->push_back(i);
   } else {
     for (const auto& name : output_names) {
       size_t i = 0;
       while (i < outs.size() && outs[i].name != name) ++i;
       if (i == outs.size()) return error(StatusCode::kInvalidArgument, "'", name, "' is not an output of the model");
-      wanted.push_back(i);
+      wanted->push_back(i);
     }
   }
   const int64_t host_before = host_memory_stats().allocated_bytes;
   cpu::ThreadScope thread_scope(impl_->threads);
-  std::vector<ops::Value> results;
+  std::vector<ops::Value> all;
   int64_t arena_bytes = 0, activation_bytes = 0;
   std::vector<double> node_ms;
   const bool profile = impl_->options.profile && stats;
@@ -554,15 +665,9 @@ Result<TensorMap> Session::run_guarded(const TensorMap& inputs, const std::vecto
   {
     runtime::TrafficTrace trace(profile ? &traffic : nullptr);
     HI_RETURN_IF_ERROR(
-        ex.run(std::move(values), &results, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr));
+        ex.run(std::move(values), &all, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr));
   }
-  TensorMap out;
-  for (size_t i : wanted) {
-    if (!results[i].is_tensor())
-      return error(StatusCode::kUnsupported, "output '", outs[i].name,
-                   "' is a sequence or optional value; the Session API returns tensors only");
-    out[outs[i].name] = results[i].tensor;
-  }
+  for (size_t i : *wanted) results->push_back(all[i]);
   if (stats) {
     stats->latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     stats->nodes_executed = static_cast<int64_t>(ex.num_nodes());
@@ -577,7 +682,7 @@ Result<TensorMap> Session::run_guarded(const TensorMap& inputs, const std::vecto
       stats->node_times.push_back(
           {runtime::node_label(ex.node(i), i), runtime::op_label(ex.node(i)), node_ms[i], ex.kernel_name(i)});
   }
-  return out;
+  return Status::ok();
 }
 
 }  // namespace hi

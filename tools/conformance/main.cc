@@ -131,20 +131,11 @@ std::string compare(const Tensor& got, const Tensor& exp, const std::string& nam
                  got.as_double(first), ", expected ", exp.as_double(first), "; max abs error ", worst, ")");
 }
 
-const char* kind_name(const hi::ops::Value& v) {
-  switch (v.kind) {
-    case hi::ops::Value::Kind::kNone: return "an empty optional";
-    case hi::ops::Value::Kind::kTensor: return "a tensor";
-    case hi::ops::Value::Kind::kSequence: return "a sequence";
-  }
-  return "?";
-}
-
 // Compares a tensor, a sequence (length, then element-wise) or an optional (empty or not, then
 // its element); returns "" when it matches.
 std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, const std::string& name,
                           const Tolerance& tol) {
-  if (got.kind != exp.kind) return hi::str("output '", name, "' is ", kind_name(got), ", expected ", kind_name(exp));
+  if (got.kind != exp.kind) return hi::str("output '", name, "' is ", got.describe(), ", expected ", exp.describe());
   if (exp.kind == hi::ops::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name, tol);
   if (exp.kind != hi::ops::Value::Kind::kSequence) return "";
   if (got.sequence.size() != exp.sequence.size())
