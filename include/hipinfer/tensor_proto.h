@@ -7,6 +7,7 @@
 #include "hipinfer/export.h"
 #include "hipinfer/status.h"
 #include "hipinfer/tensor.h"
+#include "hipinfer/value.h"
 
 HI_PUBLIC_BEGIN
 namespace hi {
@@ -15,6 +16,12 @@ namespace hi {
 Result<Tensor> read_tensor_proto(const std::string& path, std::string* name = nullptr);
 // Writes `t` as a TensorProto named `name` (sub-byte types packed as ONNX packs them).
 Status write_tensor_proto(const std::string& path, const Tensor& t, const std::string& name);
+// Writes any value: a tensor as write_tensor_proto does; a sequence of tensors as a SequenceProto
+// (elem_type TENSOR); a map as a MapProto (int64 `keys` or `string_keys`, `values` a SequenceProto
+// of scalar tensors); a sequence of maps as a SequenceProto of MapProtos (elem_type MAP); an
+// absent optional as an empty OptionalProto. onnx.numpy_helper's to_array, to_list, to_dict and
+// to_optional read them back.
+Status write_value_proto(const std::string& path, const Value& v, const std::string& name);
 
 }  // namespace hi
 HI_PUBLIC_END

@@ -102,6 +102,49 @@ if r.returncode == 0:
 r = hipinfer("run", path("low_precision.onnx"), "-i", f"x={path('x_low.npy')}", "-o", path("outs_npy"))
 check("run -o with a float8 output and .npy: exit 4 naming the output and --output-format pb", r.returncode == 4
       and "output 'f8' (--output-format pb writes it)" in r.stderr and "no .npy equivalent" in r.stderr, (r.returncode, r.stderr))
+# Values that are not tensors: a scikit-learn classifier's ZipMap output (a sequence of maps) is
+# printed and written as a SequenceProto of MapProtos, a sequence of tensors as a SequenceProto;
+# both read back with onnx.numpy_helper equal to onnxruntime's outputs; .npy names the way out.
+SKLEARN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "data", "sklearn")
+forest = os.path.join(SKLEARN, "random_forest_3class.onnx")
+x_rows = np.random.default_rng(4).normal(0, 1.5, (3, 7)).astype(np.float32)
+np.save(path("x_rows.npy"), x_rows)
+r = hipinfer("run", forest, "-i", f"X={path('x_rows.npy')}", "-o", path("outs_zipmap"), "--output-format", "pb")
+check("run prints a ZipMap output as maps", r.returncode == 0 and "a sequence of 3 maps" in r.stdout
+      and "[0] {0: " in r.stdout, (r.returncode, r.stdout, r.stderr))
+if r.returncode == 0:
+    import onnxruntime
+    from onnx import numpy_helper
+    want_label, want_probs = onnxruntime.InferenceSession(forest, providers=["CPUExecutionProvider"]).run(
+        None, {"X": x_rows})
+    seq = onnx.SequenceProto()
+    with open(path("outs_zipmap/output_probability.pb"), "rb") as f:
+        seq.ParseFromString(f.read())
+    got = [{int(k): float(v) for k, v in m.items()} for m in numpy_helper.to_list(seq)] if seq.elem_type == seq.MAP else None
+    check("--output-format pb: ZipMap's output is a SequenceProto of MapProtos equal to onnxruntime's",
+          seq.name == "output_probability" and got is not None and len(got) == 3
+          and all(g.keys() == w.keys() and all(abs(g[k] - w[k]) < 1e-5 for k in w) for g, w in zip(got, want_probs)),
+          (seq.name, got, want_probs))
+    label = numpy_helper.to_array(onnx.load_tensor(path("outs_zipmap/output_label.pb")))
+    check("--output-format pb: the label tensor beside it", np.array_equal(label, want_label), (label, want_label))
+r = hipinfer("run", forest, "-i", f"X={path('x_rows.npy')}", "-o", path("outs_zipmap_npy"))
+check("run -o with a map output and .npy: exit 4 naming the output and --output-format pb", r.returncode == 4
+      and "output 'output_probability' is a sequence of 3 maps; .npy holds tensors only, --output-format pb writes it"
+      in r.stderr, (r.returncode, r.stderr))
+seq_type = helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+g = helper.make_graph([helper.make_node("SplitToSequence", ["x"], ["parts"], axis=0)], "split",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [7])], [helper.make_value_info("parts", seq_type)])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+onnx.save(m, path("split.onnx"))
+r = hipinfer("run", path("split.onnx"), "-i", f"x={path('x_low.npy')}", "-o", path("outs_seq"), "--output-format", "pb")
+if r.returncode == 0:
+    seq = onnx.SequenceProto()
+    with open(path("outs_seq/parts.pb"), "rb") as f:
+        seq.ParseFromString(f.read())
+    parts = numpy_helper.to_list(seq)
+check("run writes a sequence of tensors as a SequenceProto", r.returncode == 0 and "sequence of 7 tensors" in r.stdout
+      and len(parts) == 7 and np.array_equal(np.concatenate(parts), x_low), (r.returncode, r.stdout, r.stderr))
 r = hipinfer("run", path("scale.onnx"), "-o", path("outs_x"), "--output-format", "csv")
 check("run --output-format csv: usage error naming the formats", r.returncode == 2 and "npy or pb" in r.stderr, r.stderr)
 # Placement: --explain lists each node's device; a fallback is a warning, never silent.

@@ -71,6 +71,40 @@ void print_top_k(const std::string& name, const Tensor& t, int64_t k) {
                 t.as_double(scores[static_cast<size_t>(i)].second));
 }
 
+// A map's first entries, "{cat: 0.8, dog: 0.15, ...}".
+std::string map_preview(const Map& m) {
+  std::string text = "{";
+  constexpr int64_t kShown = 5;
+  for (int64_t i = 0; i < m.size() && i < kShown; ++i) {
+    const std::string key =
+        m.keys.dtype() == DType::kString ? printable(m.keys.strings()[i]) : std::to_string(m.keys.as_int64(i));
+    const std::string value =
+        m.values.dtype() == DType::kString ? printable(m.values.strings()[i]) : str(m.values.as_double(i));
+    text += (i ? ", " : "") + key + ": " + value;
+  }
+  return text + (m.size() > kShown ? ", ...}" : "}");
+}
+
+// One output of any kind: a tensor's summary; a sequence's elements; a map's first entries.
+void print_value_summary(const std::string& name, const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::kTensor: print_summary(name, v.tensor); return;
+    case Value::Kind::kNone: std::printf("  %-28s (an empty optional)\n", printable(name).c_str()); return;
+    case Value::Kind::kSequence:
+      std::printf("  %-28s sequence of %zu tensors\n", printable(name).c_str(), v.sequence.size());
+      for (size_t i = 0; i < v.sequence.size(); ++i) print_summary(str(name, "[", i, "]"), v.sequence[i]);
+      return;
+    case Value::Kind::kMap:
+    case Value::Kind::kMapSequence:
+      std::printf("  %-28s %s\n", printable(name).c_str(), v.describe().c_str());
+      for (size_t i = 0; i < v.maps.size() && i < 3; ++i)
+        std::printf("    %s%s\n", v.kind == Value::Kind::kMap ? "" : str("[", i, "] ").c_str(),
+                    map_preview(v.maps[i]).c_str());
+      if (v.maps.size() > 3) std::printf("    ... %zu more\n", v.maps.size() - 3);
+      return;
+  }
+}
+
 }  // namespace
 
 const CommandSpec* cmd_run_spec() {
@@ -81,10 +115,14 @@ const CommandSpec* cmd_run_spec() {
       "Inputs not given with --input get random values of the right shape and dtype (normal floats;\n"
       "integers in [0, 9], safe as indices). Each output is written as DIR/<output name>.npy, or as an\n"
       "ONNX TensorProto DIR/<output name>.pb with --output-format pb (every element type, float8, int4\n"
-      "and float4 included, which .npy cannot hold).",
+      "and float4 included, which .npy cannot hold). Outputs that are not tensors are printed in\n"
+      "full form and written only with --output-format pb: a sequence as an ONNX SequenceProto, a map as\n"
+      "a MapProto, ZipMap's sequence of maps as a SequenceProto of MapProtos, an empty optional as an\n"
+      "OptionalProto (onnx.numpy_helper.to_list / to_dict read them).",
       {{"--input", "-i", "NAME=FILE", "an input from a .npy file (or an ONNX TensorProto .pb file)", true},
        {"--output-dir", "-o", "DIR", "write each output as DIR/<name>.npy (or .pb)"},
-       {"--output-format", "", "FORMAT", "npy (default) or pb (ONNX TensorProto, for types .npy has not)"},
+       {"--output-format", "", "FORMAT",
+        "npy (default) or pb (ONNX TensorProto; SequenceProto, MapProto for other values)"},
        {"--batch", "", "N", "value for symbolic dims of random inputs (default 1)"},
        {"--seed", "", "N", "seed for random inputs (default 0)"},
        {"--repeat", "", "N", "run N times and report the last run (default 1; 3 exercises GPU graph replay)"},
@@ -158,9 +196,11 @@ int cmd_run(const Args& args) {
   std::printf("inputs:\n");
   for (const auto& [name, t] : inputs) print_summary(name, t);
   RunStats stats;
-  Result<TensorMap> outputs = Status::ok();
+  ValueMap values;
+  for (const auto& [name, t] : inputs) values[name] = Value::of(t);
+  Result<ValueMap> outputs = Status::ok();
   for (int64_t k = 0; k < repeat.value(); ++k) {
-    outputs = session.value()->run(inputs, {}, &stats, &run_options);
+    outputs = session.value()->run_values(values, {}, &stats, &run_options);
     if (!outputs.is_ok()) return report_error(outputs.status());
   }
 
@@ -180,16 +220,19 @@ int cmd_run(const Args& args) {
   std::printf("outputs:\n");
   std::set<std::string> taken;  // file names: outputs "a/b" and "a_b" must not share one
   for (const auto& info : session.value()->outputs()) {
-    const Tensor& t = outputs.value().at(info.name);
-    print_summary(info.name, t);
+    const Value& v = outputs.value().at(info.name);
+    print_value_summary(info.name, v);
     if (!dir.empty()) {
       const std::string base = safe_file_name(info.name);
       std::string stem = base;
       for (int n = 2; !taken.insert(stem).second; ++n) stem = base + "_" + std::to_string(n);
       const std::string ext = "." + format;
       const std::string file = (std::filesystem::path(dir) / (stem + ext)).string();
-      Status s = format == "pb" ? write_tensor_proto(file, t, info.name) : write_npy(file, t);
-      if (!s.is_ok() && format == "npy" && dtype_is_low_precision(t.dtype()))
+      if (format == "npy" && !v.is_tensor())
+        return report_error(error(StatusCode::kInvalidArgument, "output '", info.name, "' is ", v.describe(),
+                                  "; .npy holds tensors only, --output-format pb writes it"));
+      Status s = format == "pb" ? write_value_proto(file, v, info.name) : write_npy(file, v.tensor);
+      if (!s.is_ok() && format == "npy" && dtype_is_low_precision(v.tensor.dtype()))
         s = s.with_context(str("output '", info.name, "' (--output-format pb writes it)"));
       if (!s.is_ok()) return report_error(s);
       if (stem != base)
@@ -199,7 +242,10 @@ int cmd_run(const Args& args) {
   }
   if (top.value() > 0 && !session.value()->outputs().empty()) {
     const auto& first = session.value()->outputs().front().name;
-    print_top_k(first, outputs.value().at(first), top.value());
+    const Value& v = outputs.value().at(first);
+    if (v.is_tensor()) print_top_k(first, v.tensor, top.value());
+    else
+      std::printf("--top: the first output '%s' is %s, not a tensor of scores\n", first.c_str(), v.describe().c_str());
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
