@@ -85,7 +85,7 @@ bool winograd_candidate(const ConvGeometry& g) {
 
 // Which candidate won for a geometry, remembered for the process (cpu/fastest.h): the family is
 // everything but the batch and the image size.
-constexpr int kCandidates = 6;
+constexpr int kCandidates = 7;
 KernelChoices& winners() {
   static KernelChoices choices;
   return choices;
@@ -168,7 +168,8 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     // fastest kept. With bfloat16 compute:
     // oneDNN's direct kernel (its input reordered into bfloat16 first), our image kernel (in
     // float32), our Winograd on the bfloat16 product, and our implicit bfloat16 product for any
-    // 2-D convolution, both rounding their float32 inputs on the way in.
+    // 2-D convolution, both rounding their float32 inputs on the way in. Last, for float32
+    // channels-first 2-D convolutions, im2col and one sgemm per image.
     auto candidate = [&](int i) -> std::unique_ptr<ConvKernel> {
       switch (i) {
         case 0: return build(make_pd(dnnl::algorithm::convolution_direct));
@@ -184,7 +185,8 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
           } catch (const dnnl::error&) {
             return nullptr;  // no oneDNN Winograd kernel for this shape or CPU
           }
-        default: return compute == dt::bf16 ? make_bf16_conv_kernel(g, weights, bias, act, with_sum, cache) : nullptr;
+        case 5: return compute == dt::bf16 ? make_bf16_conv_kernel(g, weights, bias, act, with_sum, cache) : nullptr;
+        default: return compute == dt::f32 ? make_columns_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
       }
     };
     const std::string family = family_key(g, act, with_sum, compute == dt::bf16);

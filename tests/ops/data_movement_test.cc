@@ -1,6 +1,7 @@
 // Data-movement ops (Transpose, Squeeze, Unsqueeze, Concat, Split, Slice, Gather, Expand, Where,
 // ConstantOfShape, Range, Pad, Dropout): hand-computed cases, edge cases, errors, inference with
 // symbolic dims, and random awkward sizes checked against index arithmetic written here.
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -39,6 +40,35 @@ TEST(Transpose, RandomAwkwardPermutation) {
     for (int j = 0; j < 5; ++j)
       for (int k = 0; k < 7; ++k)
         ASSERT_EQ(y[0].data<float>()[(k * 3 + i) * 5 + j], x.data<float>()[(i * 5 + j) * 7 + k]);
+}
+
+// Every permutation of awkward 4-D shapes with unit dims, against index arithmetic: covers the
+// tiled path (NCHW <-> NHWC, batched 2-D transposes after unit dims drop and neighbours merge),
+// tiles cut at the edges, and the row-by-row path.
+TEST(Transpose, EveryPermutationOfAwkwardShapes) {
+  for (const Shape& shape : {Shape{2, 37, 45, 1}, Shape{1, 33, 1, 70}, Shape{3, 9, 8, 41}, Shape{1, 508, 1, 64}}) {
+    Tensor x = random_f32(shape, 5);
+    std::vector<int64_t> perm = {0, 1, 2, 3};
+    do {
+      auto y = ok({"Transpose", "", 17, {{"perm", attr_ints(perm)}}, {x}});
+      Shape out_shape;
+      for (int64_t p : perm) out_shape.push_back(shape[static_cast<size_t>(p)]);
+      ASSERT_EQ(y[0].shape(), out_shape);
+      int64_t idx[4];
+      for (idx[0] = 0; idx[0] < shape[0]; ++idx[0])
+        for (idx[1] = 0; idx[1] < shape[1]; ++idx[1])
+          for (idx[2] = 0; idx[2] < shape[2]; ++idx[2])
+            for (idx[3] = 0; idx[3] < shape[3]; ++idx[3]) {
+              int64_t in = 0, out = 0;
+              for (size_t d = 0; d < 4; ++d) {
+                in = in * shape[d] + idx[d];
+                out = out * out_shape[d] + idx[perm[d]];
+              }
+              ASSERT_EQ(y[0].data<float>()[out], x.data<float>()[in])
+                  << shape_to_string(shape) << " perm " << shape_to_string(perm);
+            }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
 }
 
 TEST(Transpose, StringsAndZeroSize) {
