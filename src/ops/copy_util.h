@@ -76,6 +76,42 @@ void for_each_strided(const Shape& out_shape, const std::vector<int64_t>& in_str
   }
 }
 
+// The same strided walk over fewer dims: output dims of size 1 dropped, and neighbours the input
+// holds contiguously (stride of the first = stride of the second * its size) merged into one.
+inline void merge_dims(Shape* shape, std::vector<int64_t>* strides) {
+  Shape s;
+  std::vector<int64_t> st;
+  for (size_t d = 0; d < shape->size(); ++d) {
+    if ((*shape)[d] == 1) continue;
+    if (!s.empty() && st.back() == (*strides)[d] * (*shape)[d]) {
+      s.back() *= (*shape)[d];
+      st.back() = (*strides)[d];
+      continue;
+    }
+    s.push_back((*shape)[d]);
+    st.push_back((*strides)[d]);
+  }
+  *shape = std::move(s);
+  *strides = std::move(st);
+}
+
+// dst (dense, out_shape) = src read with in_strides from base, as for_each_strided walks it, but
+// whole contiguous rows at a time where the innermost (merged) dim has stride 1.
+template <typename U>
+void copy_strided(const U* src, U* dst, Shape out_shape, std::vector<int64_t> in_strides, int64_t base) {
+  if (shape_numel(out_shape) <= 0) return;
+  merge_dims(&out_shape, &in_strides);
+  if (out_shape.empty() || in_strides.back() != 1) {
+    for_each_strided(out_shape, in_strides, base, [&](int64_t o, int64_t i) { dst[o] = src[i]; });
+    return;
+  }
+  const int64_t inner = out_shape.back();
+  out_shape.pop_back();
+  in_strides.pop_back();
+  for_each_strided(out_shape, in_strides, base,
+                   [&](int64_t row, int64_t at) { std::copy(src + at, src + at + inner, dst + row * inner); });
+}
+
 // Product of dims [begin, end) of a concrete shape.
 inline int64_t dims_product(const Shape& s, size_t begin, size_t end) {
   int64_t p = 1;

@@ -104,4 +104,21 @@ Result<std::vector<bool>> run_reduce_mask(const RunContext& ctx, const ReduceAtt
   return reduce_mask(axes, a.noop_with_empty_axes, rank, StatusCode::kInvalidArgument);
 }
 
+bool as_one_block(const Shape& shape, const std::vector<bool>& mask, ReduceBlock* block) {
+  *block = ReduceBlock{};
+  int stage = 0;  // 0: kept dims before the block, 1: in the block, 2: kept dims after it
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (mask[d]) {
+      if (stage == 2) return false;
+      stage = 1;
+      block->reduced *= shape[d];
+    } else {
+      if (stage == 1) stage = 2;
+      (stage == 0 ? block->outer : block->inner) *= shape[d];
+    }
+  }
+  return true;
+}
+
 }  // namespace hi::ops

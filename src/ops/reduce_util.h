@@ -50,6 +50,13 @@ Result<std::vector<bool>> run_reduce_mask(const RunContext& ctx, const ReduceAtt
 // The shape with reduced dims set to 1 (keepdims) or dropped.
 Shape reduced_shape(const Shape& in, const std::vector<bool>& mask, bool keepdims);
 
+// An input seen as [outer, reduced, inner]: the reduced dims form one block (dims of size 1
+// ignored). False when kept dims lie between reduced ones.
+struct ReduceBlock {
+  int64_t outer = 1, reduced = 1, inner = 1;
+};
+bool as_one_block(const Shape& shape, const std::vector<bool>& mask, ReduceBlock* block);
+
 template <typename R>
 class ReduceOp final : public Op {
  public:
@@ -78,9 +85,22 @@ class ReduceOp final : public Op {
         for (size_t o = 0; o < mx.size(); ++o) shift[o] = std::isfinite(mx[o]) ? mx[o] : A(0);
       }
       std::vector<A> acc(static_cast<size_t>(n_out), R::template init<T, A>());
-      for (int64_t i = 0; i < n_in; ++i) {
-        const size_t o = static_cast<size_t>(to_out.offset(i));
-        acc[o] = R::step(acc[o], static_cast<A>(px[i]), shift[o]);
+      ReduceBlock block;
+      if (!R::kNeedsMax && as_one_block(x.shape(), mask, &block)) {
+        // Whole rows of `inner` at a time (vectorisable), each output folding its elements in
+        // the same order as the loop below: the same result, several times faster.
+        for (int64_t o = 0; o < block.outer; ++o) {
+          A* a = acc.data() + o * block.inner;
+          for (int64_t r = 0; r < block.reduced; ++r) {
+            const T* row = px + (o * block.reduced + r) * block.inner;
+            for (int64_t j = 0; j < block.inner; ++j) a[j] = R::step(a[j], static_cast<A>(row[j]), A(0));
+          }
+        }
+      } else {
+        for (int64_t i = 0; i < n_in; ++i) {
+          const size_t o = static_cast<size_t>(to_out.offset(i));
+          acc[o] = R::step(acc[o], static_cast<A>(px[i]), shift[o]);
+        }
       }
       T* py = y.data<T>();
       for (size_t o = 0; o < acc.size(); ++o) py[o] = saturate_cast<T>(R::finish(acc[o], count, shift[o]));

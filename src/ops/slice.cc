@@ -137,7 +137,7 @@ class SliceOp final : public Op {
     if (!dispatch_storage(x.dtype(), [&]<typename U>() {
           const U* src = storage<U>(x);
           U* dst = storage<U>(out);
-          for_each_strided(out_shape, strides, base, [&](int64_t o, int64_t i) { dst[o] = src[i]; });
+          copy_strided(src, dst, out_shape, strides, base);
         }))
       return check_movable(ctx.node(), x.dtype());
     return Status::ok();

@@ -38,25 +38,6 @@ void copy_rows(const U* src, U* dst, const Shape& out_shape, const std::vector<i
   });
 }
 
-// The same copy over fewer dims: output dims of size 1 dropped, and neighbours the input holds
-// contiguously (stride of the first = stride of the second * its size) merged into one.
-void simplify(Shape* shape, std::vector<int64_t>* strides) {
-  Shape s;
-  std::vector<int64_t> st;
-  for (size_t d = 0; d < shape->size(); ++d) {
-    if ((*shape)[d] == 1) continue;
-    if (!s.empty() && st.back() == (*strides)[d] * (*shape)[d]) {
-      s.back() *= (*shape)[d];
-      st.back() = (*strides)[d];
-      continue;
-    }
-    s.push_back((*shape)[d]);
-    st.push_back((*strides)[d]);
-  }
-  *shape = std::move(s);
-  *strides = std::move(st);
-}
-
 // A batch of 2-D transposes: the last two output dims read the input with strides (1, step), so
 // row-by-row copying would read each output row with a stride. Copied in 32 x 32 tiles instead,
 // which stay in cache (NCHW <-> NHWC layout changes are this case).
@@ -124,7 +105,7 @@ class TransposeOp final : public Op {
           U* dst = storage<U>(out);
           Shape shape = out_shape;
           std::vector<int64_t> st = strides;
-          simplify(&shape, &st);
+          merge_dims(&shape, &st);
           if (shape.size() >= 2 && st[shape.size() - 2] == 1 && shape.back() >= 8 && shape[shape.size() - 2] >= 8)
             copy_tiles(src, dst, shape, st);
           else copy_rows(src, dst, shape, st);

@@ -50,5 +50,29 @@ TEST(VectorActivation, MatchesTheScalarReference) {
 #endif
 }
 
+// Near 0 tanh must keep its relative accuracy, not only an absolute 1e-6: Mish's tail multiplies
+// x by tanh(softplus(x)) ~ e^x, and the ONNX conformance data checks it to 1e-3 of tiny values.
+TEST(VectorActivation, TanhIsRelativelyAccurateNearZero) {
+#ifndef HI_HAVE_AVX512_KERNELS
+  GTEST_SKIP() << "built without the AVX-512 kernels";
+#else
+  if (!avx512_kernels_available()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  std::vector<float> x;
+  for (float v = 1e-9f; v < 2.f; v *= 1.07f) {
+    x.push_back(v);
+    x.push_back(-v);
+  }
+  while (x.size() % 16) x.push_back(0.25f);
+  Activation act;
+  act.kind = Activation::Kind::kTanh;
+  std::vector<float> y;
+  activate_all(act, x, &y);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::tanh(static_cast<double>(x[i]));
+    ASSERT_NEAR(y[i], want, 1e-6 * std::fabs(want)) << "tanh(" << x[i] << ")";
+  }
+#endif
+}
+
 }  // namespace
 }  // namespace hi::cpu

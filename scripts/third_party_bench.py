@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Steady-state and first-pass time of real third-party pipelines (tests/python/third_party/
+pipelines.py: RapidOCR on PP-OCR, Magika), with onnxruntime and with hipinfer substituted for it.
+Engines alternate process by process, ROUNDS times; each process runs one warm-up pass (its
+time is the first-pass figure) and REPEAT timed passes (the best is its steady figure). Prints
+the medians over the rounds and hipinfer's time over onnxruntime's. Needs a quiet machine.
+
+usage: .venv/bin/python scripts/third_party_bench.py [--rounds 3] [--repeat 5] [pipeline ...]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+PIPELINES = Path(__file__).resolve().parent.parent / "tests" / "python" / "third_party" / "pipelines.py"
+
+
+def run(pipeline: str, engine: str, repeat: int) -> dict:
+    r = subprocess.run([sys.executable, str(PIPELINES), pipeline, "--engine", engine, "--repeat", str(repeat)],
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pipelines", nargs="*", default=["rapidocr", "magika"])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    print(f"{'pipeline':10} {'pass':7} {'onnxruntime s':>14} {'hipinfer s':>11} {'ratio':>6}")
+    for pipeline in args.pipelines:
+        times = {e: {"first": [], "steady": []} for e in ("onnxruntime", "hipinfer")}
+        for _ in range(args.rounds):
+            for engine in times:
+                out = run(pipeline, engine, args.repeat)
+                times[engine]["first"].append(out["first_pass_s"])
+                times[engine]["steady"].append(out["steady_pass_s"])
+        for kind in ("steady", "first"):
+            o = statistics.median(times["onnxruntime"][kind])
+            h = statistics.median(times["hipinfer"][kind])
+            print(f"{pipeline:10} {kind:7} {o:14.4f} {h:11.4f} {h / o:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
