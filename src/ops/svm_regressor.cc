@@ -9,8 +9,6 @@
 namespace hi::ops {
 namespace {
 
-constexpr uint64_t kSvmTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
-
 class SvmRegressorOp final : public Op {
  public:
   Status init(InitContext& ctx) override {
@@ -42,30 +40,14 @@ class SvmRegressorOp final : public Op {
 
   Status infer(InferContext& ctx) const override {
     HI_RETURN_IF_ERROR(check_arity(ctx, 1, 1, 1));
-    HI_RETURN_IF_ERROR(check_input_type(ctx.node(), opset_, ctx, 0, kSvmTypes, "X"));
-    const ir::ValueType& x = ctx.input_type(0);
-    ir::Dim n;
-    if (x.has_rank()) {
-      if (x.rank() != 1 && x.rank() != 2)
-        return error(StatusCode::kInvalidModel, label_, ": X must be [N, F] or [F], got ", x.to_string());
-      if (x.shape->back().is_known() && x.shape->back().value != features_)
-        return error(StatusCode::kInvalidModel, label_, ": X has ", x.shape->back().value,
-                     " features, the support vectors ", features_);
-      n = x.rank() == 1 ? ir::Dim::known(1) : (*x.shape)[0];
-    }
+    HI_ASSIGN_OR_RETURN(const ir::Dim n, svm_rows(ctx, opset_, label_, features_));
     ctx.set_output_type(0, ir::ValueType::tensor(DType::kFloat32, {n, ir::Dim::known(1)}));
     return Status::ok();
   }
 
   Status run(RunContext& ctx) const override {
     const Tensor& x = ctx.in(0);
-    if (!in_set(kSvmTypes, x.dtype())) return unsupported_type(ctx.node(), opset_, "X", x.dtype());
-    if (x.rank() != 1 && x.rank() != 2)
-      return error(StatusCode::kInvalidArgument, label_, ": X must be [N, F] or [F], got ", x.type_string());
-    const RowView v = rows_of(x.shape());
-    if (v.features != features_)
-      return error(StatusCode::kInvalidArgument, label_, ": X is ", x.type_string(), ", the support vectors have ",
-                   features_, " features");
+    HI_ASSIGN_OR_RETURN(const RowView v, svm_input(ctx, opset_, label_, features_));
     Tensor& y = ctx.output(0, DType::kFloat32, {v.rows, 1});
     std::vector<double> row;
     for (int64_t r = 0; r < v.rows; ++r) {

@@ -45,6 +45,30 @@ double SvmKernel::operator()(const double* x, const float* v, int64_t n) const {
   }
 }
 
+Result<ir::Dim> svm_rows(const InferContext& ctx, int64_t opset, const std::string& label, int64_t features) {
+  HI_RETURN_IF_ERROR(check_input_type(ctx.node(), opset, ctx, 0, kSvmTypes, "X"));
+  const ir::ValueType& x = ctx.input_type(0);
+  if (!x.has_rank()) return ir::Dim{};
+  if (x.rank() != 1 && x.rank() != 2)
+    return error(StatusCode::kInvalidModel, label, ": X must be [N, F] or [F], got ", x.to_string());
+  if (x.shape->back().is_known() && x.shape->back().value != features)
+    return error(StatusCode::kInvalidModel, label, ": X has ", x.shape->back().value, " features, the model ",
+                 features);
+  return x.rank() == 1 ? ir::Dim::known(1) : (*x.shape)[0];
+}
+
+Result<RowView> svm_input(const RunContext& ctx, int64_t opset, const std::string& label, int64_t features) {
+  const Tensor& x = ctx.in(0);
+  if (!in_set(kSvmTypes, x.dtype())) return unsupported_type(ctx.node(), opset, "X", x.dtype());
+  if (x.rank() != 1 && x.rank() != 2)
+    return error(StatusCode::kInvalidArgument, label, ": X must be [N, F] or [F], got ", x.type_string());
+  const RowView v = rows_of(x.shape());
+  if (v.features != features)
+    return error(StatusCode::kInvalidArgument, label, ": X is ", x.type_string(), ", the model has ", features,
+                 " features");
+  return v;
+}
+
 void read_row(const Tensor& x, int64_t r, int64_t features, std::vector<double>* row) {
   row->resize(static_cast<size_t>(features));
   for (int64_t f = 0; f < features; ++f) (*row)[static_cast<size_t>(f)] = x.as_double(r * features + f);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ops/dispatch.h"
+#include "ops/ml_util.h"
 #include "ops/op.h"
 
 namespace hi::ops {
@@ -21,6 +23,14 @@ struct SvmKernel {
   // k(x, v) over n features.
   double operator()(const double* x, const float* v, int64_t n) const;
 };
+
+// The input types both SVM ops take.
+constexpr uint64_t kSvmTypes = bit(DType::kFloat32) | bit(DType::kFloat64) | bit(DType::kInt64) | bit(DType::kInt32);
+
+// Build time: X (input 0) is [N, F] or [F] with F = `features` where known; returns N (1 for [F]).
+Result<ir::Dim> svm_rows(const InferContext& ctx, int64_t opset, const std::string& label, int64_t features);
+// Run time: the same checks on the tensor; returns it as [rows, features].
+Result<RowView> svm_input(const RunContext& ctx, int64_t opset, const std::string& label, int64_t features);
 
 // Row r of a numeric [N, F] (or [F]) tensor as doubles.
 void read_row(const Tensor& x, int64_t r, int64_t features, std::vector<double>* row);
