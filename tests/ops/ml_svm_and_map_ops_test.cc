@@ -1,5 +1,5 @@
-// ai.onnx.ml ops of support vector machines and maps: SVMClassifier, SVMRegressor, ZipMap and
-// DictVectorizer. Expected values are worked out by hand from the spec; the Python tests compare
+// ai.onnx.ml ops of support vector machines and maps: SVMClassifier, SVMRegressor, ZipMap,
+// DictVectorizer and CastMap. Expected values are worked out by hand from the spec; the Python tests compare
 // scikit-learn exports and every kernel against onnxruntime.
 #include <cmath>
 
@@ -214,6 +214,45 @@ TEST(DictVectorizer, WrongKeyTypeIsNamed) {
                          Value::of_map(Map{i64({1}, {1}), f32({1}, {1})}));
   ASSERT_FALSE(r.is_ok());
   EXPECT_NE(r.status().message().find("the vocabulary is string but X's keys are int64"), std::string::npos)
+      << r.status().to_string();
+}
+
+// ---- CastMap ----------------------------------------------------------------------------------
+
+Value int_map(std::vector<int64_t> keys, Tensor values) {
+  const auto n = static_cast<int64_t>(keys.size());
+  return Value::of_map(Map{i64({n}, keys), std::move(values)});
+}
+
+TEST(CastMap, DenseInKeyOrderEachCast) {
+  const Value m = int_map({3, 1, 2}, f32({3}, {1.5f, 2.75f, -0.9f}));
+  const ir::ValueType t = map_type(DType::kInt64, DType::kFloat32);
+  auto r = run_on_values("CastMap", {}, t, m);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  expect_tensor_eq(r.value()[0].tensor, f32({1, 3}, {2.75f, -0.9f, 1.5f}));
+  r = run_on_values("CastMap", {{"cast_to", attr_string("TO_INT64")}}, t, m);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  expect_tensor_eq(r.value()[0].tensor, i64({1, 3}, {2, 0, 1}));  // truncated
+  r = run_on_values("CastMap", {{"cast_to", attr_string("TO_STRING")}}, t, m);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  expect_tensor_eq(r.value()[0].tensor, strs({1, 3}, {"2.750000", "-0.900000", "1.500000"}));
+}
+
+TEST(CastMap, SparseAtKeyIndexAndStringsParsed) {
+  const ir::ValueType t = map_type(DType::kInt64, DType::kString);
+  Attrs a = {{"map_form", attr_string("SPARSE")}, {"max_map", attr_int(4)}};
+  auto r = run_on_values("CastMap", a, t, int_map({3, 0, 9}, strs({3}, {"1.5", "-2", "7"})));
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  expect_tensor_eq(r.value()[0].tensor, f32({1, 4}, {-2, 0, 0, 1.5f}));  // key 9 is past max_map
+  a["cast_to"] = attr_string("TO_INT64");
+  r = run_on_values("CastMap", a, t, int_map({1}, strs({1}, {"1.5"})));
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_NE(r.status().message().find("the value of key 1, '1.5', is not an integer"), std::string::npos)
+      << r.status().to_string();
+  r = run_on_values("CastMap", {{"cast_to", attr_string("TO_DOUBLE")}}, t, int_map({1}, strs({1}, {"1"})));
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_NE(r.status().message().find("cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got 'TO_DOUBLE'"),
+            std::string::npos)
       << r.status().to_string();
 }
 

@@ -174,6 +174,22 @@ def test_linear_svm_classifier_without_support_vectors(labels, coefficients, tra
     compare(ort, model.SerializeToString(), [{"X": rows(n, 4)} for n in (1, 6, 19)])
 
 
+@pytest.mark.parametrize("cast_to,form,max_map", [("TO_FLOAT", "DENSE", 1), ("TO_INT64", "DENSE", 1),
+                                                  ("TO_STRING", "DENSE", 1), ("TO_FLOAT", "SPARSE", 6)])
+def test_cast_map_matches_onnxruntime(cast_to, form, max_map, ort):
+    from onnx import TensorProto, helper
+    map_type = helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, []))
+    out = {"TO_FLOAT": TensorProto.FLOAT, "TO_STRING": TensorProto.STRING, "TO_INT64": TensorProto.INT64}[cast_to]
+    node = helper.make_node("CastMap", ["X"], ["Y"], domain="ai.onnx.ml", cast_to=cast_to, map_form=form,
+                            max_map=max_map)
+    graph = helper.make_graph([node], "cast_map", [helper.make_value_info("X", map_type)],
+                              [helper.make_tensor_value_info("Y", out, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 1)])
+    model.ir_version = 8
+    feeds = [{"X": {5: 1.5, 1: 2.75, 3: -0.9}}, {"X": {0: 7.0}}, {"X": {9: 1.0, 2: -3.25}}]
+    compare(ort, model.SerializeToString(), feeds)
+
+
 def sequence_model():
     from onnx import TensorProto, helper
     seq = helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
