@@ -27,8 +27,9 @@ class CastMapOp final : public Op {
     if (cast_to == "TO_FLOAT") to_ = DType::kFloat32;
     else if (cast_to == "TO_STRING") to_ = DType::kString;
     else if (cast_to == "TO_INT64") to_ = DType::kInt64;
-    else return error(StatusCode::kInvalidModel, label_, ": cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '",
-                      cast_to, "'");
+    else
+      return error(StatusCode::kInvalidModel, label_, ": cast_to must be TO_FLOAT, TO_STRING or TO_INT64, got '",
+                   cast_to, "'");
     if (form != "DENSE" && form != "SPARSE")
       return error(StatusCode::kInvalidModel, label_, ": map_form must be DENSE or SPARSE, got '", form, "'");
     sparse_ = form == "SPARSE";
@@ -47,8 +48,8 @@ class CastMapOp final : public Op {
       return error(StatusCode::kInvalidModel, label_, ": X must be a map from int64, got ", x.to_string());
     if (x.kind == ir::ValueKind::kMap && x.dtype != DType::kInt64 && x.dtype != DType::kUndefined)
       return error(StatusCode::kInvalidModel, label_, ": X's keys must be int64, got ", x.to_string());
-    ctx.set_output_type(0, ir::ValueType::tensor(to_, {ir::Dim::known(1), sparse_ ? ir::Dim::known(max_map_)
-                                                                                  : ir::Dim::named("")}));
+    ctx.set_output_type(
+        0, ir::ValueType::tensor(to_, {ir::Dim::known(1), sparse_ ? ir::Dim::known(max_map_) : ir::Dim::named("")}));
     return Status::ok();
   }
 
