@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "ops/ml_util.h"
+#include "ops/op_checks.h"
 
 namespace hi::ops {
 namespace {
@@ -39,10 +40,7 @@ class CastMapOp final : public Op {
   }
 
   Status infer(InferContext& ctx) const override {
-    // Not check_arity: X is a map, which that check refuses.
-    if (ctx.num_inputs() != 1 || !ctx.has_input(0) || ctx.num_outputs() != 1)
-      return error(StatusCode::kInvalidModel, label_, " takes 1 input (X) and gives 1 output, the node has ",
-                   ctx.num_inputs(), " and ", ctx.num_outputs());
+    HI_RETURN_IF_ERROR(check_input_counts(ctx, 1, 1, 1));  // X is a map: not check_arity
     const ir::ValueType& x = ctx.input_type(0);
     if (x.kind != ir::ValueKind::kMap && x.kind != ir::ValueKind::kUnknown)
       return error(StatusCode::kInvalidModel, label_, ": X must be a map from int64, got ", x.to_string());

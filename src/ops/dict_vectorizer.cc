@@ -35,10 +35,7 @@ class DictVectorizerOp final : public Op {
   }
 
   Status infer(InferContext& ctx) const override {
-    // Not check_arity: X is a map, which that check refuses.
-    if (ctx.num_inputs() != 1 || !ctx.has_input(0) || ctx.num_outputs() != 1)
-      return error(StatusCode::kInvalidModel, label_, " takes 1 input (X) and gives 1 output, the node has ",
-                   ctx.num_inputs(), " and ", ctx.num_outputs());
+    HI_RETURN_IF_ERROR(check_input_counts(ctx, 1, 1, 1));  // X is a map: not check_arity
     const ir::ValueType& x = ctx.input_type(0);
     const ir::ValueType* map = &x;
     ir::Dim rows = ir::Dim::known(1);

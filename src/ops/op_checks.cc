@@ -3,7 +3,7 @@
 
 namespace hi::ops {
 
-Status check_arity(const InferContext& ctx, size_t min_inputs, size_t max_inputs, size_t max_outputs) {
+Status check_input_counts(const InferContext& ctx, size_t min_inputs, size_t max_inputs, size_t max_outputs) {
   const ir::Node& n = ctx.node();
   if (ctx.num_inputs() > max_inputs)
     return error(StatusCode::kInvalidModel, n.op_type, " takes at most ", max_inputs, " input",
@@ -12,17 +12,22 @@ Status check_arity(const InferContext& ctx, size_t min_inputs, size_t max_inputs
     if (!ctx.has_input(i))
       return error(StatusCode::kInvalidModel, n.op_type, " needs ", min_inputs, " input", min_inputs == 1 ? "" : "s",
                    ", but input ", i, " is ", i < ctx.num_inputs() ? "empty" : "missing");
+  if (ctx.num_outputs() == 0) return error(StatusCode::kInvalidModel, n.op_type, " has no outputs");
+  if (ctx.num_outputs() > max_outputs)
+    return error(StatusCode::kInvalidModel, n.op_type, " has at most ", max_outputs, " output",
+                 max_outputs == 1 ? "" : "s", ", got ", ctx.num_outputs());
+  return Status::ok();
+}
+
+Status check_arity(const InferContext& ctx, size_t min_inputs, size_t max_inputs, size_t max_outputs) {
+  HI_RETURN_IF_ERROR(check_input_counts(ctx, min_inputs, max_inputs, max_outputs));
   // An input of unknown kind passes: subgraph inputs may be declared without a type (a Loop
   // body's carried values), and the kernel checks the value it gets.
   for (size_t i = 0; i < ctx.num_inputs(); ++i)
     if (ctx.has_input(i) && ctx.input_type(i).kind != ir::ValueKind::kTensor &&
         ctx.input_type(i).kind != ir::ValueKind::kUnknown)
-      return error(StatusCode::kInvalidModel, n.op_type, " input ", i, " must be a tensor, got ",
+      return error(StatusCode::kInvalidModel, ctx.node().op_type, " input ", i, " must be a tensor, got ",
                    ctx.input_type(i).to_string());
-  if (ctx.num_outputs() == 0) return error(StatusCode::kInvalidModel, n.op_type, " has no outputs");
-  if (ctx.num_outputs() > max_outputs)
-    return error(StatusCode::kInvalidModel, n.op_type, " has at most ", max_outputs, " output",
-                 max_outputs == 1 ? "" : "s", ", got ", ctx.num_outputs());
   return Status::ok();
 }
 

@@ -12,6 +12,8 @@ namespace hi::ops {
 // Fails (InvalidModel) unless inputs [0, min_inputs) are present, the node lists at most
 // max_inputs inputs and between 1 and max_outputs outputs, and every present input is a tensor.
 Status check_arity(const InferContext& ctx, size_t min_inputs, size_t max_inputs, size_t max_outputs);
+// The counts alone, for ops whose inputs may be sequences or maps (DictVectorizer, CastMap).
+Status check_input_counts(const InferContext& ctx, size_t min_inputs, size_t max_inputs, size_t max_outputs);
 
 // ONNX unidirectional broadcasting: `from` (named what_from) must broadcast to `to` without
 // changing it. Unknown dims pass; an unknown rank passes. InvalidModel on failure.
