@@ -479,6 +479,10 @@ nb::dict placement_dict(const hi::Session& s) {
   return d;
 }
 
+// A run's output tensor as handed to Python. use_count 1 is the result map's own reference; more
+// means an input, a constant of the model or another output holds the same buffer: a private copy.
+hi::Tensor private_output(const hi::Tensor& t) { return t.storage() && t.storage().use_count() > 1 ? t.clone() : t; }
+
 // Runs with the GIL released. Returns the outputs in the order asked for (all outputs, in model
 // order, when `output_names` is empty); an output sharing storage with anything is copied first.
 std::vector<hi::Tensor> run_session(const hi::Session& session, const std::map<std::string, hi::Tensor>& feed,
@@ -499,10 +503,7 @@ std::vector<hi::Tensor> run_session(const hi::Session& session, const std::map<s
   for (const auto& name : names) {
     auto it = outputs.find(name);
     if (it == outputs.end()) throw_status(hi::Status(hi::StatusCode::kInternal, "output '" + name + "' missing"));
-    // use_count 1 is the map's own reference. More means an input, a constant of the model or
-    // another output holds the same buffer; hand out a private copy instead.
-    const bool shared = it->second.storage() && it->second.storage().use_count() > 1;
-    list.push_back(shared ? it->second.clone() : it->second);
+    list.push_back(private_output(it->second));
   }
   return list;
 }
@@ -519,10 +520,6 @@ nb::tuple run_session_profiled(const hi::Session& session, const std::map<std::s
 }
 
 // ---- Values that are not tensors: sequences, maps, ZipMap's sequences of maps --------------------
-
-// A run's output tensor as handed to Python: a private copy when anything else shares its storage
-// (see run_session).
-hi::Tensor private_output(const hi::Tensor& t) { return t.storage() && t.storage().use_count() > 1 ? t.clone() : t; }
 
 // (keys, values): two 1-D Tensors of one length (the Python side builds them from a dict).
 hi::Map map_from_python(const nb::handle& obj, const std::string& what) {
