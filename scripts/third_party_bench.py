@@ -3,7 +3,10 @@
 pipelines.py: RapidOCR on PP-OCR, Magika), with onnxruntime and with hipinfer substituted for it.
 Engines alternate process by process, ROUNDS times; each process runs one warm-up pass (its
 time is the first-pass figure) and REPEAT timed passes (the best is its steady figure). Prints
-the medians over the rounds and hipinfer's time over onnxruntime's. Needs a quiet machine.
+the medians over the rounds and hipinfer's time over onnxruntime's. Then Magika's model alone:
+one run() at batch 1 on random bytes, both engines in this process with their default threads,
+alternating blocks of 30 runs, ROUNDS times (ms per run, median of the blocks). Needs a quiet
+machine.
 
 usage: .venv/bin/python scripts/third_party_bench.py [--rounds 3] [--repeat 5] [pipeline ...]
 """
@@ -14,6 +17,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 PIPELINES = Path(__file__).resolve().parent.parent / "tests" / "python" / "third_party" / "pipelines.py"
@@ -23,6 +27,28 @@ def run(pipeline: str, engine: str, repeat: int) -> dict:
     r = subprocess.run([sys.executable, str(PIPELINES), pipeline, "--engine", engine, "--repeat", str(repeat)],
                        capture_output=True, text=True, check=True)
     return json.loads(r.stdout)
+
+
+def magika_model(rounds: int) -> None:
+    import magika
+    import numpy as np
+    import onnxruntime
+    import hipinfer
+    model = str(next(Path(magika.__file__).parent.glob("models/*/model.onnx")))
+    x = np.random.default_rng(0).integers(0, 257, (1, 2048)).astype(np.int32)
+    sessions = {"onnxruntime": onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"]),
+                "hipinfer": hipinfer.InferenceSession(model)}
+    times = {name: [] for name in sessions}
+    for s in sessions.values():
+        s.run(None, {"bytes": x})
+    for _ in range(rounds):
+        for name, s in sessions.items():
+            t0 = time.perf_counter()
+            for _ in range(30):
+                s.run(None, {"bytes": x})
+            times[name].append((time.perf_counter() - t0) / 30 * 1e3)
+    o, h = statistics.median(times["onnxruntime"]), statistics.median(times["hipinfer"])
+    print(f"magika model alone, ms per run: onnxruntime {o:.2f}, hipinfer {h:.2f}, ratio {h / o:.2f}")
 
 
 def main() -> None:
@@ -43,6 +69,8 @@ def main() -> None:
             o = statistics.median(times["onnxruntime"][kind])
             h = statistics.median(times["hipinfer"][kind])
             print(f"{pipeline:10} {kind:7} {o:14.4f} {h:11.4f} {h / o:6.2f}")
+    if "magika" in args.pipelines:
+        magika_model(args.rounds)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ class GlobalMaxPoolOp final : public Op {
       using C = compute_t<T>;
       const T* px = x.data<T>();
       // The better of two: the larger, a number over NaN. Branch-free, so 16 lanes at a time
-      // vectorise (a plane of 508 floats: 0.9 -> 0.1 ms); the lanes then fold the same way.
+      // vectorise (Magika: 512 planes of 508 floats, 0.9 -> 0.3 ms); the lanes then fold the same way.
       const auto better = [](C best, C v) { return (v > best) | ((best != best) & (v == v)) ? v : best; };
       constexpr int64_t kLanes = 16;
       for (int64_t p = 0; p < planes; ++p) {
