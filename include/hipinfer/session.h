@@ -25,8 +25,16 @@ struct SessionOptions {
   // "fuse_inverted_residual"), to find out whether a pass changes a model's results or speed.
   // An unknown name makes create() fail, listing the passes.
   std::vector<std::string> disabled_passes;
-  // Intra-op threads; 0 = the physical cores.
+  // Intra-op threads; 0 = the physical cores this process may use (its affinity mask, capped by
+  // its cgroup's CPU quota).
   int threads = 0;
+  // Run on fewer threads while other processes take cores: a run in which a parallel region's
+  // helper thread started late (descheduled) makes the next runs use a thread fewer, and the
+  // full count is probed again after a hold that doubles while the machine stays busy (0.5 s to
+  // 8 s). Kernels are made per thread count, so results may differ in the last bits between runs
+  // on different counts. false: every run uses `threads`, and repeated runs of one input give
+  // the same bits.
+  bool adapt_threads = true;
   // Most host memory (bytes) this session may hold at once: its weights and folded constants,
   // memory-plan arenas, and the tensors of its runs (outputs count until the caller releases
   // them), summed over runs in flight. Creating or running past it fails with kOutOfMemory
@@ -141,6 +149,7 @@ struct RunStats {
   int64_t planned_arena_bytes = 0;        // size of the static memory plan's arena for these shapes (0: none)
   int64_t planned_activation_bytes = 0;   // the sum of the planned intermediate tensors the arena holds
   int64_t fallback_nodes = 0;             // nodes this run executed on a device other than the first listed
+  int threads = 0;                        // intra-op threads this run used (SessionOptions::adapt_threads)
   std::vector<NodeTime> node_times;       // in execution order; empty unless SessionOptions::profile
   std::vector<NodeTraffic> node_traffic;  // likewise, with device partitions' nodes one by one
   GpuActivity gpu;  // this run's launches, synchronisations and allocations (all 0 without a GPU; counted

@@ -10,6 +10,8 @@
 //     packed once.
 #include "cpu/inverted_residual.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -79,9 +81,16 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   void run(const float* x, const float* z, float* y) const override {
     const int64_t tasks = g_.batch * bands_ * parts_;
     const int threads = static_cast<int>(std::min<int64_t>(current_threads(), tasks));
+    RegionLoad* load = current_region_load();
+    const int64_t start_ns = load ? steady_ns() : 0;
     if (parts_ == 1) {
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-      for (int64_t task = 0; task < tasks; ++task) run_band(x, z, y, task / bands_, task % bands_, 0, nullptr);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+      {
+        if (omp_get_thread_num() > 0) note_helper_start(load, start_ns);
+#pragma omp for schedule(static)
+        for (int64_t task = 0; task < tasks; ++task) run_band(x, z, y, task / bands_, task % bands_, 0, nullptr);
+      }
+      if (threads > 1) note_region(load);
       return;
     }
     // Parts: every thread filters its hidden channels of the whole batch into one shared D, then
@@ -94,6 +103,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     const int64_t chunks = std::min<int64_t>(threads, pixels);
 #pragma omp parallel num_threads(threads)
     {
+      if (omp_get_thread_num() > 0) note_helper_start(load, start_ns);
 #pragma omp for schedule(static)
       for (int64_t task = 0; task < tasks; ++task) run_band(x, nullptr, nullptr, task / parts_, 0, task % parts_, d);
 #pragma omp for schedule(static)
@@ -104,6 +114,7 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
                     acts_[2]);
       }
     }
+    note_region(load);
   }
 
  private:

@@ -1,5 +1,7 @@
-// The fast kernels an op makes, one per input-shape key, and the packed weights they share
-// (weight_cache.h): a new shape costs a kernel, not another copy of the weights. Bounded:
+// The fast kernels an op makes, one per input-shape key and thread count, and the packed weights
+// they share (weight_cache.h): a new shape costs a kernel, not another copy of the weights. The
+// thread count is part of the key because a kernel is made for it (oneDNN fixes a primitive's
+// threads when it creates it) and a session runs on fewer threads while the machine is busy. Bounded:
 // past kMaxShapes the least recently used kernel is dropped (a model fed ever new shapes).
 #pragma once
 
@@ -9,8 +11,10 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cpu/threading.h"
 #include "cpu/weight_cache.h"
 
 namespace hi::cpu {
@@ -21,15 +25,17 @@ class KernelCache {
   static constexpr size_t kMaxShapes = 64;
   using Key = std::vector<int64_t>;
 
-  // The kernel for `key`, made by make(WeightCache*) the first time (null: no fast kernel
-  // for this shape, also remembered). Thread-safe; a kernel is made under the lock.
+  // The kernel for `key` at the current thread count, made by make(WeightCache*) the first
+  // time (null: no fast kernel for this shape, also remembered). Thread-safe; a kernel is made
+  // under the lock.
   template <typename Make>
   std::shared_ptr<const Kernel> get(const Key& key, Make&& make) {
+    const std::pair<int, Key> full_key{current_threads(), key};
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = kernels_.find(key);
+    auto it = kernels_.find(full_key);
     if (it == kernels_.end()) {
       if (kernels_.size() >= kMaxShapes) drop_least_recent();
-      it = kernels_.emplace(key, Entry{std::shared_ptr<const Kernel>(make(&weights_)), 0}).first;
+      it = kernels_.emplace(full_key, Entry{std::shared_ptr<const Kernel>(make(&weights_)), 0}).first;
     }
     it->second.last_used = ++clock_;
     return it->second.kernel;
@@ -61,7 +67,7 @@ class KernelCache {
   }
 
   mutable std::mutex mutex_;
-  std::map<Key, Entry> kernels_;
+  std::map<std::pair<int, Key>, Entry> kernels_;  // keyed by (threads, shape key)
   uint64_t clock_ = 0;
   WeightCache weights_;
 };

@@ -1,29 +1,100 @@
 #include "cpu/threading.h"
 
 #include <omp.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
 
 namespace hi::cpu {
+namespace {
+
+std::string read_first_line(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// Physical cores among the CPUs of the affinity mask: distinct (package, core) pairs, since
+// hyper-thread siblings share both.
+int cores_in_affinity_mask() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  const unsigned logical = std::max(1u, std::thread::hardware_concurrency());
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return static_cast<int>(logical);
+  std::set<std::pair<int, int>> seen;
+  int allowed = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &mask)) continue;
+    ++allowed;
+    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    std::ifstream core(dir + "core_id"), pkg(dir + "physical_package_id");
+    int c = -1, p = -1;
+    if (!(core >> c) || !(pkg >> p)) return std::max(allowed, CPU_COUNT(&mask));  // no topology: count CPUs
+    seen.insert({p, c});
+  }
+  return seen.empty() ? std::max(1, allowed) : static_cast<int>(seen.size());
+}
+
+// The cgroup quota of this process as a core count (`cores` when there is none): the smallest
+// quota of its cgroup and the cgroups above it, v2 (cpu.max) or v1 (cpu.cfs_quota_us).
+int cores_under_cgroup_quota(int cores) {
+  namespace fs = std::filesystem;
+  std::ifstream in("/proc/self/cgroup");
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    fs::path dir = line.substr(second + 1);
+    const bool v2 = controllers.empty();
+    const bool v1_cpu = controllers == "cpu" || controllers.rfind("cpu,", 0) == 0 ||
+                        controllers.find(",cpu,") != std::string::npos ||
+                        (controllers.size() > 4 && controllers.compare(controllers.size() - 4, 4, ",cpu") == 0);
+    if (!v2 && !v1_cpu) continue;
+    const fs::path root = v2 ? fs::path("/sys/fs/cgroup") : fs::path("/sys/fs/cgroup") / controllers;
+    for (int depth = 0; depth < 64; ++depth) {
+      const fs::path here = root / dir.relative_path();
+      if (v2) {
+        cores = cores_under_quota(read_first_line((here / "cpu.max").string()), cores);
+      } else {
+        const std::string quota = read_first_line((here / "cpu.cfs_quota_us").string());
+        const std::string period = read_first_line((here / "cpu.cfs_period_us").string());
+        if (!quota.empty() && quota[0] != '-' && !period.empty())
+          cores = cores_under_quota(quota + " " + period, cores);
+      }
+      if (!dir.has_relative_path()) break;
+      dir = dir.parent_path();
+    }
+  }
+  return cores;
+}
+
+thread_local RegionLoad* t_region_load = nullptr;
+
+}  // namespace
+
+int cores_under_quota(std::string_view cpu_max, int cores) {
+  const auto space = cpu_max.find(' ');
+  if (space == std::string_view::npos) return cores;
+  int64_t quota = 0, period = 0;
+  const auto q = cpu_max.substr(0, space), p = cpu_max.substr(space + 1);
+  if (std::from_chars(q.data(), q.data() + q.size(), quota).ec != std::errc() ||
+      std::from_chars(p.data(), p.data() + p.size(), period).ec != std::errc() || quota <= 0 || period <= 0)
+    return cores;  // "max", or not a quota
+  const int64_t allowed = std::max<int64_t>(1, (quota + period - 1) / period);
+  return static_cast<int>(std::min<int64_t>(cores, allowed));
+}
 
 int physical_cores() {
-  static const int cores = [] {
-    // Distinct (package, core) pairs; hyper-thread siblings share both.
-    std::set<std::pair<int, int>> seen;
-    const unsigned logical = std::thread::hardware_concurrency();
-    for (unsigned cpu = 0; cpu < logical; ++cpu) {
-      const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
-      std::ifstream core(dir + "core_id"), pkg(dir + "physical_package_id");
-      int c = -1, p = -1;
-      if (!(core >> c) || !(pkg >> p)) return logical > 0 ? static_cast<int>(logical) : 1;
-      seen.insert({p, c});
-    }
-    return seen.empty() ? 1 : static_cast<int>(seen.size());
-  }();
+  static const int cores = cores_under_cgroup_quota(cores_in_affinity_mask());
   return cores;
 }
 
@@ -33,5 +104,38 @@ ThreadScope::ThreadScope(int threads) : previous_(omp_get_max_threads()) { omp_s
 ThreadScope::~ThreadScope() { omp_set_num_threads(previous_); }
 
 int current_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
+
+RegionLoadScope::RegionLoadScope(RegionLoad* load) : previous_(t_region_load) { t_region_load = load; }
+RegionLoadScope::~RegionLoadScope() { t_region_load = previous_; }
+RegionLoad* current_region_load() { return t_region_load; }
+
+ThreadGovernor::ThreadGovernor(int threads, bool adapt)
+    : full_(std::max(1, threads)), adapt_(adapt && threads > 1), current_(full_) {}
+
+int ThreadGovernor::threads_for_run(Clock::time_point now) {
+  if (!adapt_) return full_;
+  std::lock_guard<std::mutex> lock(mu_);
+  // A reduced count past its hold probes one thread more.
+  return current_ < full_ && now >= hold_until_ ? current_ + 1 : current_;
+}
+
+void ThreadGovernor::after_run(int threads, const RegionLoad& load, Clock::time_point now) {
+  if (!adapt_) return;
+  const bool late = load.late.load(std::memory_order_relaxed) > 0;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (threads > current_) {  // a probe
+    if (late) {
+      hold_ = std::min<Clock::duration>(hold_ * 2, kMaxHold);
+      hold_until_ = now + hold_;
+    } else {
+      current_ = threads;
+      hold_ = kFirstHold;
+      hold_until_ = now + hold_;
+    }
+  } else if (late && threads == current_ && current_ > 1) {
+    --current_;
+    hold_until_ = now + hold_;
+  }
+}
 
 }  // namespace hi::cpu

@@ -29,9 +29,10 @@ struct Session::Impl {
   std::vector<TensorInfo> inputs, outputs;
   ModelMetadata metadata;
   SessionOptions options;
-  int threads = 1;            // resolved intra-op thread count
-  passes::PassReport passes;  // what the graph passes rewrote
-  PlacementReport placement;  // where each node runs
+  int threads = 1;                                // resolved intra-op thread count
+  std::unique_ptr<cpu::ThreadGovernor> governor;  // the thread count of each run
+  passes::PassReport passes;                      // what the graph passes rewrote
+  PlacementReport placement;                      // where each node runs
   std::vector<std::string> warnings;
   std::vector<int64_t> partition_ids;  // DevicePartition runners this session registered
   ~Impl() {
@@ -291,6 +292,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   HI_RETURN_IF_ERROR(replace_initializers(impl->model.graph, options.initializers));
   impl->metadata = metadata_of(impl->model);
   impl->threads = cpu::resolve_threads(options.threads);
+  impl->governor = std::make_unique<cpu::ThreadGovernor>(impl->threads, options.adapt_threads);
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
   // the GPU runtimes (which initialises them).
   bool wants_gpu = false;
@@ -655,7 +657,9 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
     }
   }
   const int64_t host_before = host_memory_stats().allocated_bytes;
-  cpu::ThreadScope thread_scope(impl_->threads);
+  const int threads = impl_->governor->threads_for_run();
+  cpu::ThreadScope thread_scope(threads);
+  cpu::RegionLoad region_load;
   std::vector<ops::Value> all;
   int64_t arena_bytes = 0, activation_bytes = 0;
   std::vector<double> node_ms;
@@ -664,8 +668,11 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
   const GpuActivity gpu_before = stats ? gpu_activity() : GpuActivity{};
   {
     runtime::TrafficTrace trace(profile ? &traffic : nullptr);
-    HI_RETURN_IF_ERROR(
-        ex.run(std::move(values), &all, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr));
+    cpu::RegionLoadScope load_scope(&region_load);
+    Status ran =
+        ex.run(std::move(values), &all, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr);
+    impl_->governor->after_run(threads, region_load);
+    HI_RETURN_IF_ERROR(ran);
   }
   for (size_t i : *wanted) results->push_back(all[i]);
   if (stats) {
@@ -675,6 +682,7 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
     stats->planned_arena_bytes = arena_bytes;
     stats->planned_activation_bytes = activation_bytes;
     stats->fallback_nodes = impl_->placement.fallbacks;
+    stats->threads = threads;
     stats->gpu = gpu_activity() - gpu_before;
     stats->node_traffic = std::move(traffic);
     stats->node_times.clear();

@@ -32,6 +32,7 @@ void expect_threads_agree(const std::string& model, const zoo::ZooOptions& optio
   ASSERT_TRUE(bytes.is_ok()) << bytes.status().to_string();
   SessionOptions so;
   so.threads = 2;
+  so.adapt_threads = false;  // bit for bit: every run on the same kernels (see SessionOptions)
   auto session = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), so);
   ASSERT_TRUE(session.is_ok()) << session.status().to_string();
   Session& s = *session.value();

@@ -200,6 +200,9 @@ std::string compare(const TensorMap& want, const TensorMap& got, bool exact) {
 struct Config {
   std::vector<std::string> devices;
   int threads = 1;  // intra-op threads per run
+  // Bit for bit against the single-threaded runs. Exact configs fix the thread count: a session
+  // that adapts it to the load (SessionOptions::adapt_threads) runs kernels made for fewer
+  // threads while the test's own threads crowd the cores, which may round differently.
   bool exact = true;
   int runs_per_thread = 2 * kFeeds;  // in one_session_many_threads
 };
@@ -208,6 +211,7 @@ std::unique_ptr<Session> open(const Model& m, const Config& c) {
   SessionOptions o;
   o.devices = c.devices;
   o.threads = c.threads;
+  o.adapt_threads = !c.exact;
   auto s = Session::create_from_bytes(m.bytes.data(), m.bytes.size(), o);
   EXPECT_TRUE(s.is_ok()) << m.name << ": " << s.status().to_string();
   if (!s.is_ok()) return nullptr;
@@ -278,12 +282,18 @@ void many_sessions_at_once(const Config& c) {
 
 const Config kCpu{{"cpu"}, 1, true};
 const Config kCpuTwoThreads{{"cpu"}, 2, true};
+// Eight runs at once on two intra-op threads each crowd two cores: the session drops to fewer
+// threads, and its results stay within rounding of the single-threaded ones.
+const Config kCpuTwoAdaptiveThreads{{"cpu"}, 2, false};
 // One run per thread on the emulated GPU (every GPU thread a fiber; slow, under TSan the more).
 const Config kEmu{{"emu", "cpu"}, 1, false, 1};
 
 TEST(SessionConcurrency, OneCpuSessionFromEightThreads) { one_session_many_threads(kCpu); }
 TEST(SessionConcurrency, OneCpuSessionWithTwoIntraOpThreadsFromEightThreads) {
   one_session_many_threads(kCpuTwoThreads);
+}
+TEST(SessionConcurrency, OneCpuSessionAdaptingItsThreadsFromEightThreads) {
+  one_session_many_threads(kCpuTwoAdaptiveThreads);
 }
 TEST(SessionConcurrency, FourCpuSessionsAtOnce) { many_sessions_at_once(kCpu); }
 TEST(SessionConcurrency, FourCpuSessionsWithTwoIntraOpThreadsAtOnce) { many_sessions_at_once(kCpuTwoThreads); }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 #include "hipinfer/session.h"
@@ -169,6 +170,41 @@ TEST(Session, InitializersFromTheOptionsReplaceTheModels) {
   auto wrong = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   ASSERT_FALSE(wrong.is_ok());
   EXPECT_EQ(wrong.status().message(), "initializer 'b' given in the options is float32[2], the model's is float32[3]");
+}
+
+// RunStats::threads says what each run used: exactly the option when the session does not adapt,
+// and never more than it (nor below 1) when it does; the results are the same either way.
+TEST(Session, RunStatsReportTheThreadsOfTheRun) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {64, 1024});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.node("Softmax", {"x"}, {"y"}, "softmax");
+  const std::string bytes = b.bytes();
+  Tensor x = filled({64, 1024}, 0);
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = std::sin(static_cast<float>(i) * 0.37f) * 9.f;
+  std::vector<float> first;
+  for (bool adapt : {false, true}) {
+    SessionOptions o;
+    o.devices = {"cpu"};
+    o.threads = 2;
+    o.adapt_threads = adapt;
+    auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+    ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+    for (int run = 0; run < 20; ++run) {
+      RunStats stats;
+      auto out = s.value()->run({{"x", x}}, {}, &stats);
+      ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+      if (adapt) {
+        EXPECT_GE(stats.threads, 1);
+        EXPECT_LE(stats.threads, 2);
+      } else {
+        EXPECT_EQ(stats.threads, 2);
+      }
+      const Tensor& y = out.value().at("y");
+      if (first.empty()) first.assign(y.data<float>(), y.data<float>() + y.numel());
+      ASSERT_EQ(std::vector<float>(y.data<float>(), y.data<float>() + y.numel()), first) << "run " << run;
+    }
+  }
 }
 
 TEST(Session, ProfileTimesEveryNodeOnlyWhenAsked) {

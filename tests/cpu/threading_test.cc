@@ -1,0 +1,165 @@
+// The thread count of the CPU backend: the cores a process may use (affinity, cgroup quota), the
+// late-start record of parallel regions, and the governor that runs a session on fewer threads
+// while other processes take cores.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "cpu/kernel_cache.h"
+#include "cpu/threading.h"
+
+namespace hi::cpu {
+namespace {
+
+using Clock = ThreadGovernor::Clock;
+
+TEST(Threading, CoresUnderQuotaReadsCgroupCpuMax) {
+  EXPECT_EQ(cores_under_quota("max 100000", 8), 8);
+  EXPECT_EQ(cores_under_quota("150000 100000", 8), 2);  // 1.5 cores: rounded up
+  EXPECT_EQ(cores_under_quota("50000 100000", 8), 1);
+  EXPECT_EQ(cores_under_quota("100000 100000", 8), 1);
+  EXPECT_EQ(cores_under_quota("400000 100000", 2), 2);  // the quota does not add cores
+  EXPECT_EQ(cores_under_quota("", 4), 4);               // no file
+  EXPECT_EQ(cores_under_quota("abc def", 4), 4);
+  EXPECT_EQ(cores_under_quota("0 100000", 4), 4);
+  EXPECT_EQ(cores_under_quota("100000 0", 4), 4);
+}
+
+TEST(Threading, PhysicalCoresAreWithinTheMachine) {
+  const int cores = physical_cores();
+  EXPECT_GE(cores, 1);
+  EXPECT_LE(static_cast<unsigned>(cores), std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(resolve_threads(0), cores);
+  EXPECT_EQ(resolve_threads(3), 3);
+}
+
+TEST(Threading, HelpersStartingLateAreCounted) {
+  RegionLoad load;
+  note_helper_start(&load, steady_ns());  // on time
+  EXPECT_EQ(load.late.load(), 0);
+  note_helper_start(&load, steady_ns() - 2 * kLateStartNs);  // a time slice after the region began
+  EXPECT_EQ(load.late.load(), 1);
+  note_helper_start(nullptr, 0);  // no record: nothing happens
+}
+
+TEST(Threading, ParallelRegionsCountIntoTheScopedLoad) {
+  ThreadScope threads(2);
+  RegionLoad load;
+  std::atomic<int64_t> covered{0};
+  {
+    RegionLoadScope scope(&load);
+    EXPECT_EQ(current_region_load(), &load);
+    parallel_for(1000, 1, [&](int64_t b, int64_t e) { covered += e - b; });
+    parallel_for(10, 100, [&](int64_t b, int64_t e) { covered += e - b; });  // serial: not a region
+  }
+  EXPECT_EQ(current_region_load(), nullptr);
+  EXPECT_EQ(covered.load(), 1010);
+  EXPECT_EQ(load.regions.load(), 1);
+  parallel_for(1000, 1, [](int64_t, int64_t) {});  // outside the scope: not counted
+  EXPECT_EQ(load.regions.load(), 1);
+}
+
+const RegionLoad& late_load() {
+  static RegionLoad load;
+  load.regions = 5;
+  load.late = 1;
+  return load;
+}
+const RegionLoad kQuiet;
+
+TEST(ThreadGovernor, DropsAThreadAfterALateRunAndProbesBackWithBackOff) {
+  ThreadGovernor g(4, true);
+  const auto t0 = Clock::now();
+  const auto hold = ThreadGovernor::kFirstHold;
+  EXPECT_EQ(g.threads_for_run(t0), 4);
+  g.after_run(4, kQuiet, t0);
+  EXPECT_EQ(g.threads_for_run(t0), 4);
+  g.after_run(4, late_load(), t0);
+  EXPECT_EQ(g.threads_for_run(t0), 3);
+  g.after_run(3, late_load(), t0);  // still busy at 3: 2
+  EXPECT_EQ(g.threads_for_run(t0 + hold / 2), 2);
+  // After the hold one run probes 3; it is late, so the hold doubles.
+  EXPECT_EQ(g.threads_for_run(t0 + hold), 3);
+  g.after_run(3, late_load(), t0 + hold);
+  EXPECT_EQ(g.threads_for_run(t0 + hold + 2 * hold - std::chrono::milliseconds(1)), 2);
+  EXPECT_EQ(g.threads_for_run(t0 + 3 * hold), 3);
+  g.after_run(3, kQuiet, t0 + 3 * hold);  // the machine is free again: up, hold reset
+  EXPECT_EQ(g.threads_for_run(t0 + 3 * hold), 3);
+  EXPECT_EQ(g.threads_for_run(t0 + 4 * hold), 4);
+  g.after_run(4, kQuiet, t0 + 4 * hold);
+  EXPECT_EQ(g.threads_for_run(t0 + 100 * hold), 4);
+}
+
+TEST(ThreadGovernor, HoldStopsDoublingAtItsMaximum) {
+  ThreadGovernor g(2, true);
+  auto now = Clock::now();
+  g.after_run(2, late_load(), now);
+  // Busy for good: every probe is late. The hold doubles from 0.5 s (1, 2, 4, 8 s) and stays at
+  // 8 s: a probe comes at most kMaxHold after the last, and from the fourth on not before.
+  for (int i = 0; i < 20; ++i) {
+    now += ThreadGovernor::kMaxHold;
+    ASSERT_EQ(g.threads_for_run(now), 2) << "probe " << i;
+    g.after_run(2, late_load(), now);
+    const bool held = g.threads_for_run(now + ThreadGovernor::kMaxHold - std::chrono::milliseconds(1)) == 1;
+    ASSERT_EQ(held, i >= 3) << "probe " << i;
+  }
+}
+
+TEST(ThreadGovernor, NeverBelowOneAndFixedWhenNotAdapting) {
+  ThreadGovernor one(1, true);
+  one.after_run(1, late_load());
+  EXPECT_EQ(one.threads_for_run(), 1);
+  ThreadGovernor fixed(4, false);
+  fixed.after_run(4, late_load());
+  EXPECT_EQ(fixed.threads_for_run(), 4);
+  ThreadGovernor two(2, true);
+  two.after_run(2, late_load());
+  two.after_run(1, late_load());
+  EXPECT_EQ(two.threads_for_run(Clock::now()), 1);
+}
+
+TEST(ThreadGovernor, ConcurrentRunsKeepItConsistent) {
+  ThreadGovernor g(4, true);
+  std::vector<std::thread> runners;
+  for (int t = 0; t < 4; ++t)
+    runners.emplace_back([&g, t] {
+      for (int i = 0; i < 2000; ++i) {
+        const int threads = g.threads_for_run();
+        ASSERT_GE(threads, 1);
+        ASSERT_LE(threads, 4);
+        g.after_run(threads, (i + t) % 3 == 0 ? late_load() : kQuiet);
+      }
+    });
+  for (auto& r : runners) r.join();
+}
+
+struct CountedKernel {
+  int threads;
+  std::string describe() const { return std::to_string(threads); }
+};
+
+TEST(KernelCache, KeepsOneKernelPerThreadCount) {
+  KernelCache<CountedKernel> cache;
+  int made = 0;
+  auto make = [&](WeightCache*) {
+    ++made;
+    return new CountedKernel{current_threads()};
+  };
+  {
+    ThreadScope two(2);
+    EXPECT_EQ(cache.get({1, 2}, make)->threads, 2);
+    EXPECT_EQ(cache.get({1, 2}, make)->threads, 2);
+  }
+  {
+    ThreadScope one(1);
+    EXPECT_EQ(cache.get({1, 2}, make)->threads, 1);  // made for one thread, not the two-thread one
+  }
+  ThreadScope two(2);
+  EXPECT_EQ(cache.get({1, 2}, make)->threads, 2);
+  EXPECT_EQ(made, 2);
+}
+
+}  // namespace
+}  // namespace hi::cpu
