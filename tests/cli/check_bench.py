@@ -120,6 +120,9 @@ if j:
           h["session_create_ms"] > 0 and h["peak_rss_bytes"] > 0 and h["peak_host_bytes"] > 0 and h["planned_arena_bytes"] >= 0
           and h["nodes_executed"] >= 1, h)
     check("no peers, ok", j["peers"] == [] and j["ok"] is True, j)
+    # Session creation, the first run (the first warm-up run) and the steady state, apart.
+    check("precision, first run, no busy load", h["precision"] == "fp32" and h["first_run_ms"] > 0
+          and j["busy_processes"] == 0 and 0 <= h["reduced_thread_runs"] <= 5, h)
 check("with --json - the table goes to stderr", "latency median (ms)" in r.stderr and "throughput" in r.stderr, r.stderr)
 
 r = bench(MODEL, "--runs", "3", "--warmup", "0", "--batch", "4", "--threads", "1", "--json", path("b4.json"))
@@ -189,8 +192,9 @@ else:
     if j:
         p = j["peers"][0] if j["peers"] else {}
         check("peer measured", p.get("name") == "onnxruntime" and p.get("state") == "measured" and p.get("version") == onnxruntime.__version__, p)
-        check("peer: 5 runs, statistics, creation time, RSS", p.get("runs") == 5 and len(p.get("latencies_ms", [])) == 5
-              and p["latency_ms"]["median"] > 0 and p["session_create_ms"] > 0 and p["peak_rss_bytes"] > 0, p)
+        check("peer: 5 runs, statistics, creation time, first run, RSS, precision", p.get("runs") == 5
+              and len(p.get("latencies_ms", [])) == 5 and p["latency_ms"]["median"] > 0 and p["session_create_ms"] > 0
+              and p["first_run_ms"] > 0 and p["peak_rss_bytes"] > 0 and p["precision"] == "fp32", p)
         c = j["comparisons"].get("onnxruntime", {})
         hm, pm = j["hipinfer"]["latency_ms"]["median"], p["latency_ms"]["median"]
         check("ratios", abs(c.get("median_latency_ratio", 0) - hm / pm) < 1e-6 * hm / pm and c.get("throughput_ratio", 0) > 0, c)
@@ -216,6 +220,7 @@ else:
                 "class GraphOptimizationLevel: ORT_ENABLE_ALL = 99\n"
                 "class InferenceSession:\n"
                 "    def __init__(self, *a, **k): pass\n"
+                "    def get_outputs(self): return []\n"
                 "    def run(self, *a):\n"
                 "        import sys; print('stand-in worker dies now', file=sys.stderr, flush=True)\n"
                 "        os.kill(os.getpid(), signal.SIGKILL)\n")
@@ -226,6 +231,97 @@ else:
     j = load_json(r, "peer crash")
     check("peer crash: hipinfer's results are still reported", j is not None and j["hipinfer"]["runs"] == 3
           and j["peers"][0]["state"] == "failed" and j["ok"] is False, j and j["peers"])
+
+# --- Comparing with OpenVINO -----------------------------------------------------------------
+try:
+    import openvino  # noqa: F401
+    have_openvino = True
+except ImportError:
+    have_openvino = False
+if not have_openvino:
+    print(f"SKIP --compare openvino: openvino is not importable by {sys.executable}")
+else:
+    r = bench(MODEL, "--runs", "4", "--warmup", "1", "--threads", "1", "--compare", "onnxruntime,openvino", "--python",
+              sys.executable, "--json", "-")
+    check("--compare onnxruntime,openvino: exit 0", r.returncode == 0, (r.returncode, r.stderr[-2000:]))
+    j = load_json(r, "--compare openvino")
+    if j:
+        peers = {p["name"]: p for p in j["peers"]}
+        ov = peers.get("openvino", {})
+        check("OpenVINO measured at fp32, its version", ov.get("state") == "measured" and ov.get("runs") == 4
+              and ov.get("precision") == "fp32" and ov.get("version") == openvino.__version__.split("-")[0]
+              and ov.get("first_run_ms", 0) > 0, ov)
+        outs = j["comparisons"].get("openvino", {}).get("outputs", [])
+        check("OpenVINO's outputs checked and match", [o["name"] for o in outs] == ["y", "z"]
+              and all(o["match"] for o in outs), outs)
+        check("both peers measured", peers.get("onnxruntime", {}).get("state") == "measured", j["peers"])
+    check("table labels OpenVINO and the precision row", "x OpenVINO" in r.stderr and "precision" in r.stderr, r.stderr)
+    # bf16: OpenVINO is told bf16 and reports what it chose (f32 where the CPU has no bf16); ONNX
+    # Runtime stays at fp32 and says so.
+    r = bench(MODEL, "--runs", "2", "--warmup", "1", "--precision", "bf16", "--accuracy-samples", "0", "--compare",
+              "openvino,onnxruntime", "--python", sys.executable, "--json", "-")
+    j = load_json(r, "--compare openvino bf16")
+    if j:
+        peers = {p["name"]: p for p in j["peers"]}
+        check("bf16: OpenVINO at bf16 or fp32, ONNX Runtime at fp32, hipinfer bf16",
+              peers.get("openvino", {}).get("precision") in ("bf16", "fp32")
+              and peers.get("onnxruntime", {}).get("precision") == "fp32" and j["hipinfer"]["precision"] == "bf16", j["peers"])
+    # Not importable: unavailable, the rest measured.
+    os.makedirs(path("no_openvino"), exist_ok=True)
+    with open(path("no_openvino/openvino.py"), "w") as f:
+        f.write("raise ImportError('No module named openvino (hidden by check_bench.py)')\n")
+    r = bench(MODEL, "--runs", "2", "--compare", "openvino", "--python", sys.executable, "--json", "-",
+              env={**ENV, "PYTHONPATH": path("no_openvino")})
+    j = load_json(r, "no openvino")
+    check("openvino not importable: exit 0, unavailable, says so", r.returncode == 0 and "openvino" in r.stderr
+          and j is not None and j["peers"][0]["state"] == "unavailable", (r.returncode, r.stderr))
+
+# --- A busy machine (--busy) -------------------------------------------------------------------
+def busy_children(marker):
+    """Processes still running with `marker` on their command line (the busy loops are forks of bench)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker.encode() in f.read() and not dead(int(entry)):
+                    found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def dead(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as f:  # a zombie nobody reaps is dead too
+        return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+r = bench(MODEL, "--runs", "20", "--warmup", "2", "--busy", "2", "--json", "-", "--seed", "4242")
+j = load_json(r, "--busy 2")
+check("--busy 2: exit 0, recorded, said in the method line", r.returncode == 0 and j is not None
+      and j["busy_processes"] == 2 and "2 busy-loop processes running beside" in r.stderr, (r.returncode, r.stderr[-1000:]))
+check("--busy 2: the busy processes are gone when bench ends", busy_children("4242") == [], busy_children("4242"))
+# Killed outright, bench cannot clean up: its busy children must die with it all the same.
+proc = subprocess.Popen([BIN, "bench", MODEL, "--time", "60", "--busy", "1", "--seed", "4343", "-q"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(100):
+    if len(busy_children("4343")) >= 2:
+        break
+    time.sleep(0.05)
+started = len(busy_children("4343"))
+proc.kill()
+proc.wait()
+for _ in range(100):
+    if not busy_children("4343"):
+        break
+    time.sleep(0.05)
+check("bench killed with --busy 1: its busy process dies too", started == 2 and busy_children("4343") == [],
+      (started, busy_children("4343")))
 
 # onnxruntime not importable (shadowed by a module that raises ImportError): say so, exit 0.
 os.makedirs(path("no_ort"), exist_ok=True)
@@ -251,16 +347,17 @@ check("worker exits at start: exit 1, status and stderr shown",
       and "latency median" in r.stdout, (r.returncode, r.stderr))
 # A worker that measures, then answers 'quit' and never exits (ignoring SIGTERM and the end of its
 # input, with a helper process of its own): bench kills it within its grace period, names it in a
-# warning, and still reports; it used to wait for ever. Called as: PYTHON -u SCRIPT MODEL FOLDER THREADS.
+# warning, and still reports; it used to wait for ever. Called as:
+# PYTHON -u SCRIPT ENGINE MODEL FOLDER THREADS PRECISION.
 stuck = executable("stuck_python", """#!/bin/sh
 trap '' TERM HUP INT
 sleep 1000 &
 echo $! > '""" + path("stuck_helper.pid") + """'
-echo "ready stuck-1.0 5"
+echo "ready stuck-1.0 5 fp32"
 while read cmd k; do
   case "$cmd" in
     run) out=ok; i=0; while [ "$i" -lt "$k" ]; do out="$out 1.5"; i=$((i + 1)); done; echo "$out" ;;
-    outputs) : > "$4/outputs.txt"; echo "ok 0" ;;
+    outputs) : > "$5/outputs.txt"; echo "ok 0" ;;
     stats) echo "ok 1000000" ;;
     quit) echo ok; while :; do sleep 1; done ;;
   esac
@@ -273,15 +370,6 @@ took = time.monotonic() - t0
 check("worker that never exits: bench ends, warns naming it, reports its runs",
       took < 60 and "warning: the ONNX Runtime worker did not exit within 5 s of 'quit' and was killed (SIGKILL)" in r.stderr
       and (load_json(r, "stuck worker") or {}).get("peers", [{}])[0].get("runs") == 2, (took, r.returncode, r.stderr[-1500:]))
-
-
-def dead(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    with open(f"/proc/{pid}/stat") as f:  # a zombie nobody reaps is dead too
-        return f.read().rsplit(")", 1)[1].split()[0] == "Z"
 
 
 helper = int(open(path("stuck_helper.pid")).read())
@@ -318,7 +406,8 @@ check("missing model: exit 4, names the file", r.returncode == 4 and "missing.on
 for args, what in [(["--runs", "0"], "--runs"), (["--runs", "x"], "--runs"), (["--time", "0"], "--time"),
                    (["--time", "soon"], "--time"), (["--warmup", "-1"], "--warmup"), (["--precision", "fp8"], "--precision"),
                    (["--opt-level", "4"], "--opt-level"), (["--threads", "-2"], "--threads"), (["--batch", "0"], "--batch"),
-                   (["--compare", "tensorflow"], "--compare"), (["--input", "x"], "--input"), (["--frobnicate"], "--frobnicate")]:
+                   (["--compare", "tensorflow"], "--compare"), (["--input", "x"], "--input"), (["--frobnicate"], "--frobnicate"),
+                   (["--busy", "-1"], "--busy"), (["--busy", "many"], "--busy")]:
     r = bench(MODEL, *args)
     check(f"bad {' '.join(args)}: exit 2 naming {what}", r.returncode == 2 and what in r.stderr, (r.returncode, r.stderr))
 r = bench(MODEL, "--runs", "1", "--json", path("no/such/dir/out.json"))

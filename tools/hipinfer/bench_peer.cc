@@ -1,4 +1,4 @@
-// The peer process and its ONNX Runtime client; see bench_peer.h.
+// The peer process and its engine client; see bench_peer.h.
 #include "bench_peer.h"
 
 #include <fcntl.h>
@@ -232,8 +232,9 @@ Status PeerProcess::stop(double grace_s) {
                " s of 'quit' and was killed (SIGKILL)");
 }
 
-Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::string& model_path,
-                                        const TensorMap& inputs, int threads, const std::string& folder) {
+Result<PythonPeer::Started> PythonPeer::start(const Engine& engine, const std::string& python,
+                                              const std::string& model_path, const TensorMap& inputs, int threads,
+                                              const std::string& folder) {
   namespace fs = std::filesystem;
   Started started;
   // Inputs go over as .npy files; a type .npy cannot carry means no comparison, not a failure.
@@ -255,17 +256,19 @@ Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::st
     if (!list.good())
       return error(StatusCode::kRuntimeError, "cannot write ", (fs::path(folder) / "inputs.txt").string());
   }
-  const std::string script = (fs::path(folder) / "ort_worker.py").string();
+  const std::string script = (fs::path(folder) / "peer_worker.py").string();
   {
     std::ofstream out(script);
-    out << ort_worker_script();
+    out << peer_worker_script();
     if (!out.good()) return error(StatusCode::kRuntimeError, "cannot write ", script);
   }
   std::error_code ec;
   const std::string model = fs::absolute(model_path, ec).string();
-  HI_ASSIGN_OR_RETURN(auto process, PeerProcess::start({python, "-u", script, model, folder, std::to_string(threads)},
-                                                       (fs::path(folder) / "worker.stderr").string(), "ONNX Runtime"));
-  // Loading a large model into ONNX Runtime can take minutes.
+  HI_ASSIGN_OR_RETURN(
+      auto process,
+      PeerProcess::start({python, "-u", script, engine.name, model, folder, std::to_string(threads), engine.precision},
+                         (fs::path(folder) / (engine.name + ".stderr")).string(), engine.label));
+  // Loading a large model into a peer can take minutes.
   HI_ASSIGN_OR_RETURN(std::string hello, process->read_line(1800));
   std::istringstream words(hello);
   std::string tag;
@@ -276,17 +279,18 @@ Result<OrtPeer::Started> OrtPeer::start(const std::string& python, const std::st
     return started;
   }
   if (tag == "error") return error(StatusCode::kRuntimeError, hello.substr(tag.size() + 1));
-  auto peer = std::unique_ptr<OrtPeer>(new OrtPeer());
-  if (tag != "ready" || !(words >> peer->version_ >> peer->create_ms_))
-    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker (", python, ") answered '", hello,
-                 "' instead of 'ready VERSION MS'");
+  auto peer = std::unique_ptr<PythonPeer>(new PythonPeer());
+  if (tag != "ready" || !(words >> peer->version_ >> peer->create_ms_ >> peer->precision_))
+    return error(StatusCode::kRuntimeError, "the ", engine.label, " worker (", python, ") answered '", hello,
+                 "' instead of 'ready VERSION MS PRECISION'");
+  peer->label_ = engine.label;
   peer->process_ = std::move(process);
   peer->folder_ = folder;
   started.peer = std::move(peer);
   return started;
 }
 
-Result<std::string> OrtPeer::request(const std::string& line, double timeout_s) {
+Result<std::string> PythonPeer::request(const std::string& line, double timeout_s) {
   HI_RETURN_IF_ERROR(process_->send(line));
   Result<std::string> reply = process_->read_line(timeout_s);
   if (!reply.is_ok()) return reply.status();
@@ -294,11 +298,11 @@ Result<std::string> OrtPeer::request(const std::string& line, double timeout_s) 
   if (answer.rfind("ok", 0) == 0 && (answer.size() == 2 || answer[2] == ' '))
     return answer.size() == 2 ? std::string() : answer.substr(3);
   if (answer.rfind("error ", 0) == 0)
-    return error(StatusCode::kRuntimeError, "ONNX Runtime failed on '", line, "': ", answer.substr(6));
-  return error(StatusCode::kRuntimeError, "the ONNX Runtime worker answered '", answer, "' to '", line, "'");
+    return error(StatusCode::kRuntimeError, label_, " failed on '", line, "': ", answer.substr(6));
+  return error(StatusCode::kRuntimeError, "the ", label_, " worker answered '", answer, "' to '", line, "'");
 }
 
-Result<std::vector<double>> OrtPeer::run(int k, double expected_ms_per_run) {
+Result<std::vector<double>> PythonPeer::run(int k, double expected_ms_per_run) {
   // Generous: a machine that is busy elsewhere must not turn into a false failure.
   const double timeout_s = std::max(600.0, 20.0 * k * expected_ms_per_run / 1000.0);
   HI_ASSIGN_OR_RETURN(std::string answer, request("run " + std::to_string(k), timeout_s));
@@ -306,12 +310,12 @@ Result<std::vector<double>> OrtPeer::run(int k, double expected_ms_per_run) {
   std::istringstream in(answer);
   for (double v; in >> v;) ms.push_back(v);
   if (static_cast<int>(ms.size()) != k)
-    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker returned ", ms.size(), " latencies for 'run ", k,
+    return error(StatusCode::kRuntimeError, "the ", label_, " worker returned ", ms.size(), " latencies for 'run ", k,
                  "'");
   return ms;
 }
 
-Result<std::vector<std::pair<std::string, Tensor>>> OrtPeer::outputs() {
+Result<std::vector<std::pair<std::string, Tensor>>> PythonPeer::outputs() {
   HI_ASSIGN_OR_RETURN(std::string answer, request("outputs", 1800));
   std::vector<std::pair<std::string, Tensor>> result;
   std::ifstream list(std::filesystem::path(folder_) / "outputs.txt");
@@ -322,12 +326,12 @@ Result<std::vector<std::pair<std::string, Tensor>>> OrtPeer::outputs() {
     result.emplace_back(line.substr(tab + 1), std::move(t));
   }
   if (std::to_string(result.size()) != answer)
-    return error(StatusCode::kRuntimeError, "the ONNX Runtime worker announced ", answer, " outputs, found ",
+    return error(StatusCode::kRuntimeError, "the ", label_, " worker announced ", answer, " outputs, found ",
                  result.size());
   return result;
 }
 
-Result<int64_t> OrtPeer::peak_rss_bytes() {
+Result<int64_t> PythonPeer::peak_rss_bytes() {
   HI_ASSIGN_OR_RETURN(std::string answer, request("stats", 60));
   return static_cast<int64_t>(std::strtoll(answer.c_str(), nullptr, 10));
 }

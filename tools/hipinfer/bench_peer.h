@@ -1,12 +1,14 @@
-// Another engine measured beside hipinfer by `hipinfer bench --compare`: today ONNX Runtime, run
-// by a small Python worker (bench_ort_worker.cc) in a child process.
+// Another engine measured beside hipinfer by `hipinfer bench --compare`: ONNX Runtime or OpenVINO,
+// each run by a small Python worker (bench_peer_worker.cc) in a child process.
 //
 // Set-up: bench writes the model's inputs as .npy files into a temporary folder with a list
 // `inputs.txt` ("FILE<TAB>INPUT NAME" per line), writes the worker there and starts
-// `PYTHON -u worker.py MODEL FOLDER THREADS` with stdin and stdout as pipes and stderr into
-// FOLDER/worker.stderr (shown when the worker fails).
+// `PYTHON -u worker.py ENGINE MODEL FOLDER THREADS PRECISION` with stdin and stdout as pipes and stderr into
+// FOLDER/ENGINE.stderr (shown when the worker fails).
 // Protocol, one line each way:
-//   worker at start:  "ready VERSION CREATE_MS" | "unavailable WHY" (not importable) | "error WHY"
+//   worker at start:  "ready VERSION CREATE_MS PRECISION" (the precision the engine chose, which
+//                     may differ from the one asked for) | "unavailable WHY" (not importable) |
+//                     "error WHY"
 //   "run K"       ->  "ok MS1 ... MSK": K runs, each timed inside the worker around session.run,
 //                     so the pipe is never timed
 //   "outputs"     ->  "ok N": one more run, outputs saved as .npy with a list in outputs.txt
@@ -26,7 +28,7 @@
 
 namespace hi::cli {
 
-const char* ort_worker_script();
+const char* peer_worker_script();
 
 // A child process spoken to in lines over pipes, in its own process group. Every failure (it will
 // not start, it died, it did not answer or read in time, it answered "error ...", it would not
@@ -63,18 +65,24 @@ class PeerProcess {
   bool killed_ = false;  // it was sent SIGKILL (for not answering, reading or exiting in time)
 };
 
-// ONNX Runtime through the worker. start() has three outcomes: a running worker, "unavailable"
-// (onnxruntime or numpy not importable: the comparison is skipped) or an error.
-class OrtPeer {
+// A peer engine through the worker. start() has three outcomes: a running worker, "unavailable"
+// (the engine or numpy not importable: the comparison is skipped) or an error.
+class PythonPeer {
  public:
   struct Started {
-    std::unique_ptr<OrtPeer> peer;  // null when unavailable
+    std::unique_ptr<PythonPeer> peer;  // null when unavailable
     std::string unavailable_reason;
   };
+  struct Engine {
+    std::string name;       // "onnxruntime" or "openvino": the worker's ENGINE argument
+    std::string label;      // "ONNX Runtime": in messages
+    std::string precision;  // asked for: "fp32" or "bf16"
+  };
   // Writes the inputs and the worker into `folder` (which must exist) and starts `python`.
-  static Result<Started> start(const std::string& python, const std::string& model_path, const TensorMap& inputs,
-                               int threads, const std::string& folder);
+  static Result<Started> start(const Engine& engine, const std::string& python, const std::string& model_path,
+                               const TensorMap& inputs, int threads, const std::string& folder);
   const std::string& version() const { return version_; }
+  const std::string& precision() const { return precision_; }  // the one it runs at
   double create_ms() const { return create_ms_; }
   // K timed runs; `expected_ms_per_run` (0: unknown) sets how long to wait for the answer.
   Result<std::vector<double>> run(int k, double expected_ms_per_run);
@@ -86,8 +94,10 @@ class OrtPeer {
  private:
   Result<std::string> request(const std::string& line, double timeout_s);
   std::unique_ptr<PeerProcess> process_;
+  std::string label_;
   std::string folder_;
   std::string version_;
+  std::string precision_;
   double create_ms_ = 0;
 };
 

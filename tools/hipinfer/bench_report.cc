@@ -39,6 +39,9 @@ std::string method_text(const BenchReport& r) {
   std::string s = std::to_string(r.warmup) + (r.warmup == 1 ? " warm-up run, then " : " warm-up runs, then ") + limit +
                   " per engine";
   if (!r.peers.empty()) s += ", engines alternating in blocks";
+  if (r.busy_processes > 0)
+    s += ", " + std::to_string(r.busy_processes) +
+         (r.busy_processes == 1 ? " busy-loop process" : " busy-loop processes") + " running beside (--busy)";
   return s;
 }
 
@@ -59,11 +62,13 @@ void print_row(std::FILE* out, const std::string& label, const std::vector<std::
 void write_engine(JsonWriter& j, const EngineResult& e, long long batch) {
   j.begin_object();
   j.key("name").value(e.name).key("label").value(e.label).key("version").value(e.version);
+  j.key("precision").value(e.precision);
   j.key("state").value(state_name(e.state));
   if (!e.message.empty()) j.key("message").value(e.message);
   if (e.state == EngineResult::State::kMeasured) {
     const LatencySummary s = summarize(e.latencies_ms);
     j.key("session_create_ms").value(e.create_ms);
+    j.key("first_run_ms").value(e.first_run_ms);
     j.key("runs").value(s.runs).key("total_ms").value(s.total_ms);
     j.key("latency_ms").begin_object();
     j.key("min").value(s.min_ms).key("mean").value(s.mean_ms).key("median").value(s.median_ms);
@@ -75,6 +80,7 @@ void write_engine(JsonWriter& j, const EngineResult& e, long long batch) {
     if (e.planned_activation_bytes >= 0) j.key("planned_activation_bytes").value(e.planned_activation_bytes);
     if (e.peak_host_bytes >= 0) j.key("peak_host_bytes").value(e.peak_host_bytes);
     if (e.nodes_executed >= 0) j.key("nodes_executed").value(e.nodes_executed);
+    if (e.reduced_thread_runs >= 0) j.key("reduced_thread_runs").value(e.reduced_thread_runs);
     j.key("latencies_ms").value(e.latencies_ms);
   }
   j.end_object();
@@ -163,7 +169,12 @@ void print_report(std::FILE* out, const BenchReport& r) {
                  human_bytes(static_cast<double>(g.allocated_bytes)).c_str(),
                  human_bytes(static_cast<double>(g.reserved_bytes)).c_str(),
                  human_bytes(static_cast<double>(g.peak_allocated_bytes)).c_str());
-  std::fprintf(out, "  method     %s\n\n", method_text(r).c_str());
+  std::fprintf(out, "  method     %s\n", method_text(r).c_str());
+  if (r.hipinfer.reduced_thread_runs > 0)
+    std::fprintf(out,
+                 "  threads    hipinfer ran %lld of its %zu timed runs on fewer threads (other processes took cores)\n",
+                 static_cast<long long>(r.hipinfer.reduced_thread_runs), r.hipinfer.latencies_ms.size());
+  std::fprintf(out, "\n");
 
   const auto engines = measured(r);
   std::vector<std::string> header;
@@ -174,8 +185,12 @@ void print_report(std::FILE* out, const BenchReport& r) {
     for (const auto* e : engines) cells.push_back(cell(*e, summarize(e->latencies_ms)));
     print_row(out, label, cells);
   };
+  row("precision", [](const EngineResult& e, const LatencySummary&) { return e.precision; });
   row("session creation (ms)",
       [](const EngineResult& e, const LatencySummary&) { return e.create_ms < 0 ? "-" : fmt("%.1f", e.create_ms); });
+  row("first run (ms)", [](const EngineResult& e, const LatencySummary&) {
+    return e.first_run_ms < 0 ? "-" : fmt("%.1f", e.first_run_ms);
+  });
   row("runs", [](const EngineResult&, const LatencySummary& s) { return std::to_string(s.runs); });
   row("latency min (ms)", [](const EngineResult&, const LatencySummary& s) { return fmt("%.3f", s.min_ms); });
   row("latency mean (ms)", [](const EngineResult&, const LatencySummary& s) { return fmt("%.3f", s.mean_ms); });
@@ -211,7 +226,7 @@ void print_report(std::FILE* out, const BenchReport& r) {
     const double their_tp = throughput_per_s(theirs, r.batch);
     std::fprintf(out, "  throughput       %.2f x %s  (above 1: hipinfer is faster)\n",
                  their_tp > 0 ? throughput_per_s(ours, r.batch) / their_tp : NAN, p.label.c_str());
-    if (p.label == "ONNX Runtime" && p.peak_rss_bytes >= 0)
+    if (p.peak_rss_bytes >= 0)
       std::fprintf(out, "  (%s's peak RSS is its Python worker's, the interpreter and numpy included)\n",
                    p.label.c_str());
     if (!p.output_check_error.empty()) {
@@ -243,7 +258,8 @@ std::string one_line_summary(const BenchReport& r) {
   for (const auto& p : r.peers) {
     if (p.state != EngineResult::State::kMeasured) continue;
     const LatencySummary theirs = summarize(p.latencies_ms);
-    if (theirs.median_ms > 0) s += "; median " + fmt("%.2f", ours.median_ms / theirs.median_ms) + " x " + p.label;
+    if (theirs.median_ms > 0)
+      s += "; median " + fmt("%.2f", ours.median_ms / theirs.median_ms) + " x " + p.label + " " + p.precision;
   }
   for (const GpuMemoryStats& g : r.gpu_memory)
     s += "; " + g.device + " peak allocated " + human_bytes(static_cast<double>(g.peak_allocated_bytes)) +
@@ -259,6 +275,7 @@ std::string report_json(const BenchReport& r) {
   j.key("model").value(r.model);
   j.key("batch").value(r.batch).key("threads").value(r.threads).key("precision").value(r.precision);
   j.key("opt_level").value(r.opt_level).key("warmup_runs").value(r.warmup);
+  j.key("busy_processes").value(r.busy_processes);
   j.key("placement").value(r.placement).key("fallback_nodes").value(r.fallback_nodes);
   j.key("gpu_graphs").value(r.gpu_graphs);
   j.key("gpu_memory").begin_array();

@@ -16,12 +16,14 @@
 namespace hi::cli {
 
 struct EngineResult {
-  std::string name;   // "hipinfer", "onnxruntime", "torch": the JSON key and --compare name
+  std::string name;   // "hipinfer", "onnxruntime", "openvino", "torch": the JSON key and --compare name
   std::string label;  // "hipinfer", "ONNX Runtime": for people
   std::string version;
+  std::string precision;  // what it ran at ("fp32", "bf16"), as the engine reports it
   enum class State { kMeasured, kUnavailable, kFailed } state = State::kMeasured;
-  std::string message;    // why it is unavailable or failed
-  double create_ms = -1;  // session creation; -1 unknown
+  std::string message;       // why it is unavailable or failed
+  double create_ms = -1;     // session creation; -1 unknown
+  double first_run_ms = -1;  // the first run after creation (the first warm-up run); -1 unknown
   std::vector<double> latencies_ms;
   int64_t peak_rss_bytes = -1;  // the process running it (for a peer: its Python worker)
   // hipinfer only (-1: not applicable).
@@ -29,6 +31,7 @@ struct EngineResult {
   int64_t planned_activation_bytes = -1;  // the sum of the planned tensors the arena holds
   int64_t peak_host_bytes = -1;
   int64_t nodes_executed = -1;
+  int64_t reduced_thread_runs = -1;  // timed runs on fewer threads than asked (a busy machine)
   // Peers only: their outputs against hipinfer's.
   std::vector<OutputDiff> output_check;
   std::string output_check_error;  // why the check could not run
@@ -46,6 +49,7 @@ struct BenchReport {
   std::vector<GpuMemoryStats> gpu_memory;  // after hipinfer's runs; empty when nothing ran on a GPU
   int64_t fallback_nodes = 0;
   int warmup = 0;
+  int busy_processes = 0;    // --busy: busy-loop processes running beside the measurement
   int64_t max_runs = 0;      // 0: no limit on runs
   double time_budget_s = 0;  // 0: no time limit
   MachineInfo machine;

@@ -1,4 +1,5 @@
-// `hipinfer bench MODEL`: latency and throughput of a model, optionally beside ONNX Runtime.
+// `hipinfer bench MODEL`: latency and throughput of a model, optionally beside ONNX Runtime and
+// OpenVINO.
 // The method (warm-up, blocks that alternate between engines, what is timed) is described in
 // docs/performance.md; the pieces live in bench_*.h.
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "bench_accuracy.h"
+#include "bench_busy.h"
 #include "bench_compare.h"
 #include "bench_machine.h"
 #include "bench_peer.h"
@@ -42,6 +44,8 @@ struct BenchOptions {
   std::string precision = "fp32";
   int opt_level = 3;
   int warmup = 10;
+  int busy = 0;  // busy-loop processes beside the measurement
+  bool adapt_threads = true;
   int64_t max_runs = 0;      // 0: none
   double time_budget_s = 0;  // 0: none
   std::vector<std::string> inputs;
@@ -54,7 +58,7 @@ struct BenchOptions {
   bool gpu_graphs = true;
   bool profile = false;
   bool quiet = false;
-  std::string python;         // interpreter for the ONNX Runtime worker
+  std::string python;         // interpreter for the peers' worker
   std::string python_source;  // "--python", "HI_PYTHON", or "" for the default python3 on PATH
 };
 
@@ -66,6 +70,7 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   HI_ASSIGN_OR_RETURN(const int64_t threads, args.get_int("--threads", 0));
   HI_ASSIGN_OR_RETURN(const int64_t level, args.get_int("--opt-level", 3));
   HI_ASSIGN_OR_RETURN(const int64_t warmup, args.get_int("--warmup", 10));
+  HI_ASSIGN_OR_RETURN(const int64_t busy, args.get_int("--busy", 0));
   HI_ASSIGN_OR_RETURN(const int64_t seed, args.get_int("--seed", 0));
   HI_ASSIGN_OR_RETURN(o.max_runs, args.get_int("--runs", 0));
   HI_ASSIGN_OR_RETURN(o.time_budget_s, args.get_double("--time", 0));
@@ -74,6 +79,7 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   if (threads < 0 || threads > 4096) return bad("--threads must be 0 (physical cores) to 4096, got ", threads);
   if (level < 0 || level > 3) return bad("--opt-level must be 0, 1, 2 or 3, got ", level);
   if (warmup < 0 || warmup > 1000000) return bad("--warmup must be 0 to 1000000, got ", warmup);
+  if (busy < 0 || busy > 1024) return bad("--busy must be 0 to 1024 processes, got ", busy);
   if (args.has("--runs") && (o.max_runs < 1 || o.max_runs > 100000000))
     return bad("--runs must be 1 to 100000000, got ", o.max_runs);
   if (args.has("--time") && !(o.time_budget_s > 0 && o.time_budget_s <= 1e6))
@@ -85,6 +91,8 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   o.threads = threads > 0 ? static_cast<int>(threads) : machine.physical_cores;
   o.opt_level = static_cast<int>(level);
   o.warmup = static_cast<int>(warmup);
+  o.busy = static_cast<int>(busy);
+  o.adapt_threads = !args.has("--fixed-threads");
   o.seed = static_cast<uint64_t>(seed);
   o.precision = args.get("--precision", "fp32");
   if (o.precision != "fp32" && o.precision != "bf16")
@@ -101,8 +109,8 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   if (args.has("--compare")) {
     for (const std::string& given : split_commas(args.get("--compare"))) {
       const std::string name = given == "ort" ? "onnxruntime" : given;
-      if (name != "onnxruntime" && name != "torch")
-        return bad("--compare takes onnxruntime and/or torch (comma-separated), got '", given, "'");
+      if (name != "onnxruntime" && name != "openvino" && name != "torch")
+        return bad("--compare takes onnxruntime, openvino and/or torch (comma-separated), got '", given, "'");
       if (std::find(o.compare.begin(), o.compare.end(), name) == o.compare.end()) o.compare.push_back(name);
     }
   }
@@ -219,12 +227,12 @@ struct Lane {
 
 struct PeerRun {
   EngineResult result;
-  std::unique_ptr<OrtPeer> ort;  // null once it is unavailable or has failed
+  std::unique_ptr<PythonPeer> engine;  // null once it is unavailable or has failed
   Lane lane;
   void fail(const Status& s) {
     result.state = EngineResult::State::kFailed;
     result.message = s.message();
-    if (ort) ort.reset();  // kills the worker if it is still there
+    engine.reset();  // kills the worker if it is still there
   }
 };
 
@@ -247,22 +255,27 @@ Result<std::vector<PeerRun>> start_peers(const BenchOptions& o, const TensorMap&
       peers.push_back(std::move(p));
       continue;
     }
-    p.result.label = "ONNX Runtime";
-    auto started = OrtPeer::start(o.python, o.model, inputs, o.threads, dir->path());
+    // ONNX Runtime's CPU provider has float32 only; OpenVINO is told the precision hipinfer runs at.
+    const PythonPeer::Engine engine = name == "openvino" ? PythonPeer::Engine{name, "OpenVINO", o.precision}
+                                                         : PythonPeer::Engine{name, "ONNX Runtime", "fp32"};
+    p.result.label = engine.label;
+    auto started = PythonPeer::start(engine, o.python, o.model, inputs, o.threads, dir->path());
     if (!started.is_ok() && started.status().code() == StatusCode::kNotFound && !o.python_source.empty())
       return error(StatusCode::kNotFound, started.status().message(), " (named by ", o.python_source, ")");
     if (!started.is_ok() && started.status().code() == StatusCode::kNotFound) {
       p.result.state = EngineResult::State::kUnavailable;
-      p.result.message = "no '" + o.python + "' on PATH to run ONNX Runtime in; name one with --python or HI_PYTHON";
+      p.result.message =
+          "no '" + o.python + "' on PATH to run " + engine.label + " in; name one with --python or HI_PYTHON";
     } else if (!started.is_ok()) {
       p.fail(started.status());
     } else if (!started->peer) {
       p.result.state = EngineResult::State::kUnavailable;
       p.result.message = started->unavailable_reason;
     } else {
-      p.ort = std::move(started->peer);
-      p.result.version = p.ort->version();
-      p.result.create_ms = p.ort->create_ms();
+      p.engine = std::move(started->peer);
+      p.result.version = p.engine->version();
+      p.result.precision = p.engine->precision();
+      p.result.create_ms = p.engine->create_ms();
     }
     peers.push_back(std::move(p));
   }
@@ -275,12 +288,13 @@ const CommandSpec* cmd_bench_spec() {
   static const CommandSpec spec{
       "bench",
       "MODEL [options]",
-      "Measure a model's latency and throughput on the CPU, optionally beside ONNX Runtime.",
+      "Measure a model's latency and throughput on the CPU, optionally beside ONNX Runtime and OpenVINO.",
       "Runs --warmup untimed runs, then timed runs until --runs or --time is reached (default: 1000 runs\n"
       "or 10 s, whichever comes first), and prints min/mean/median/p90/p99/max latency, throughput\n"
       "(batch x runs / time in runs), session creation time and memory. Inputs not given with --input\n"
-      "are random (as in 'hipinfer run'). --compare onnxruntime runs the same model with the same inputs\n"
-      "and thread count in ONNX Runtime (a Python worker: --python, else $HI_PYTHON, else python3),\n"
+      "are random (as in 'hipinfer run'). --compare onnxruntime,openvino runs the same model with the same\n"
+      "inputs and thread count in ONNX Runtime (float32) and OpenVINO (latency hint, at --precision; a\n"
+      "Python worker each: --python, else $HI_PYTHON, else python3),\n"
       "alternating blocks of runs between the engines, and checks once that the outputs agree.\n"
       "Exit status 1 when a comparison failed or the outputs differ. See docs/performance.md.",
       {{"--batch", "", "N", "value for symbolic dims of random inputs (default 1)"},
@@ -289,6 +303,8 @@ const CommandSpec* cmd_bench_spec() {
        {"--opt-level", "", "N", "hipinfer's graph optimisation level 0-3 (default 3)"},
        {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--warmup", "", "N", "untimed runs first, per engine (default 10)"},
+       {"--fixed-threads", "", "", "every run on --threads, even while other processes take cores"},
+       {"--busy", "", "N", "keep N other processes busy (a spinning loop each) while measuring: a shared machine"},
        {"--runs", "", "N", "timed runs per engine"},
        {"--time", "", "SECONDS", "time budget per engine (time inside the runs)"},
        {"--input", "-i", "NAME=FILE", "an input from a .npy file (or an ONNX TensorProto .pb file)", true},
@@ -296,8 +312,8 @@ const CommandSpec* cmd_bench_spec() {
        {"--accuracy-samples", "", "N", "with bf16: random inputs to compare with float32 (default 20; 0: none)"},
        {"--json", "", "FILE", "write everything measured, per-run latencies included, as JSON (- for stdout)"},
        {"--plot", "", "FILE.svg", "write the latency distribution as an SVG chart"},
-       {"--compare", "", "LIST", "also measure onnxruntime (and/or torch), comma-separated"},
-       {"--python", "", "PATH", "Python interpreter with onnxruntime and numpy, for --compare"},
+       {"--compare", "", "LIST", "also measure onnxruntime, openvino (and/or torch), comma-separated"},
+       {"--python", "", "PATH", "Python interpreter with onnxruntime or openvino, and numpy, for --compare"},
        {"--device", "", "LIST",
         "hipinfer's devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
        {"--no-graph", "", "", "launch every GPU kernel on every run instead of replaying a captured graph"},
@@ -324,6 +340,7 @@ int cmd_bench(const Args& args) {
 
   SessionOptions options;
   options.threads = o.threads;
+  options.adapt_threads = o.adapt_threads;
   options.optimization_level = o.opt_level;
   options.disabled_passes = o.disabled_passes;
   options.precision = o.precision;
@@ -348,6 +365,7 @@ int cmd_bench(const Args& args) {
   report.placement = session.value()->placement().summary();
   report.fallback_nodes = session.value()->placement().fallbacks;
   report.warmup = o.warmup;
+  report.busy_processes = o.busy;
   report.max_runs = o.max_runs;
   report.time_budget_s = o.time_budget_s;
   report.machine = machine;
@@ -386,14 +404,18 @@ int cmd_bench(const Args& args) {
   RunStats last_stats;
   int64_t peak_host = 0;
   ProfileAccumulator profile;
+  double first_run_ms = -1;
+  int64_t reduced_thread_runs = 0;
   auto run_once = [&](bool timed = false) -> Result<double> {
     RunStats stats;
     const auto t0 = Clock::now();
     auto out = s.run(inputs, {}, &stats);
     const double ms = ms_between(t0, Clock::now());
     if (!out.is_ok()) return out.status();
+    if (first_run_ms < 0) first_run_ms = ms;
     if (first_outputs.empty()) first_outputs = std::move(out).value();
     if (timed) {
+      if (stats.threads < o.threads) ++reduced_thread_runs;
       profile.add(stats.node_times);
       if (o.profile) profile.add_work(stats.node_traffic, stats.gpu);
     }
@@ -402,6 +424,9 @@ int cmd_bench(const Args& args) {
     return ms;
   };
 
+  // The load starts after every engine has loaded the model, and lasts through warm-up and runs.
+  auto busy_load = BusyLoad::start(o.busy);
+  if (!busy_load.is_ok()) return report_error(busy_load.status());
   Progress progress(!o.quiet && isatty(STDERR_FILENO));
   Lane ours;
   double warm_sum = 0;
@@ -413,9 +438,9 @@ int cmd_bench(const Args& args) {
   }
   ours.warmup_mean_ms = o.warmup ? warm_sum / o.warmup : 0;
   for (auto& p : peers) {
-    if (!p.ort || o.warmup == 0) continue;
+    if (!p.engine || o.warmup == 0) continue;
     progress.show("warming up: " + p.result.label);
-    auto ms = p.ort->run(o.warmup, ours.warmup_mean_ms * 10);
+    auto ms = p.engine->run(o.warmup, ours.warmup_mean_ms * 10);
     if (!ms.is_ok()) {
       p.fail(ms.status());
       progress.clear();
@@ -423,18 +448,20 @@ int cmd_bench(const Args& args) {
       continue;
     }
     for (double v : ms.value()) p.lane.warmup_mean_ms += v / o.warmup;
+    p.result.first_run_ms = ms.value().front();
   }
 
   auto progress_text = [&]() {
     std::string t = "measuring: " + ours.progress("hipinfer", o);
     for (const auto& p : peers)
-      if (p.ort) t += ", " + p.lane.progress(p.result.label, o);
+      if (p.engine) t += ", " + p.lane.progress(p.result.label, o);
     return t;
   };
   // Blocks of runs, hipinfer then each peer, until each has its runs or its time. A short untimed
   // pause at each switch lets the other engine's spinning pool threads go to sleep first, and each
   // block starts with one untimed run, so that no block's first run pays for waking up.
-  const bool alternating = std::any_of(peers.begin(), peers.end(), [](const PeerRun& p) { return p.ort != nullptr; });
+  const bool alternating =
+      std::any_of(peers.begin(), peers.end(), [](const PeerRun& p) { return p.engine != nullptr; });
   const int rewarm = alternating ? 1 : 0;
   auto settle = [&]() {
     if (alternating) std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -455,10 +482,10 @@ int cmd_bench(const Args& args) {
       }
     }
     for (auto& p : peers) {
-      if (!p.ort || p.lane.done(o)) continue;
+      if (!p.engine || p.lane.done(o)) continue;
       any = true;
       settle();
-      auto ms = p.ort->run(rewarm + p.lane.next_block(o), p.lane.estimate_ms());
+      auto ms = p.engine->run(rewarm + p.lane.next_block(o), p.lane.estimate_ms());
       if (!ms.is_ok()) {
         p.fail(ms.status());
         progress.clear();
@@ -466,6 +493,7 @@ int cmd_bench(const Args& args) {
         continue;
       }
       for (size_t i = rewarm; i < ms.value().size(); ++i) p.lane.add(ms.value()[i]);
+      if (p.result.first_run_ms < 0 && !ms.value().empty()) p.result.first_run_ms = ms.value().front();
       progress.show(progress_text());
     }
     if (!any) break;
@@ -479,7 +507,9 @@ int cmd_bench(const Args& args) {
 
   report.hipinfer.name = report.hipinfer.label = "hipinfer";
   report.hipinfer.version = hi::version_string();
+  report.hipinfer.precision = o.precision;
   report.hipinfer.create_ms = create_ms;
+  report.hipinfer.first_run_ms = first_run_ms;
   report.hipinfer.latencies_ms = ours.ms;
   report.hipinfer.peak_rss_bytes = process_peak_rss_bytes();
   report.gpu_memory = gpu_memory_stats();
@@ -489,17 +519,18 @@ int cmd_bench(const Args& args) {
   report.hipinfer.planned_activation_bytes = last_stats.planned_activation_bytes;
   report.hipinfer.peak_host_bytes = peak_host;
   report.hipinfer.nodes_executed = last_stats.nodes_executed;
+  report.hipinfer.reduced_thread_runs = reduced_thread_runs;
   report.profile = profile.summary();
   for (auto& p : peers) {
-    if (p.ort) {
-      auto outs = p.ort->outputs();
+    if (p.engine) {
+      auto outs = p.engine->outputs();
       if (outs.is_ok())
         p.result.output_check = compare_outputs(first_outputs, outs.value(), output_tolerance(o.precision));
       else p.result.output_check_error = outs.status().message();
-      auto rss = p.ort->peak_rss_bytes();
+      auto rss = p.engine->peak_rss_bytes();
       if (rss.is_ok()) p.result.peak_rss_bytes = rss.value();
       // Its results stand; a worker that would not exit is killed, and bench says so.
-      if (Status s = p.ort->stop(); !s.is_ok()) std::fprintf(stderr, "hipinfer: warning: %s\n", s.message().c_str());
+      if (Status s = p.engine->stop(); !s.is_ok()) std::fprintf(stderr, "hipinfer: warning: %s\n", s.message().c_str());
       p.result.latencies_ms = p.lane.ms;
     }
     report.peers.push_back(std::move(p.result));
