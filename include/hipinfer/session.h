@@ -28,12 +28,12 @@ struct SessionOptions {
   // Intra-op threads; 0 = the physical cores this process may use (its affinity mask, capped by
   // its cgroup's CPU quota).
   int threads = 0;
-  // Run on fewer threads while other processes take cores: a run in which a parallel region's
-  // helper thread started late (descheduled) makes the next runs use a thread fewer, and the
-  // full count is probed again after a hold that doubles while the machine stays busy (0.5 s to
-  // 8 s). Kernels are made per thread count, so results may differ in the last bits between runs
-  // on different counts. false: every run uses `threads`, and repeated runs of one input give
-  // the same bits.
+  // Run on fewer threads while other processes take cores: two runs within a second in which a
+  // parallel region's helper thread started late (descheduled) make the next runs use a thread
+  // fewer, and the full count is probed again after a hold that doubles while the machine stays
+  // busy (0.5 s to 8 s). Kernels are made per thread count, so results may differ in the last
+  // bits between runs on different counts. false: every run uses `threads`, and repeated runs of
+  // one input give the same bits.
   bool adapt_threads = true;
   // Most host memory (bytes) this session may hold at once: its weights and folded constants,
   // memory-plan arenas, and the tensors of its runs (outputs count until the caller releases

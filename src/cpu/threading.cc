@@ -131,10 +131,16 @@ void ThreadGovernor::after_run(int threads, const RegionLoad& load, Clock::time_
       current_ = threads;
       hold_ = kFirstHold;
       hold_until_ = now + hold_;
+      last_late_ = {};
     }
   } else if (late && threads == current_ && current_ > 1) {
+    if (last_late_ == Clock::time_point{} || now - last_late_ >= kWindow) {
+      last_late_ = now;  // a hiccup, unless another follows soon
+      return;
+    }
     --current_;
     hold_until_ = now + hold_;
+    last_late_ = {};
   }
 }
 

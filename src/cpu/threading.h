@@ -70,20 +70,25 @@ inline int64_t steady_ns() {
       .count();
 }
 // Called by each helper thread (not the one that started the region) as it begins its share.
+// The run's first region does not count: it may wake threads, and CPUs, that slept since the
+// last run (a halted virtual CPU takes milliseconds), which a server between requests does.
 inline void note_helper_start(RegionLoad* load, int64_t region_start_ns) {
-  if (load && steady_ns() - region_start_ns > kLateStartNs) load->late.fetch_add(1, std::memory_order_relaxed);
+  if (load && load->regions.load(std::memory_order_relaxed) > 0 && steady_ns() - region_start_ns > kLateStartNs)
+    load->late.fetch_add(1, std::memory_order_relaxed);
 }
 inline void note_region(RegionLoad* load) {
   if (load) load->regions.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The thread count of a session's runs. It starts at the full count; a run in which a region's
-// helper started late makes the next runs use one thread fewer (down to 1). After a hold time
-// one run probes a thread more; if that run is late too, the hold doubles (up to kMaxHold), else
-// the count goes up and the hold is reset. Safe to call from concurrent runs.
+// The thread count of a session's runs. It starts at the full count. Two runs with a late helper
+// start within kWindow make the next runs use one thread fewer (down to 1); one alone is a
+// hiccup (this VM deschedules a thread for a few milliseconds every few seconds even when idle).
+// After a hold one run probes a thread more; if that run is late too, the hold doubles (up to
+// kMaxHold), else the count goes up and the hold is reset. Safe to call from concurrent runs.
 class ThreadGovernor {
  public:
   using Clock = std::chrono::steady_clock;
+  static constexpr std::chrono::milliseconds kWindow{1000};
   static constexpr std::chrono::milliseconds kFirstHold{500};
   static constexpr std::chrono::milliseconds kMaxHold{8000};
 
@@ -102,6 +107,7 @@ class ThreadGovernor {
   int current_;
   Clock::time_point hold_until_{};
   Clock::duration hold_ = kFirstHold;
+  Clock::time_point last_late_{};  // {}: no late run at this count yet
 };
 
 // Runs f(begin, end) over [0, n) split into contiguous chunks, one per thread; serially when

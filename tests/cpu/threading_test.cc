@@ -37,6 +37,9 @@ TEST(Threading, PhysicalCoresAreWithinTheMachine) {
 
 TEST(Threading, HelpersStartingLateAreCounted) {
   RegionLoad load;
+  note_helper_start(&load, steady_ns() - 2 * kLateStartNs);  // the run's first region: a wake-up
+  EXPECT_EQ(load.late.load(), 0);
+  note_region(&load);
   note_helper_start(&load, steady_ns());  // on time
   EXPECT_EQ(load.late.load(), 0);
   note_helper_start(&load, steady_ns() - 2 * kLateStartNs);  // a time slice after the region began
@@ -77,7 +80,12 @@ TEST(ThreadGovernor, DropsAThreadAfterALateRunAndProbesBackWithBackOff) {
   g.after_run(4, kQuiet, t0);
   EXPECT_EQ(g.threads_for_run(t0), 4);
   g.after_run(4, late_load(), t0);
+  EXPECT_EQ(g.threads_for_run(t0), 4);                        // one late run is a hiccup
+  g.after_run(4, late_load(), t0 + ThreadGovernor::kWindow);  // a second, too long after: another hiccup
+  EXPECT_EQ(g.threads_for_run(t0), 4);
+  g.after_run(4, late_load(), t0 + ThreadGovernor::kWindow + std::chrono::milliseconds(10));  // two within it: busy
   EXPECT_EQ(g.threads_for_run(t0), 3);
+  g.after_run(3, late_load(), t0);
   g.after_run(3, late_load(), t0);  // still busy at 3: 2
   EXPECT_EQ(g.threads_for_run(t0 + hold / 2), 2);
   // After the hold one run probes 3; it is late, so the hold doubles.
@@ -96,6 +104,7 @@ TEST(ThreadGovernor, HoldStopsDoublingAtItsMaximum) {
   ThreadGovernor g(2, true);
   auto now = Clock::now();
   g.after_run(2, late_load(), now);
+  g.after_run(2, late_load(), now);
   // Busy for good: every probe is late. The hold doubles from 0.5 s (1, 2, 4, 8 s) and stays at
   // 8 s: a probe comes at most kMaxHold after the last, and from the fourth on not before.
   for (int i = 0; i < 20; ++i) {
@@ -108,16 +117,19 @@ TEST(ThreadGovernor, HoldStopsDoublingAtItsMaximum) {
 }
 
 TEST(ThreadGovernor, NeverBelowOneAndFixedWhenNotAdapting) {
+  const auto now = Clock::now();
   ThreadGovernor one(1, true);
-  one.after_run(1, late_load());
-  EXPECT_EQ(one.threads_for_run(), 1);
+  one.after_run(1, late_load(), now);
+  one.after_run(1, late_load(), now);
+  EXPECT_EQ(one.threads_for_run(now), 1);
   ThreadGovernor fixed(4, false);
-  fixed.after_run(4, late_load());
-  EXPECT_EQ(fixed.threads_for_run(), 4);
+  fixed.after_run(4, late_load(), now);
+  fixed.after_run(4, late_load(), now);
+  EXPECT_EQ(fixed.threads_for_run(now), 4);
   ThreadGovernor two(2, true);
-  two.after_run(2, late_load());
-  two.after_run(1, late_load());
-  EXPECT_EQ(two.threads_for_run(Clock::now()), 1);
+  for (int i = 0; i < 4; ++i) two.after_run(2, late_load(), now);
+  for (int i = 0; i < 4; ++i) two.after_run(1, late_load(), now);
+  EXPECT_EQ(two.threads_for_run(now), 1);
 }
 
 TEST(ThreadGovernor, ConcurrentRunsKeepItConsistent) {
