@@ -96,7 +96,7 @@ std::string family_key(const ConvGeometry& g, const Activation& act, bool with_s
     for (int64_t d : *v) key += std::to_string(d) + ",";
   key += std::to_string(g.in_channels) + "," + std::to_string(g.out_channels) + "," + std::to_string(g.groups) + "," +
          std::to_string(g.channels_last) + std::to_string(g.input_channels_first) + std::to_string(with_sum) +
-         act.name() + std::to_string(current_threads()) + (bf16 ? "bf16" : "f32");
+         act.name() + (bf16 ? "bf16" : "f32");
   return key;
 }
 std::vector<int64_t> size_of(const ConvGeometry& g) {

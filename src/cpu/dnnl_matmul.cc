@@ -94,8 +94,7 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
     if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16, cache))
       return bf16;
   static KernelChoices choices;  // 1: our packed product won
-  const std::string family = std::to_string(k) + "," + std::to_string(n) + act.name() + std::to_string(with_sum) + "," +
-                             std::to_string(current_threads());
+  const std::string family = std::to_string(k) + "," + std::to_string(n) + act.name() + std::to_string(with_sum);
   auto own = [&] {
     return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kFloat32, cache);
   };

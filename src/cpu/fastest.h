@@ -36,11 +36,13 @@ size_t fastest_on_zeros(const std::vector<const Kernel*>& kernels, size_t input_
 }
 
 // Which candidate won the timing for a shape, remembered for the process. A family is every shape
-// of one operation (weights' dims, strides, activation, threads) that differs only in its size:
-// batch, image size, rows. Models repeat shapes (ResNet-50's sixteen 3x3 convolutions have four),
-// so a shape is timed once; and a model fed ever new sizes (a text detector on pages) must not
-// time every one: once kTimedSizes sizes of a family are timed, a new size takes the winner of
-// the timed size nearest in work, untimed.
+// of one operation (weights' dims, strides, activation) that differs only in its size: batch,
+// image size, rows. Models repeat shapes (ResNet-50's sixteen 3x3 convolutions have four), so a
+// shape is timed once; and a model fed ever new sizes (a text detector on pages) must not time
+// every one: once kTimedSizes sizes of a family are timed, a new size takes the winner of the
+// timed size nearest in work, untimed. Winners are kept per thread count (the current one), but
+// a run on fewer threads than its session asked for (a busy machine, see ThreadGovernor) takes
+// the full count's winner untimed: timing there would be slow, and disturbed.
 class KernelChoices {
  public:
   static constexpr size_t kTimedSizes = 3;
@@ -50,6 +52,9 @@ class KernelChoices {
   void remember(const std::string& family, const std::vector<int64_t>& size, double work, int winner);
 
  private:
+  // The winner under `key` ("THREADS|family") for `size`, else the nearest size's once at least
+  // `nearest_after` sizes are timed; -1 when none.
+  int find_at(const std::string& key, const std::vector<int64_t>& size, double work, size_t nearest_after) const;
   struct Timed {
     double work;
     int winner;

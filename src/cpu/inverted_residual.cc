@@ -304,7 +304,7 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
   static KernelChoices choices;  // 1: chained won
   std::string family;
   for (int64_t v : {g.in_channels, g.hidden, g.out_channels, int64_t{g.expand}, g.kernel_h, g.kernel_w, g.stride_h,
-                    g.stride_w, g.pad_top, g.pad_left, int64_t{g.residual}, int64_t{current_threads()}})
+                    g.stride_w, g.pad_top, g.pad_left, int64_t{g.residual}})
     family += std::to_string(v) + ",";
   for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act}) family += a->name() + ",";
   const std::vector<int64_t> size = {g.batch, g.height, g.width, g.out_height, g.out_width};

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -109,14 +110,61 @@ RegionLoadScope::RegionLoadScope(RegionLoad* load) : previous_(t_region_load) { 
 RegionLoadScope::~RegionLoadScope() { t_region_load = previous_; }
 RegionLoad* current_region_load() { return t_region_load; }
 
-ThreadGovernor::ThreadGovernor(int threads, bool adapt)
-    : full_(std::max(1, threads)), adapt_(adapt && threads > 1), current_(full_) {}
+double idle_cpu_seconds() {
+  static const double ticks_per_s = static_cast<double>(sysconf(_SC_CLK_TCK));
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (ticks_per_s <= 0 || sched_getaffinity(0, sizeof mask, &mask) != 0) return -1;
+  std::ifstream in("/proc/stat");
+  double ticks = 0;
+  bool any = false;
+  for (std::string line; std::getline(in, line);) {
+    // "cpuN user nice system idle iowait ...": per-CPU lines only, those of the mask.
+    if (line.rfind("cpu", 0) != 0 || line.size() < 4 || line[3] < '0' || line[3] > '9') continue;
+    std::istringstream fields(line.substr(3));
+    int cpu = -1;
+    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0;
+    if (!(fields >> cpu >> user >> nice >> system >> idle >> iowait)) continue;
+    if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask)) continue;
+    ticks += idle + iowait;
+    any = true;
+  }
+  return any ? ticks / ticks_per_s : -1;
+}
+
+ThreadGovernor::ThreadGovernor(int threads, bool adapt, IdleClock idle)
+    : full_(std::max(1, threads)), adapt_(adapt && threads > 1), current_(full_), idle_(idle) {}
 
 int ThreadGovernor::threads_for_run(Clock::time_point now) {
   if (!adapt_) return full_;
   std::lock_guard<std::mutex> lock(mu_);
-  // A reduced count past its hold probes one thread more.
-  return current_ < full_ && now >= hold_until_ ? current_ + 1 : current_;
+  if (current_ == full_ || now < hold_until_) return current_;
+  // The hold is over: probe a thread more, unless the CPUs are still busy. Their idle time is
+  // sampled over kIdleSample from now, while this session runs (over the whole hold it would
+  // count the time others ran while this session waited, as the engines bench alternates with).
+  if (!sampling_) {
+    idle_sample_ = idle_();
+    sample_start_ = now;
+    sampling_ = idle_sample_ >= 0;  // unknown: probe at once
+    if (sampling_) return current_;
+  } else if (now - sample_start_ < kIdleSample) {
+    return current_;
+  } else {
+    sampling_ = false;
+    const double idle = idle_() - idle_sample_;
+    const double elapsed_s = std::chrono::duration<double>(now - sample_start_).count();
+    if (idle >= 0 && idle < kIdleToProbe * elapsed_s) {
+      hold_ = std::min<Clock::duration>(hold_ * 2, kMaxHold);
+      start_hold(now);
+      return current_;
+    }
+  }
+  return current_ + 1;
+}
+
+void ThreadGovernor::start_hold(Clock::time_point now) {
+  hold_until_ = now + hold_;
+  sampling_ = false;
 }
 
 void ThreadGovernor::after_run(int threads, const RegionLoad& load, Clock::time_point now) {
@@ -126,11 +174,11 @@ void ThreadGovernor::after_run(int threads, const RegionLoad& load, Clock::time_
   if (threads > current_) {  // a probe
     if (late) {
       hold_ = std::min<Clock::duration>(hold_ * 2, kMaxHold);
-      hold_until_ = now + hold_;
+      start_hold(now);
     } else {
       current_ = threads;
       hold_ = kFirstHold;
-      hold_until_ = now + hold_;
+      start_hold(now);  // before the next thread up, if any
       last_late_ = {};
     }
   } else if (late && threads == current_ && current_ > 1) {
@@ -139,7 +187,7 @@ void ThreadGovernor::after_run(int threads, const RegionLoad& load, Clock::time_
       return;
     }
     --current_;
-    hold_until_ = now + hold_;
+    start_hold(now);
     last_late_ = {};
   }
 }

@@ -41,11 +41,16 @@ class ThreadScope {
 // Threads a parallel region started now would get.
 int current_threads();
 
+// Idle (and I/O wait) time of the CPUs in this process's affinity mask since boot, in
+// CPU-seconds, from /proc/stat; -1 when it cannot be read.
+double idle_cpu_seconds();
+
 // The parallel regions of one run and how many of them had a helper thread start late: one
 // that was not running when the region began (another process had its core).
 struct RegionLoad {
   std::atomic<int> regions{0};
   std::atomic<int> late{0};
+  int full_threads = 0;  // the count the session asked for (the run may use fewer)
 };
 // A helper that starts this long after its region began was descheduled; waking a sleeping
 // pool thread takes tens of microseconds, a scheduler time slice milliseconds.
@@ -84,16 +89,23 @@ inline void note_region(RegionLoad* load) {
 // start within kWindow make the next runs use one thread fewer (down to 1); one alone is a
 // hiccup (this VM deschedules a thread for a few milliseconds every few seconds even when idle).
 // After a hold one run probes a thread more; if that run is late too, the hold doubles (up to
-// kMaxHold), else the count goes up and the hold is reset. Safe to call from concurrent runs.
+// kMaxHold), else the count goes up and the hold is reset. A probe costs a stalled run while the
+// machine is still busy, so there is none while the CPUs this process may use are idle for less
+// than kIdleToProbe of a CPU over the kIdleSample after the hold (/proc/stat): the hold doubles
+// instead. Safe to call from concurrent runs.
 class ThreadGovernor {
  public:
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::milliseconds kWindow{1000};
   static constexpr std::chrono::milliseconds kFirstHold{500};
   static constexpr std::chrono::milliseconds kMaxHold{8000};
+  static constexpr double kIdleToProbe = 0.5;
+  static constexpr std::chrono::milliseconds kIdleSample{50};
+  // Idle CPU-seconds so far, summed over the CPUs this process may use; negative: unknown.
+  using IdleClock = double (*)();
 
-  // `adapt` false: always `threads`.
-  ThreadGovernor(int threads, bool adapt);
+  // `adapt` false: always `threads`. `idle` is read when a hold ends (tests pass their own).
+  ThreadGovernor(int threads, bool adapt, IdleClock idle = idle_cpu_seconds);
   // Threads for the run about to start.
   int threads_for_run(Clock::time_point now = Clock::now());
   // What the run that used `threads` saw.
@@ -108,6 +120,11 @@ class ThreadGovernor {
   Clock::time_point hold_until_{};
   Clock::duration hold_ = kFirstHold;
   Clock::time_point last_late_{};  // {}: no late run at this count yet
+  IdleClock idle_;
+  bool sampling_ = false;  // the hold is over and the CPUs' idle time is being sampled
+  Clock::time_point sample_start_{};
+  double idle_sample_ = -1;  // idle_() at sample_start_
+  void start_hold(Clock::time_point now);
 };
 
 // Runs f(begin, end) over [0, n) split into contiguous chunks, one per thread; serially when

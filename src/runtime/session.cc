@@ -660,6 +660,7 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
   const int threads = impl_->governor->threads_for_run();
   cpu::ThreadScope thread_scope(threads);
   cpu::RegionLoad region_load;
+  region_load.full_threads = impl_->governor->full();
   std::vector<ops::Value> all;
   int64_t arena_bytes = 0, activation_bytes = 0;
   std::vector<double> node_ms;

@@ -72,8 +72,13 @@ const RegionLoad& late_load() {
 }
 const RegionLoad kQuiet;
 
+// The governor's view of idle CPU time, set by the tests; unknown (-1) unless a test sets it, so
+// that the other tests do not depend on what else this machine is doing.
+double g_idle_seconds = -1;
+double test_idle() { return g_idle_seconds; }
+
 TEST(ThreadGovernor, DropsAThreadAfterALateRunAndProbesBackWithBackOff) {
-  ThreadGovernor g(4, true);
+  ThreadGovernor g(4, true, test_idle);
   const auto t0 = Clock::now();
   const auto hold = ThreadGovernor::kFirstHold;
   EXPECT_EQ(g.threads_for_run(t0), 4);
@@ -101,7 +106,7 @@ TEST(ThreadGovernor, DropsAThreadAfterALateRunAndProbesBackWithBackOff) {
 }
 
 TEST(ThreadGovernor, HoldStopsDoublingAtItsMaximum) {
-  ThreadGovernor g(2, true);
+  ThreadGovernor g(2, true, test_idle);
   auto now = Clock::now();
   g.after_run(2, late_load(), now);
   g.after_run(2, late_load(), now);
@@ -116,24 +121,60 @@ TEST(ThreadGovernor, HoldStopsDoublingAtItsMaximum) {
   }
 }
 
+TEST(ThreadGovernor, NoProbeWhileTheCpusStayBusy) {
+  using std::chrono::milliseconds;
+  constexpr auto kSample = ThreadGovernor::kIdleSample;
+  g_idle_seconds = 100;
+  ThreadGovernor g(2, true, test_idle);
+  auto now = Clock::now();
+  g.after_run(2, late_load(), now);
+  g.after_run(2, late_load(), now);
+  ASSERT_EQ(g.threads_for_run(now), 1);
+  // The hold is over: the CPUs' idle time is sampled for kIdleSample first (runs stay on 1).
+  now += ThreadGovernor::kFirstHold;
+  EXPECT_EQ(g.threads_for_run(now), 1);
+  EXPECT_EQ(g.threads_for_run(now + kSample - milliseconds(1)), 1);
+  // Idle for a tenth of a CPU over the sample: still busy, no probe; the hold doubles from here.
+  g_idle_seconds += 0.1 * 0.05;
+  now += kSample;
+  EXPECT_EQ(g.threads_for_run(now), 1);
+  EXPECT_EQ(g.threads_for_run(now + 2 * ThreadGovernor::kFirstHold - milliseconds(1)), 1);
+  // After that hold a CPU is idle all through the sample: probe.
+  now += 2 * ThreadGovernor::kFirstHold;
+  EXPECT_EQ(g.threads_for_run(now), 1);
+  g_idle_seconds += 0.05;
+  now += kSample;
+  EXPECT_EQ(g.threads_for_run(now), 2);
+  g.after_run(2, kQuiet, now);
+  EXPECT_EQ(g.threads_for_run(now), 2);
+  g_idle_seconds = -1;
+}
+
+TEST(Threading, IdleCpuSecondsCountUp) {
+  const double before = idle_cpu_seconds();
+  if (before < 0) GTEST_SKIP() << "no /proc/stat";
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_GE(idle_cpu_seconds(), before);
+}
+
 TEST(ThreadGovernor, NeverBelowOneAndFixedWhenNotAdapting) {
   const auto now = Clock::now();
-  ThreadGovernor one(1, true);
+  ThreadGovernor one(1, true, test_idle);
   one.after_run(1, late_load(), now);
   one.after_run(1, late_load(), now);
   EXPECT_EQ(one.threads_for_run(now), 1);
-  ThreadGovernor fixed(4, false);
+  ThreadGovernor fixed(4, false, test_idle);
   fixed.after_run(4, late_load(), now);
   fixed.after_run(4, late_load(), now);
   EXPECT_EQ(fixed.threads_for_run(now), 4);
-  ThreadGovernor two(2, true);
+  ThreadGovernor two(2, true, test_idle);
   for (int i = 0; i < 4; ++i) two.after_run(2, late_load(), now);
   for (int i = 0; i < 4; ++i) two.after_run(1, late_load(), now);
   EXPECT_EQ(two.threads_for_run(now), 1);
 }
 
 TEST(ThreadGovernor, ConcurrentRunsKeepItConsistent) {
-  ThreadGovernor g(4, true);
+  ThreadGovernor g(4, true, test_idle);
   std::vector<std::thread> runners;
   for (int t = 0; t < 4; ++t)
     runners.emplace_back([&g, t] {

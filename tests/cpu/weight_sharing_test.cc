@@ -12,6 +12,7 @@
 #include "cpu/fastest.h"
 #include "cpu/kernel_test_util.h"
 #include "cpu/kernels.h"
+#include "cpu/threading.h"
 #include "cpu/weight_cache.h"
 
 namespace hi::cpu {
@@ -58,6 +59,24 @@ TEST(KernelChoices, TimesAFewSizesThenTakesTheNearest) {
   EXPECT_EQ(choices.find("conv 3x3", {1, 4, 4}, 16), 0);
   EXPECT_EQ(choices.find("conv 3x3", {1, 32, 32}, 1000), 1) << "a timed size keeps its own winner";
   EXPECT_EQ(choices.find("conv 1x1", {1, 32, 32}, 1024), -1) << "families are apart";
+}
+
+TEST(KernelChoices, ARunOnFewerThreadsTakesTheFullCountsWinnerUntimed) {
+  KernelChoices choices;
+  {
+    ThreadScope two(2);
+    choices.remember("conv 3x3", {1, 10, 10}, 100, 3);
+  }
+  ThreadScope one(1);
+  EXPECT_EQ(choices.find("conv 3x3", {1, 10, 10}, 100), -1) << "a session asking for one thread times its own";
+  RegionLoad run;
+  run.full_threads = 2;
+  RegionLoadScope scope(&run);
+  EXPECT_EQ(choices.find("conv 3x3", {1, 10, 10}, 100), 3) << "reduced from two: two's winner";
+  EXPECT_EQ(choices.find("conv 3x3", {1, 40, 40}, 1600), 3) << "and for a size two never timed, the nearest";
+  EXPECT_EQ(choices.find("conv 1x1", {1, 10, 10}, 100), -1) << "nothing known at two: timed";
+  choices.remember("conv 3x3", {1, 10, 10}, 100, 5);
+  EXPECT_EQ(choices.find("conv 3x3", {1, 10, 10}, 100), 5) << "one's own winner, once there is one";
 }
 
 // Channels-last 2-D convolution, one group, in double.
