@@ -5,6 +5,7 @@ usage: check_cli.py HIPINFER_BINARY WORK_DIR
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -73,7 +74,14 @@ if os.path.exists(out_file):
     check("output values", np.array_equal(got, np.arange(12, dtype=np.float32).reshape(3, 4) * np.array([1, 2, 3, 4], np.float32)), got)
 r = hipinfer("run", path("scale.onnx"), "--batch", "5", "-o", path("outs5"))
 check("random inputs follow --batch", r.returncode == 0 and np.load(path("outs5/out_put_0.npy")).shape == (5, 4), r.stdout + r.stderr)
-check("run prints latency and peak memory", "run took" in r.stdout and "peak" in r.stdout, r.stdout)
+check("run prints the first run, the steady state and peak memory",
+      re.search(r"first run [0-9.]+ ms; steady state [0-9.]+ ms \(median of [123] runs?\)", r.stdout) is not None
+      and "peak" in r.stdout, r.stdout)
+r = hipinfer("run", path("scale.onnx"), "--repeat", "1")
+check("--repeat 1: one run, said to be the first", r.returncode == 0 and "run took" in r.stdout
+      and "the first run" in r.stdout and "steady state" not in r.stdout, r.stdout)
+r = hipinfer("run", path("scale.onnx"), "--repeat", "5")
+check("--repeat 5: the steady state over the four after the first", "(median of 4 runs)" in r.stdout, r.stdout)
 # --output-format pb: TensorProto files hold the types .npy cannot (float8, int4, float4), checked
 # against onnx's reference implementation of Cast; --output-format npy names the way out.
 x7 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [7])

@@ -38,7 +38,7 @@ def compare(binary, work, name, zoo_args, inputs):
         np.save(path, v)
         args += ["--input", f"{k}={path}"]
     out = run(args)
-    latency = [l for l in out.splitlines() if "run took" in l]
+    latency = [l for l in out.splitlines() if l.startswith("session created in")]
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])

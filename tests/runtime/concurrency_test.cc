@@ -292,7 +292,7 @@ TEST(SessionConcurrency, OneCpuSessionFromEightThreads) { one_session_many_threa
 TEST(SessionConcurrency, OneCpuSessionWithTwoIntraOpThreadsFromEightThreads) {
   one_session_many_threads(kCpuTwoThreads);
 }
-TEST(SessionConcurrency, OneCpuSessionAdaptingItsThreadsFromEightThreads) {
+TEST(SessionConcurrency, OneCpuSessionAdaptingTwoIntraOpThreadsFromEightThreads) {
   one_session_many_threads(kCpuTwoAdaptiveThreads);
 }
 TEST(SessionConcurrency, FourCpuSessionsAtOnce) { many_sessions_at_once(kCpu); }
