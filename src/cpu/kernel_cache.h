@@ -30,12 +30,13 @@ class KernelCache {
   // under the lock.
   template <typename Make>
   std::shared_ptr<const Kernel> get(const Key& key, Make&& make) {
-    const std::pair<int, Key> full_key{current_threads(), key};
+    const int threads = current_threads();
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = kernels_.find(full_key);
+    // Looked up without copying the key: this runs for every node of every run.
+    auto it = kernels_.find(KeyView{threads, key});
     if (it == kernels_.end()) {
       if (kernels_.size() >= kMaxShapes) drop_least_recent();
-      it = kernels_.emplace(full_key, Entry{std::shared_ptr<const Kernel>(make(&weights_)), 0}).first;
+      it = kernels_.emplace(std::pair{threads, key}, Entry{std::shared_ptr<const Kernel>(make(&weights_)), 0}).first;
     }
     it->second.last_used = ++clock_;
     return it->second.kernel;
@@ -55,6 +56,21 @@ class KernelCache {
   }
 
  private:
+  using Stored = std::pair<int, Key>;  // (threads, shape key)
+  struct KeyView {
+    int threads;
+    const Key& key;
+  };
+  struct Less {
+    using is_transparent = void;
+    static std::pair<int, const Key&> view(const Stored& s) { return {s.first, s.second}; }
+    static std::pair<int, const Key&> view(const KeyView& v) { return {v.threads, v.key}; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      const auto x = view(a), y = view(b);
+      return x.first != y.first ? x.first < y.first : x.second < y.second;
+    }
+  };
   struct Entry {
     std::shared_ptr<const Kernel> kernel;
     uint64_t last_used;
@@ -67,7 +83,7 @@ class KernelCache {
   }
 
   mutable std::mutex mutex_;
-  std::map<std::pair<int, Key>, Entry> kernels_;  // keyed by (threads, shape key)
+  std::map<Stored, Entry, Less> kernels_;
   uint64_t clock_ = 0;
   WeightCache weights_;
 };
