@@ -14,7 +14,10 @@
 #include <google/protobuf/wire_format_lite.h>
 #include <onnx/onnx_pb.h>  // first: defines ONNX_API for the generated headers
 #include <onnx/onnx-data.pb.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
@@ -24,6 +27,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace hi::onnx_reader {
@@ -41,7 +45,39 @@ Status model_error(const ReadContext& ctx, const std::string& what) {
   return Status(StatusCode::kInvalidModel, ctx.display_name + ": " + what);
 }
 
-Result<std::string> read_whole_file(const std::string& path, const std::string& what) {
+// A whole file's bytes: mapped read-only where the system can (no copy of a 100 MB model, no
+// zero-filled buffer to fault in), read into memory where it cannot.
+class FileBytes {
+ public:
+  FileBytes() = default;
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+  FileBytes(FileBytes&& o) noexcept
+      : mapped_(std::exchange(o.mapped_, nullptr)), size_(o.size_), read_(std::move(o.read_)) {}
+  ~FileBytes() {
+    if (mapped_) munmap(mapped_, size_);
+  }
+  const char* data() const { return mapped_ ? static_cast<const char*>(mapped_) : read_.data(); }
+  size_t size() const { return mapped_ ? size_ : read_.size(); }
+
+  // Maps `fd`'s `size` bytes; false where the file system cannot map them.
+  bool map(int fd, size_t size) {
+    if (size == 0) return false;
+    void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) return false;
+    mapped_ = p;
+    size_ = size;
+    return true;
+  }
+  std::string& buffer() { return read_; }
+
+ private:
+  void* mapped_ = nullptr;
+  size_t size_ = 0;
+  std::string read_;
+};
+
+Result<FileBytes> read_whole_file(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': no such file");
   if (fs::is_directory(path, ec))
@@ -50,15 +86,29 @@ Result<std::string> read_whole_file(const std::string& path, const std::string& 
   if (!fs::is_regular_file(path, ec))
     return error(StatusCode::kInvalidArgument, "cannot read ", what, " '", path,
                  "': not a regular file (a pipe, device or socket)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': ", std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) return error(StatusCode::kInvalidModel, "cannot read ", what, " '", path, "'");
-  std::string bytes(static_cast<size_t>(size), '\0');
-  if (size > 0 && !in.read(bytes.data(), size))
-    return error(StatusCode::kInvalidModel, "short read of ", what, " '", path, "'");
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return error(StatusCode::kNotFound, "cannot open ", what, " '", path, "': ", std::strerror(errno));
+  struct stat st {};
+  FileBytes bytes;
+  const bool sized = fstat(fd, &st) == 0 && st.st_size >= 0;
+  if (sized && bytes.map(fd, static_cast<size_t>(st.st_size))) {
+    close(fd);
+    return bytes;
+  }
+  std::string& buffer = bytes.buffer();
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      close(fd);
+      return error(StatusCode::kInvalidModel, "cannot read ", what, " '", path, "': ", std::strerror(err));
+    }
+    if (n == 0) break;
+    buffer.append(chunk, static_cast<size_t>(n));
+  }
+  close(fd);
   return bytes;
 }
 

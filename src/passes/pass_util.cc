@@ -94,18 +94,31 @@ Tensor from_doubles(DType dtype, const Shape& shape, const std::vector<double>& 
   return t;
 }
 
+namespace {
+// w[o, ...] * scale[o] in double, rounded once to T: one pass over the weights, no copy in double
+// (ResNet-50's 25M weights took 100 ms as vectors of double).
+template <typename T>
+Tensor scaled_per_output(const Tensor& w, const std::vector<double>& scale) {
+  Tensor out = Tensor::empty(w.dtype(), w.shape());
+  const T* src = w.data<T>();
+  T* dst = out.data<T>();
+  const size_t per_out = static_cast<size_t>(w.numel()) / scale.size();
+  for (size_t o = 0; o < scale.size(); ++o)
+    for (size_t k = o * per_out; k < (o + 1) * per_out; ++k)
+      dst[k] = static_cast<T>(static_cast<double>(src[k]) * scale[o]);
+  return out;
+}
+}  // namespace
+
 void fold_channel_affine_into_conv(ir::Graph& g, ir::Node& conv, const Tensor& w, const Tensor* b,
                                    const std::vector<double>& scale, const std::vector<double>& shift,
                                    const std::string& tag) {
   const int64_t mo = w.dim(0);
-  std::vector<double> wv = as_doubles(w), bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
-  const size_t per_out = wv.size() / static_cast<size_t>(mo);
-  for (size_t o = 0; o < static_cast<size_t>(mo); ++o) {
-    for (size_t k = 0; k < per_out; ++k) wv[o * per_out + k] *= scale[o];
-    bv[o] = bv[o] * scale[o] + shift[o];
-  }
+  std::vector<double> bv = b ? as_doubles(*b) : std::vector<double>(static_cast<size_t>(mo), 0.0);
+  for (size_t o = 0; o < static_cast<size_t>(mo); ++o) bv[o] = bv[o] * scale[o] + shift[o];
   const std::string wname = fresh_name(g, conv.inputs[1] + "_" + tag);
-  g.initializers[wname] = from_doubles(w.dtype(), w.shape(), wv);
+  g.initializers[wname] =
+      w.dtype() == DType::kFloat32 ? scaled_per_output<float>(w, scale) : scaled_per_output<double>(w, scale);
   const std::string bname = fresh_name(g, (b ? conv.inputs[2] : conv.outputs[0]) + "_" + tag + "_bias");
   g.initializers[bname] = from_doubles(w.dtype(), {mo}, bv);
   conv.inputs.resize(3);
