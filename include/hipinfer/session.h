@@ -35,6 +35,19 @@ struct SessionOptions {
   // bits between runs on different counts. false: every run uses `threads`, and repeated runs of
   // one input give the same bits.
   bool adapt_threads = true;
+  // How a CPU kernel is chosen for a shape without a known choice (convolutions, products with
+  // constant weights and inverted residual blocks have several kernels each, and which is
+  // fastest depends on the shape and the CPU). "auto" (default): a timed choice from memory or
+  // the kernel cache, else a rule of thumb, untimed, so that the first run does no timing.
+  // "time": the candidates for a new shape are timed on zeros during its first run (up to a few
+  // hundred ms per model) and the winner kept in memory and the kernel cache, for every later
+  // session of any model on this CPU; what `hipinfer tune` and `bench --tune` do.
+  std::string kernel_tuning = "auto";
+  // The kernel cache: a file of timed choices per CPU model and hipinfer build, in
+  // kernel_cache_dir (empty: $HIPINFER_CACHE_DIR, else $XDG_CACHE_HOME/hipinfer, else
+  // ~/.cache/hipinfer). false: nothing read or written.
+  bool kernel_cache = true;
+  std::string kernel_cache_dir;
   // Most host memory (bytes) this session may hold at once: its weights and folded constants,
   // memory-plan arenas, and the tensors of its runs (outputs count until the caller releases
   // them), summed over runs in flight. Creating or running past it fails with kOutOfMemory
@@ -150,6 +163,7 @@ struct RunStats {
   int64_t planned_activation_bytes = 0;   // the sum of the planned intermediate tensors the arena holds
   int64_t fallback_nodes = 0;             // nodes this run executed on a device other than the first listed
   int threads = 0;                        // intra-op threads this run used (SessionOptions::adapt_threads)
+  int64_t shapes_timed = 0;               // shapes whose kernel candidates this run timed (kernel_tuning "time")
   std::vector<NodeTime> node_times;       // in execution order; empty unless SessionOptions::profile
   std::vector<NodeTraffic> node_traffic;  // likewise, with device partitions' nodes one by one
   GpuActivity gpu;  // this run's launches, synchronisations and allocations (all 0 without a GPU; counted

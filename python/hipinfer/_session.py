@@ -86,9 +86,13 @@ class SessionOptions:
       add_initializer(name, ortvalue), add_external_initializers(names, ortvalues)
                                 replace the model's initializers of those names (same type and
                                 shape); the arrays are shared, not copied: keep them unchanged.
+      tuning                    True times the CPU kernel candidates of every new shape on its
+                                first run (slower) and keeps the winners in the kernel cache
+                                ($HIPINFER_CACHE_DIR, else ~/.cache/hipinfer), which every later
+                                session on this CPU reads; False (default) takes cached choices,
+                                else a rule of thumb, untimed (C++: SessionOptions::kernel_tuning).
 
     Accepted and stored, but without effect yet (a warning says so when set):
-      tuning                    True autotunes kernels; the autotuner comes with the GPU backend.
       optimized_model_filepath: no model writer yet.
 
     Accepted for onnxruntime compatibility, with no effect (performance knobs of onnxruntime's
@@ -185,8 +189,6 @@ class SessionOptions:
         if self._precision == "fp16":
             notes.append("SessionOptions.precision='fp16' has no effect yet: float16 compute is for the GPU "
                          "backend, and the CPU runs the model in float32 (precision='bf16' is the CPU's)")
-        if self.tuning:
-            notes.append("SessionOptions.tuning has no effect yet: the kernel autotuner comes with the GPU backend")
         if self.optimized_model_filepath:
             notes.append("SessionOptions.optimized_model_filepath has no effect: hipinfer does not write "
                          "optimised models")
@@ -384,7 +386,7 @@ class InferenceSession:
         threads, limit = int(options.intra_op_num_threads), int(options.memory_limit)
         devices = list(self._placement.devices)
         extras = dict(disabled_passes=self._disabled_passes, free_dimension_overrides=options._free_dimensions,
-                      profile=bool(options.enable_profiling),
+                      profile=bool(options.enable_profiling), tune=bool(options.tuning),
                       initializers={name: value._as_input() for name, value in options._initializers.items()})
         if self._model_path is not None:
             self._sess = _C.Session.load(self._model_path, level, threads, limit, self._cpu_precision(), devices,

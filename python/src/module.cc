@@ -398,6 +398,7 @@ struct LoadExtras {
   std::map<std::string, int64_t> free_dimension_overrides;
   std::map<std::string, hi::Tensor> initializers;  // shared with the caller's arrays
   bool profile = false;
+  bool tune = false;  // SessionOptions.tuning: kernel_tuning "time"
 };
 
 hi::SessionOptions make_options(int optimization_level, int threads, int64_t memory_limit, const std::string& precision,
@@ -420,6 +421,7 @@ hi::SessionOptions make_options(int optimization_level, int threads, int64_t mem
   o.free_dimension_overrides = extras.free_dimension_overrides;
   o.initializers = extras.initializers;
   o.profile = extras.profile;
+  o.kernel_tuning = extras.tune ? "time" : "auto";
   return o;
 }
 
@@ -428,10 +430,10 @@ std::unique_ptr<hi::Session> load_path(const std::string& path, int optimization
                                        const std::vector<std::string>& devices, bool gpu_graphs,
                                        const std::vector<std::string>& disabled_passes,
                                        const std::map<std::string, int64_t>& free_dimension_overrides, bool profile,
-                                       const std::map<std::string, hi::Tensor>& initializers) {
+                                       const std::map<std::string, hi::Tensor>& initializers, bool tune) {
   const hi::SessionOptions options =
       make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs,
-                   {disabled_passes, free_dimension_overrides, initializers, profile});
+                   {disabled_passes, free_dimension_overrides, initializers, profile, tune});
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;
@@ -444,10 +446,10 @@ std::unique_ptr<hi::Session> load_bytes(nb::bytes data, int optimization_level, 
                                         const std::string& precision, const std::vector<std::string>& devices,
                                         bool gpu_graphs, const std::vector<std::string>& disabled_passes,
                                         const std::map<std::string, int64_t>& free_dimension_overrides, bool profile,
-                                        const std::map<std::string, hi::Tensor>& initializers) {
+                                        const std::map<std::string, hi::Tensor>& initializers, bool tune) {
   const hi::SessionOptions options =
       make_options(optimization_level, threads, memory_limit, precision, devices, gpu_graphs,
-                   {disabled_passes, free_dimension_overrides, initializers, profile});
+                   {disabled_passes, free_dimension_overrides, initializers, profile, tune});
   hi::Result<std::unique_ptr<hi::Session>> session = hi::Status::ok();
   {
     nb::gil_scoped_release nogil;  // `data` is immutable and held by the caller's frame
@@ -807,12 +809,12 @@ NB_MODULE(_hipinfer, m) {
                   "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"}, "gpu_graphs"_a = true,
                   "disabled_passes"_a = std::vector<std::string>{},
                   "free_dimension_overrides"_a = std::map<std::string, int64_t>{}, "profile"_a = false,
-                  "initializers"_a = std::map<std::string, hi::Tensor>{})
+                  "initializers"_a = std::map<std::string, hi::Tensor>{}, "tune"_a = false)
       .def_static("load_bytes", &load_bytes, "data"_a, "optimization_level"_a = 3, "threads"_a = 0,
                   "memory_limit"_a = 0, "precision"_a = "fp32", "devices"_a = std::vector<std::string>{"cpu"},
                   "gpu_graphs"_a = true, "disabled_passes"_a = std::vector<std::string>{},
                   "free_dimension_overrides"_a = std::map<std::string, int64_t>{}, "profile"_a = false,
-                  "initializers"_a = std::map<std::string, hi::Tensor>{})
+                  "initializers"_a = std::map<std::string, hi::Tensor>{}, "tune"_a = false)
       .def("placement", &placement_dict, "Where each node runs and why each fallback happened.")
       .def("inputs", [](const hi::Session& s) { return tensor_infos(s.inputs()); })
       .def("outputs", [](const hi::Session& s) { return tensor_infos(s.outputs()); })

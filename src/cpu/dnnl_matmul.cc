@@ -93,14 +93,19 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
   if (precision == Precision::kBFloat16)
     if (auto bf16 = make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kBFloat16, cache))
       return bf16;
-  static KernelChoices choices;  // 1: our packed product won
+  static KernelChoices choices("matmul");  // 1: our packed product won
   const std::string family = std::to_string(k) + "," + std::to_string(n) + act.name() + std::to_string(with_sum);
   auto own = [&] {
     return make_packed_matmul_kernel(rows, k, n, weights, bias, act, with_sum, Precision::kFloat32, cache);
   };
   auto onednn = [&] { return make_dnnl_matmul_kernel(rows, k, n, weights, bias, act, with_sum, cache); };
-  if (const int known = choices.find(family, {rows}, static_cast<double>(rows)); known >= 0)
+  const int known = choices.find(family, {rows}, static_cast<double>(rows));
+  if (known >= 0)
     if (std::unique_ptr<MatMulKernel> kernel = known == 1 ? own() : onednn()) return kernel;
+  // Untimed: our packed product for a few rows (a classifier's or pooler's single row), oneDNN's
+  // for more (it won the encoders' 128 and 1024 rows on the EPYC that cpu/fastest.h measured).
+  if (known < 0 && !time_new_shapes())
+    if (std::unique_ptr<MatMulKernel> kernel = rows < 32 ? own() : onednn()) return kernel;
   std::unique_ptr<MatMulKernel> dnnl_kernel = onednn(), own_kernel = own();
   if (!dnnl_kernel || !own_kernel) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own_kernel);
   const size_t in = static_cast<size_t>(rows * k), out = static_cast<size_t>(rows * n);

@@ -301,7 +301,7 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
   // Fused or chained, whichever times faster, remembered per geometry for the process (a
   // MobileNet repeats block shapes; past a few image sizes, not timed: cpu/fastest.h). A
   // remembered winner is the only kernel made.
-  static KernelChoices choices;  // 1: chained won
+  static KernelChoices choices("inverted_residual");  // 1: chained won
   std::string family;
   for (int64_t v : {g.in_channels, g.hidden, g.out_channels, int64_t{g.expand}, g.kernel_h, g.kernel_w, g.stride_h,
                     g.stride_w, g.pad_top, g.pad_left, int64_t{g.residual}})
@@ -313,7 +313,8 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
   if (known == 1)
     if (auto chained = make_chained_inverted_residual_kernel(g, w)) return chained;
   std::unique_ptr<InvertedResidualKernel> fused = make_fused_inverted_residual_kernel(g, w);
-  if (!fused || known >= 0) return fused;
+  // Untimed, the fused kernel: it won about half of MobileNetV2's blocks and needs no second copy.
+  if (!fused || known >= 0 || !time_new_shapes()) return fused;
   std::unique_ptr<InvertedResidualKernel> chained = make_chained_inverted_residual_kernel(g, w);
   if (!chained) return fused;
   const size_t in = static_cast<size_t>(g.batch * g.height * g.width * g.in_channels);

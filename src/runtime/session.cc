@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -10,6 +11,7 @@
 
 #include "core/memory_budget.h"
 #include "core/run_control.h"
+#include "cpu/fastest.h"
 #include "cpu/threading.h"
 #include "onnx/model_reader.h"
 #include "ops/internal.h"
@@ -31,6 +33,7 @@ struct Session::Impl {
   SessionOptions options;
   int threads = 1;                                // resolved intra-op thread count
   std::unique_ptr<cpu::ThreadGovernor> governor;  // the thread count of each run
+  cpu::KernelTuning tuning;                       // from kernel_tuning and the kernel cache options
   passes::PassReport passes;                      // what the graph passes rewrote
   PlacementReport placement;                      // where each node runs
   std::vector<std::string> warnings;
@@ -237,7 +240,23 @@ Status check_options(const SessionOptions& options) {
       static_cast<int>(std::min<unsigned>(1024, 4 * std::max(1u, std::thread::hardware_concurrency())));
   HI_RETURN_IF(options.threads > max_threads, kInvalidArgument, "threads must be at most ", max_threads,
                " (4 per logical CPU, at most 1024), got ", options.threads);
+  HI_RETURN_IF(options.kernel_tuning != "auto" && options.kernel_tuning != "time", kInvalidArgument,
+               "kernel_tuning must be \"auto\" or \"time\", got \"", options.kernel_tuning, "\"");
   return Status::ok();
+}
+
+// SessionOptions::kernel_cache_dir when empty: $HIPINFER_CACHE_DIR, $XDG_CACHE_HOME/hipinfer,
+// ~/.cache/hipinfer; "" when none of them is set.
+std::string kernel_cache_dir(const SessionOptions& options) {
+  if (!options.kernel_cache_dir.empty()) return options.kernel_cache_dir;
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  if (std::string dir = env("HIPINFER_CACHE_DIR"); !dir.empty()) return dir;
+  if (std::string dir = env("XDG_CACHE_HOME"); !dir.empty()) return dir + "/hipinfer";
+  if (std::string home = env("HOME"); !home.empty()) return home + "/.cache/hipinfer";
+  return "";
 }
 
 // SessionOptions::free_dimension_overrides: the named symbolic dims of the graph's inputs and
@@ -293,6 +312,10 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   impl->metadata = metadata_of(impl->model);
   impl->threads = cpu::resolve_threads(options.threads);
   impl->governor = std::make_unique<cpu::ThreadGovernor>(impl->threads, options.adapt_threads);
+  impl->tuning.time_new_shapes = options.kernel_tuning == "time";
+  if (const std::string dir = kernel_cache_dir(options); options.kernel_cache && !dir.empty())
+    impl->tuning.cache_file = cpu::kernel_cache_file(dir);
+  cpu::KernelTuningScope tuning_scope(&impl->tuning);  // constant folding may make kernels
   // Devices first: a bad list fails before the model is compiled. Only a list naming a GPU asks
   // the GPU runtimes (which initialises them).
   bool wants_gpu = false;
@@ -661,6 +684,8 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
   cpu::ThreadScope thread_scope(threads);
   cpu::RegionLoad region_load;
   region_load.full_threads = impl_->governor->full();
+  cpu::KernelTuningScope tuning_scope(&impl_->tuning);
+  const int64_t timed_before = cpu::shapes_timed();
   std::vector<ops::Value> all;
   int64_t arena_bytes = 0, activation_bytes = 0;
   std::vector<double> node_ms;
@@ -684,6 +709,7 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
     stats->planned_activation_bytes = activation_bytes;
     stats->fallback_nodes = impl_->placement.fallbacks;
     stats->threads = threads;
+    stats->shapes_timed = cpu::shapes_timed() - timed_before;
     stats->gpu = gpu_activity() - gpu_before;
     stats->node_traffic = std::move(traffic);
     stats->node_times.clear();

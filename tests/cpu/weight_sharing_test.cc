@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -47,7 +49,7 @@ TEST(WeightCache, PacksOnceForAllHoldersAndFreesWithTheLast) {
 }
 
 TEST(KernelChoices, TimesAFewSizesThenTakesTheNearest) {
-  KernelChoices choices;
+  KernelChoices choices("test nearest");
   EXPECT_EQ(choices.find("conv 3x3", {1, 32, 32}, 1024), -1);
   choices.remember("conv 3x3", {1, 10, 10}, 100, 0);
   EXPECT_EQ(choices.find("conv 3x3", {1, 10, 10}, 100), 0);
@@ -62,7 +64,7 @@ TEST(KernelChoices, TimesAFewSizesThenTakesTheNearest) {
 }
 
 TEST(KernelChoices, ARunOnFewerThreadsTakesTheFullCountsWinnerUntimed) {
-  KernelChoices choices;
+  KernelChoices choices("test reduced");
   {
     ThreadScope two(2);
     choices.remember("conv 3x3", {1, 10, 10}, 100, 3);
@@ -77,6 +79,39 @@ TEST(KernelChoices, ARunOnFewerThreadsTakesTheFullCountsWinnerUntimed) {
   EXPECT_EQ(choices.find("conv 1x1", {1, 10, 10}, 100), -1) << "nothing known at two: timed";
   choices.remember("conv 3x3", {1, 10, 10}, 100, 5);
   EXPECT_EQ(choices.find("conv 3x3", {1, 10, 10}, 100), 5) << "one's own winner, once there is one";
+}
+
+// The kernel cache file: timed winners of other processes are read once, lines that do not read
+// are skipped, and a new winner is appended as one line.
+TEST(KernelChoices, ReadsTheCacheFileAndAppendsToIt) {
+  const std::string path = testing::TempDir() + "/hi_choices_test.tsv";
+  {
+    std::ofstream out(path);
+    out << "# hipinfer kernel cache: header\n"
+        << "test file|2|conv 5x5\t1,20,20\t400\t4\n"
+        << "test file|2|conv 5x5\t1,30\n"                     // cut short
+        << "test file|2|conv 7x7\t1,8,8\t64\tnot a number\n"  // corrupt
+        << "test file|2|conv 7x7\t1,9,9\t81\t99\n";           // no such candidate
+  }
+  KernelChoices choices("test file");
+  ThreadScope two(2);
+  KernelTuning tuning;
+  tuning.cache_file = path;
+  {
+    KernelTuningScope scope(&tuning);
+    EXPECT_FALSE(time_new_shapes()) << "a session's default: nothing timed";
+    EXPECT_EQ(choices.find("conv 5x5", {1, 20, 20}, 400), 4) << "read from the file";
+    EXPECT_EQ(choices.find("conv 5x5", {1, 30, 30}, 900), -1);
+    EXPECT_EQ(choices.find("conv 7x7", {1, 8, 8}, 64), -1);
+    EXPECT_EQ(choices.find("conv 7x7", {1, 9, 9}, 81), -1);
+    choices.remember("conv 5x5", {1, 30, 30}, 900, 2);
+  }
+  EXPECT_TRUE(time_new_shapes()) << "without a scope, new shapes are timed";
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line)) last = line;
+  EXPECT_EQ(last, "test file|2|conv 5x5\t1,30,30\t900\t2");
+  std::remove(path.c_str());
 }
 
 // Channels-last 2-D convolution, one group, in double.

@@ -154,13 +154,41 @@ def test_session_options(relu_model):
 def test_options_without_effect_say_so(relu_model):
     options = hipinfer.SessionOptions()
     options.precision = "fp16"
-    options.tuning = True
     with pytest.warns(UserWarning) as record:
         hipinfer.InferenceSession(relu_model, options)
     messages = " | ".join(str(w.message) for w in record)
     assert "precision='fp16' has no effect yet" in messages
-    assert "tuning has no effect yet" in messages
-    assert options.precision == "fp16" and options.tuning  # stored all the same
+    assert options.precision == "fp16"  # stored all the same
+
+
+def test_tuning_times_new_shapes_into_the_kernel_cache(tmp_path, monkeypatch):
+    """tuning=True times a convolution's kernels once and writes the winner to the kernel cache;
+    the default times nothing and writes nothing; both give the reference's results."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper, TensorProto
+    rng = np.random.default_rng(3)
+    w = rng.normal(0, 0.2, (21, 21, 3, 3)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 21, 9, 17])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.flatten())])
+    model = tmp_path / "conv.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    monkeypatch.setenv("HIPINFER_CACHE_DIR", str(tmp_path / "cache"))
+    x = rng.normal(0, 1, (1, 21, 9, 17)).astype(np.float32)
+    reference = hipinfer.SessionOptions()
+    reference.graph_optimization_level = 0
+    want = hipinfer.InferenceSession(str(model), reference).run(None, {"x": x})[0]
+    got = hipinfer.InferenceSession(str(model)).run(None, {"x": x})[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    assert not (tmp_path / "cache").exists()
+    tuned = hipinfer.SessionOptions()
+    tuned.tuning = True
+    got = hipinfer.InferenceSession(str(model), tuned).run(None, {"x": x})[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    cached = "".join(f.read_text() for f in (tmp_path / "cache").glob("kernels-*.tsv"))
+    assert "conv|" in cached and ",21,21," in cached
 
 
 def test_memory_limit_is_the_sessions_own(relu_model):

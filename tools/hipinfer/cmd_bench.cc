@@ -46,6 +46,8 @@ struct BenchOptions {
   int warmup = 10;
   int busy = 0;  // busy-loop processes beside the measurement
   bool adapt_threads = true;
+  bool tune = false;         // time new shapes' kernel candidates (SessionOptions::kernel_tuning)
+  bool kernel_cache = true;  // read and write the kernel cache
   int64_t max_runs = 0;      // 0: none
   double time_budget_s = 0;  // 0: none
   std::vector<std::string> inputs;
@@ -93,6 +95,8 @@ Result<BenchOptions> parse_options(const Args& args, const MachineInfo& machine)
   o.warmup = static_cast<int>(warmup);
   o.busy = static_cast<int>(busy);
   o.adapt_threads = !args.has("--fixed-threads");
+  o.tune = args.has("--tune");
+  o.kernel_cache = !args.has("--no-kernel-cache");
   o.seed = static_cast<uint64_t>(seed);
   o.precision = args.get("--precision", "fp32");
   if (o.precision != "fp32" && o.precision != "bf16")
@@ -304,6 +308,9 @@ const CommandSpec* cmd_bench_spec() {
        {"--disable-pass", "", "LIST", "graph passes to skip, comma-separated (e.g. fuse_inverted_residual)"},
        {"--warmup", "", "N", "untimed runs first, per engine (default 10)"},
        {"--fixed-threads", "", "", "every run on --threads, even while other processes take cores"},
+       {"--tune", "", "",
+        "time the kernel candidates of every new shape in the warm-up (kept in the kernel cache for later sessions)"},
+       {"--no-kernel-cache", "", "", "neither read nor write the kernel cache of timed choices"},
        {"--busy", "", "N", "keep N other processes busy (a spinning loop each) while measuring: a shared machine"},
        {"--runs", "", "N", "timed runs per engine"},
        {"--time", "", "SECONDS", "time budget per engine (time inside the runs)"},
@@ -341,6 +348,8 @@ int cmd_bench(const Args& args) {
   SessionOptions options;
   options.threads = o.threads;
   options.adapt_threads = o.adapt_threads;
+  options.kernel_tuning = o.tune ? "time" : "auto";
+  options.kernel_cache = o.kernel_cache;
   options.optimization_level = o.opt_level;
   options.disabled_passes = o.disabled_passes;
   options.precision = o.precision;

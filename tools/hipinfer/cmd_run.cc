@@ -20,12 +20,15 @@
 namespace hi::cli {
 namespace {
 
-// "first run 758.21 ms; steady state 19.10 ms (median of 3 runs)", or the first run alone.
-std::string run_times(std::vector<double> ms) {
-  char text[160];
+// "first run 98.21 ms; steady state 19.10 ms (median of 3 runs)", or the first run alone; with
+// how many shapes' kernels were timed (--tune).
+std::string run_times(std::vector<double> ms, int64_t shapes_timed) {
+  char text[200];
+  const std::string timed =
+      shapes_timed > 0 ? ", timing the kernels of " + std::to_string(shapes_timed) + " shapes" : std::string();
   if (ms.size() < 2) {
-    std::snprintf(text, sizeof text, "run took %.2f ms (the first run, which also makes and times the kernels)",
-                  ms.empty() ? 0.0 : ms.front());
+    std::snprintf(text, sizeof text, "run took %.2f ms (the first run, which also makes the kernels%s)",
+                  ms.empty() ? 0.0 : ms.front(), timed.c_str());
     return text;
   }
   const double first = ms.front();
@@ -33,8 +36,8 @@ std::string run_times(std::vector<double> ms) {
   std::sort(rest.begin(), rest.end());
   const size_t n = rest.size();
   const double median = n % 2 ? rest[n / 2] : (rest[n / 2 - 1] + rest[n / 2]) / 2;
-  std::snprintf(text, sizeof text, "first run %.2f ms; steady state %.2f ms (median of %zu %s)", first, median, n,
-                n == 1 ? "run" : "runs");
+  std::snprintf(text, sizeof text, "first run %.2f ms%s; steady state %.2f ms (median of %zu %s)", first, timed.c_str(),
+                median, n, n == 1 ? "run" : "runs");
   return text;
 }
 
@@ -157,7 +160,11 @@ const CommandSpec* cmd_run_spec() {
        {"--device", "", "LIST",
         "devices in order of preference: gpu, cuda, hip, emu (the emulated GPU), cpu (default gpu,cpu)"},
        {"--explain", "", "", "print where each node runs and, for every fallback, why"},
-       {"--no-graph", "", "", "launch every GPU kernel on every run instead of capturing and replaying a graph"}},
+       {"--no-graph", "", "", "launch every GPU kernel on every run instead of capturing and replaying a graph"},
+       {"--tune", "", "",
+        "time the kernel candidates of every new shape (a slower first run) and keep the winners in the kernel\n"
+        "cache, which every later session on this CPU reads (default: cached choices, else a rule of thumb)"},
+       {"--no-kernel-cache", "", "", "neither read nor write the kernel cache"}},
       1,
       1};
   return &spec;
@@ -204,6 +211,8 @@ int cmd_run(const Args& args) {
   if (args.has("--device")) options.devices = split_commas(args.get("--device"));
   if (args.has("--disable-pass")) options.disabled_passes = split_commas(args.get("--disable-pass"));
   options.gpu_graphs = !args.has("--no-graph");
+  options.kernel_tuning = args.has("--tune") ? "time" : "auto";
+  options.kernel_cache = !args.has("--no-kernel-cache");
   const auto t0 = std::chrono::steady_clock::now();
   auto session = Session::create(path, options);
   if (!session.is_ok()) return report_error(session.status());
@@ -222,10 +231,12 @@ int cmd_run(const Args& args) {
   for (const auto& [name, t] : inputs) values[name] = Value::of(t);
   Result<ValueMap> outputs = Status::ok();
   std::vector<double> run_ms;
+  int64_t shapes_timed = 0;
   auto run_once = [&]() -> Status {
     outputs = session.value()->run_values(values, {}, &stats, &run_options);
     if (!outputs.is_ok()) return outputs.status();
     run_ms.push_back(stats.latency_ms);
+    shapes_timed += stats.shapes_timed;
     return Status::ok();
   };
   for (int64_t k = 0; k < repeat.value(); ++k)
@@ -274,7 +285,7 @@ int cmd_run(const Args& args) {
     else
       std::printf("--top: the first output '%s' is %s, not a tensor of scores\n", first.c_str(), v.describe().c_str());
   }
-  // The first run still makes and times kernels; without --repeat a few more runs, after the
+  // The first run still makes kernels; without --repeat a few more runs, after the
   // outputs are out, give the time a caller sees from then on.
   if (!args.has("--repeat")) {
     double extra_ms = 0;
@@ -286,7 +297,7 @@ int cmd_run(const Args& args) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   std::printf("session created in %.1f ms; %s; peak tensor memory %s; process peak RSS %s\n", create_ms,
-              run_times(run_ms).c_str(), human_bytes(static_cast<double>(stats.peak_host_bytes)).c_str(),
+              run_times(run_ms, shapes_timed).c_str(), human_bytes(static_cast<double>(stats.peak_host_bytes)).c_str(),
               human_bytes(static_cast<double>(ru.ru_maxrss) * 1024).c_str());
   std::printf("placement: %s\n", session.value()->placement().summary().c_str());
   if (const PartitionGraphStats g = session.value()->graph_stats(); g.enabled || g.direct_runs > 0)
