@@ -7,7 +7,8 @@
 //     padded to 16), the depthwise convolution turns them into the group's rows in buffer D
 //     ([rows, OW, hidden]), and the projection writes Y from D;
 //   - both pointwise convolutions are packed_gemm products (cpu/packed_gemm.h) over weights
-//     packed once.
+//     packed once; with bf16 the packed_gemm_bf16 products (cpu/packed_gemm_bf16.h), their A
+//     (X's rows, D) rounded to bfloat16 into a per-thread buffer just before each product.
 #include "cpu/inverted_residual.h"
 
 #include <omp.h>
@@ -22,6 +23,7 @@
 #include "cpu/avx512_util.h"
 #include "cpu/fastest.h"
 #include "cpu/packed_gemm.h"
+#include "cpu/packed_gemm_bf16.h"
 #include "cpu/threading.h"
 #include "cpu/weight_cache.h"
 
@@ -49,9 +51,13 @@ namespace {
 
 class AvxInvertedResidual final : public InvertedResidualKernel {
  public:
-  std::string describe() const override { return "hipinfer fused inverted residual (AVX-512)"; }
+  std::string describe() const override {
+    return bf16_ ? "hipinfer fused inverted residual (AVX-512, bf16 products)"
+                 : "hipinfer fused inverted residual (AVX-512)";
+  }
   AvxInvertedResidual(const InvertedResidualGeometry& g, const InvertedResidualWeights& w) : g_(g) {
     hidden_padded_ = round_up(g.hidden, kLanes);
+    bf16_ = g.bf16 && bf16_kernels_available();
     auto pack_rows = [&](const char* name, const float* weights, const float* bias, int64_t n, int64_t k,
                          int64_t k_padded) {
       const std::string key = std::string(name) + " " + std::to_string(n) + "x" + std::to_string(k_padded) + " bias " +
@@ -62,8 +68,23 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
         return packed;
       });
     };
-    if (g.expand) expand_ = pack_rows("ir-expand", w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
-    project_ = pack_rows("ir-project", w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
+    // [n][k] weights (ONNX [M, C, 1, 1]) as k pairs for the bfloat16 product.
+    auto pack_bf16 = [&](const char* name, const float* weights, const float* bias, int64_t n, int64_t k) {
+      const std::string key = std::string(name) + " " + std::to_string(n) + "x" + std::to_string(k) + " bias " +
+                              std::to_string(reinterpret_cast<uintptr_t>(bias));
+      return packed_weights<PackedWeightsBf16>(w.cache, weights, key, [&] {
+        PackedWeightsBf16 packed;
+        packed.pack(weights, k, n, 1, k, bias);
+        return packed;
+      });
+    };
+    if (bf16_) {
+      if (g.expand) expand16_ = pack_bf16("ir-expand-bf16", w.expand_w, w.expand_b, g.hidden, g.in_channels);
+      project16_ = pack_bf16("ir-project-bf16", w.project_w, w.project_b, g.out_channels, g.hidden);
+    } else {
+      if (g.expand) expand_ = pack_rows("ir-expand", w.expand_w, w.expand_b, g.hidden, g.in_channels, g.in_channels);
+      project_ = pack_rows("ir-project", w.project_w, w.project_b, g.out_channels, g.hidden, hidden_padded_);
+    }
     const int64_t taps = g.kernel_h * g.kernel_w;
     depthwise_w_.assign(static_cast<size_t>(taps * hidden_padded_), 0.f);
     depthwise_b_.assign(static_cast<size_t>(hidden_padded_), 0.f);
@@ -99,7 +120,6 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
     thread_local AlignedVector<float> d_all;
     d_all.resize(static_cast<size_t>(pixels * hidden_padded_));
     float* d = d_all.data();
-    const WeightSlice project = project_->slice(0);
     const int64_t chunks = std::min<int64_t>(threads, pixels);
 #pragma omp parallel num_threads(threads)
     {
@@ -109,9 +129,8 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
 #pragma omp for schedule(static)
       for (int64_t c = 0; c < chunks; ++c) {
         const int64_t m0 = pixels * c / chunks, m1 = pixels * (c + 1) / chunks;
-        packed_gemm(d + m0 * hidden_padded_, hidden_padded_, m1 - m0, project, g_.out_channels,
-                    y + m0 * g_.out_channels, g_.out_channels, z ? z + m0 * g_.out_channels : nullptr, g_.out_channels,
-                    acts_[2]);
+        project_rows(d + m0 * hidden_padded_, hidden_padded_, m1 - m0, y + m0 * g_.out_channels,
+                     z ? z + m0 * g_.out_channels : nullptr);
       }
     }
     note_region(load);
@@ -155,6 +174,13 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
   void fill_rows(const float* xi, int64_t from, int64_t to, int64_t c0, int64_t width, float* e) const {
     const int64_t w = g_.width;
     const float* xr = xi + from * w * g_.in_channels;
+    if (g_.expand && bf16_) {
+      const int64_t rows = (to - from) * w, lda = round_up(g_.in_channels, 2);
+      uint16_t* a = bf16_rows(rows * lda);
+      convert_rows_to_bf16(xr, g_.in_channels, rows, g_.in_channels, a, lda);
+      packed_gemm_bf16(a, lda, rows, expand16_->slice(c0 / kLanes), width, e, width, nullptr, 0, acts_[0]);
+      return;
+    }
     if (g_.expand) {
       packed_gemm(xr, g_.in_channels, (to - from) * w, expand_->slice(c0 / kLanes), width, e, width, nullptr, 0,
                   acts_[0]);
@@ -207,10 +233,29 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
       }
       for (int64_t oy = oy0; oy < oy1; ++oy)
         depthwise_row(e, e_row0, e_stride, oy, c0, width, d_buf.data() + (oy - oy0) * ow * width, width);
-      packed_gemm(d_buf.data(), width, (oy1 - oy0) * ow, project_->slice(0), g_.out_channels,
-                  y + first * g_.out_channels, g_.out_channels, z ? z + first * g_.out_channels : nullptr,
-                  g_.out_channels, acts_[2]);
+      project_rows(d_buf.data(), width, (oy1 - oy0) * ow, y + first * g_.out_channels,
+                   z ? z + first * g_.out_channels : nullptr);
     }
+  }
+
+  // Y's rows [0, rows) (and Z's) = act(D W + b (+ Z)) from D's rows, lda floats apart (every
+  // hidden channel: lda is hidden_padded_ or, with one part, the part's width, the same).
+  void project_rows(const float* d, int64_t lda, int64_t rows, float* y, const float* z) const {
+    if (!bf16_) {
+      packed_gemm(d, lda, rows, project_->slice(0), g_.out_channels, y, g_.out_channels, z, g_.out_channels, acts_[2]);
+      return;
+    }
+    uint16_t* a = bf16_rows(rows * lda);  // lda is a multiple of 16: even, as the product needs
+    convert_rows_to_bf16(d, lda, rows, g_.hidden, a, lda);
+    packed_gemm_bf16(a, lda, rows, project16_->slice(0), g_.out_channels, y, g_.out_channels, z, g_.out_channels,
+                     acts_[2]);
+  }
+
+  // The calling thread's buffer for `count` bfloat16 values (one product's A at a time).
+  static uint16_t* bf16_rows(int64_t count) {
+    thread_local AlignedVector<uint16_t> buffer;
+    if (buffer.size() < static_cast<size_t>(count)) buffer.resize(static_cast<size_t>(count));
+    return buffer.data();
   }
 
   // One output row of the depthwise convolution for hidden channels [c0, c0 + hp): d[ox, :]
@@ -277,9 +322,10 @@ class AvxInvertedResidual final : public InvertedResidualKernel {
 
   InvertedResidualGeometry g_;
   int64_t hidden_padded_ = 0, bands_ = 1, parts_ = 1, part_width_ = 0, group_rows_ = 1, e_rows_ = 1;
-  bool read_x_directly_ = false;
-  std::shared_ptr<const PackedWeights> expand_, project_;  // shared by the op's kernels (cpu/weight_cache.h)
-  AlignedVector<float> depthwise_w_, depthwise_b_;         // [taps, hidden_padded], [hidden_padded]
+  bool read_x_directly_ = false, bf16_ = false;
+  std::shared_ptr<const PackedWeights> expand_, project_;          // shared by the op's kernels (cpu/weight_cache.h)
+  std::shared_ptr<const PackedWeightsBf16> expand16_, project16_;  // with bf16_, instead
+  AlignedVector<float> depthwise_w_, depthwise_b_;                 // [taps, hidden_padded], [hidden_padded]
   std::array<Activation, 3> acts_;
 };
 
@@ -304,7 +350,7 @@ std::unique_ptr<InvertedResidualKernel> make_inverted_residual_kernel(const Inve
   static KernelChoices choices("inverted_residual");  // 1: chained won
   std::string family;
   for (int64_t v : {g.in_channels, g.hidden, g.out_channels, int64_t{g.expand}, g.kernel_h, g.kernel_w, g.stride_h,
-                    g.stride_w, g.pad_top, g.pad_left, int64_t{g.residual}})
+                    g.stride_w, g.pad_top, g.pad_left, int64_t{g.residual}, int64_t{g.bf16}})
     family += std::to_string(v) + ",";
   for (const Activation* a : {&w.expand_act, &w.depthwise_act, &w.project_act}) family += a->name() + ",";
   const std::vector<int64_t> size = {g.batch, g.height, g.width, g.out_height, g.out_width};

@@ -1,7 +1,7 @@
 // A MobileNet-style inverted residual block in one kernel: an optional pointwise (1x1) expansion,
-// a depthwise convolution and a pointwise projection with an optional residual, float32, all
-// tensors channels-last. Run separately, the three convolutions write the expanded tensor (6x the
-// block's input) to memory and read it back twice; here the block walks the image in strips of
+// a depthwise convolution and a pointwise projection with an optional residual, float32 (the
+// pointwise products optionally bfloat16), all tensors channels-last. Run separately, the three convolutions write the
+// expanded tensor (6x the block's input) to memory and read it back twice; here the block walks the image in strips of
 // output rows and keeps each strip's expanded rows in a per-thread buffer that stays in the cache.
 // AVX-512 only: where the CPU lacks it the kernel is not made and the graph keeps three FusedConvs.
 #pragma once
@@ -22,6 +22,9 @@ struct InvertedResidualGeometry {
   int64_t pad_top = 1, pad_left = 1;  // the bottom/right pads follow from out_height/out_width
   int64_t out_height = 0, out_width = 0;
   bool residual = false;  // Z is given: the projection adds it
+  // The two pointwise products in bfloat16 (inputs and weights rounded, float32 sums), where the
+  // CPU has AVX512_BF16; the depthwise convolution and the expanded rows stay float32.
+  bool bf16 = false;
 };
 
 struct InvertedResidualWeights {

@@ -85,10 +85,11 @@ std::unique_ptr<InvertedResidualKernel> make_chained_inverted_residual_kernel(co
   const int64_t pad_bottom = (g.out_height - 1) * g.stride_h + g.kernel_h - g.height - g.pad_top;
   const int64_t pad_right = (g.out_width - 1) * g.stride_w + g.kernel_w - g.width - g.pad_left;
   if (pad_bottom < 0 || pad_right < 0) return nullptr;
+  const Precision precision = g.bf16 ? Precision::kBFloat16 : Precision::kFloat32;
   std::unique_ptr<ConvKernel> expand;
   if (g.expand) {
     expand = make_conv_kernel(stage(g, g.in_channels, g.hidden, 1, {g.height, g.width}, {g.height, g.width}),
-                              w.expand_w, w.expand_b, w.expand_act, false, Precision::kFloat32, w.cache);
+                              w.expand_w, w.expand_b, w.expand_act, false, precision, w.cache);
     if (!expand) return nullptr;
   }
   ConvGeometry dw = stage(g, g.hidden, g.hidden, g.hidden, {g.height, g.width}, {g.out_height, g.out_width});
@@ -96,11 +97,10 @@ std::unique_ptr<InvertedResidualKernel> make_chained_inverted_residual_kernel(co
   dw.strides = {g.stride_h, g.stride_w};
   dw.pads_begin = {g.pad_top, g.pad_left};
   dw.pads_end = {pad_bottom, pad_right};
-  auto depthwise =
-      make_conv_kernel(dw, w.depthwise_w, w.depthwise_b, w.depthwise_act, false, Precision::kFloat32, w.cache);
+  auto depthwise = make_conv_kernel(dw, w.depthwise_w, w.depthwise_b, w.depthwise_act, false, precision, w.cache);
   auto project =
       make_conv_kernel(stage(g, g.hidden, g.out_channels, 1, {g.out_height, g.out_width}, {g.out_height, g.out_width}),
-                       w.project_w, w.project_b, w.project_act, g.residual, Precision::kFloat32, w.cache);
+                       w.project_w, w.project_b, w.project_act, g.residual, precision, w.cache);
   if (!depthwise || !project) return nullptr;
   return std::make_unique<ChainedInvertedResidual>(g, std::move(expand), std::move(depthwise), std::move(project));
 }

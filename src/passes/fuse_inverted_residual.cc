@@ -1,7 +1,7 @@
-// FusedConv 1x1 -> FusedConv depthwise -> FusedConv 1x1 (channels-last, float32, constant
-// weights) becomes one InvertedResidual (com.hipinfer), the MobileNet block computed strip by
-// strip with its expanded tensor kept in the cache. The expansion is optional (MobileNetV2's
-// first block has none). Runs after the channels-last pass, on CPUs where the kernel exists.
+// FusedConv 1x1 -> FusedConv depthwise -> FusedConv 1x1 (channels-last, float32 tensors, constant
+// weights, one precision: fp32, or bf16 for the pointwise products) becomes one InvertedResidual (com.hipinfer), the
+// MobileNet block computed strip by strip with its expanded tensor kept in the cache. The expansion is optional
+// (MobileNetV2's first block has none). Runs after the channels-last pass, on CPUs where the kernel exists.
 #include "cpu/inverted_residual.h"
 #include "ops/internal.h"
 #include "passes/pass_util.h"
@@ -15,12 +15,19 @@ bool all_equal(const std::vector<int64_t>& v, int64_t value) {
   return true;
 }
 
+// The compute precision fuse_conv gave a FusedConv ("fp32" when it gave none).
+std::string precision_of(const ir::Node& n) {
+  const ir::Attribute* p = n.attr("precision");
+  return p ? p->s : "fp32";
+}
+
 // A channels-last float32 FusedConv reading a channels-last input, with constant weights of
-// rank 4 (bias constant too when present), computing in float32 with an activation the kernel has.
+// rank 4 (bias constant too when present), computing in float32 or bfloat16 with an activation
+// the kernel has.
 const Tensor* fusable_conv(const ir::Graph& g, const GraphIndex& index, const ir::Node& n) {
   if (n.domain != ops::kInternalDomain || n.op_type != "FusedConv" || int_attr(n, "channels_last", 0) != 1)
     return nullptr;
-  if (const ir::Attribute* p = n.attr("precision"); p && p->s != "fp32") return nullptr;
+  if (precision_of(n) != "fp32" && precision_of(n) != "bf16") return nullptr;
   cpu::Activation act;
   const ir::Attribute* name = n.attr("activation");
   const ir::Attribute* params = n.attr("activation_params");
@@ -65,7 +72,7 @@ int fuse_inverted_residual(ir::Model& m) {
     const ir::Node& dw = g.nodes[static_cast<size_t>(di)];
     const Tensor* wd = fusable_conv(g, index, dw);
     if (!wd || has_residual(dw) || wd->dim(1) != 1 || int_attr(dw, "group", 1) != wd->dim(0) ||
-        wp->dim(1) != wd->dim(0))
+        wp->dim(1) != wd->dim(0) || precision_of(dw) != precision_of(project))
       continue;
     // The expansion, when the depthwise convolution reads one.
     const ir::Node* expand = nullptr;
@@ -73,7 +80,9 @@ int fuse_inverted_residual(ir::Model& m) {
     if (ei >= 0 && !dead.count(ei) && index.single_use(dw.inputs[0])) {
       const ir::Node& e = g.nodes[static_cast<size_t>(ei)];
       const Tensor* we = fusable_conv(g, index, e);
-      if (we && pointwise(e, *we) && !has_residual(e) && we->dim(0) == wd->dim(0)) expand = &e;
+      if (we && pointwise(e, *we) && !has_residual(e) && we->dim(0) == wd->dim(0) &&
+          precision_of(e) == precision_of(project))
+        expand = &e;
     }
     ir::Node fusedn;
     fusedn.name = project.name;
@@ -99,6 +108,7 @@ int fuse_inverted_residual(ir::Model& m) {
     if (expand) copy_activation(*expand, "expand", &fusedn);
     copy_activation(dw, "depthwise", &fusedn);
     copy_activation(project, "project", &fusedn);
+    if (const ir::Attribute* p = project.attr("precision"); p && p->s == "bf16") fusedn.attributes["precision"] = *p;
     if (expand) dead.insert(ei);
     dead.insert(di);
     project = std::move(fusedn);
