@@ -91,14 +91,17 @@ KernelChoices& winners() {
   return choices;
 }
 // The candidate that won most often for such a geometry on a 2-core AVX-512 BF16 EPYC (ResNet-50
-// and MobileNetV2 at batch 1 and 8), taken untimed when no timed choice is known: Winograd
-// for 3x3 stride-1 convolutions (oneDNN's in float32, ours on the bfloat16 product), our packed
-// product for pointwise convolutions that add a residual in float32 and for all of them in
-// bfloat16, oneDNN's direct kernel for the rest.
+// and MobileNetV2 at batch 1 and 8, Magika), taken untimed when no timed choice is known:
+// Winograd for 3x3 stride-1 convolutions (oneDNN's in float32, ours on the bfloat16 product),
+// our packed product for pointwise convolutions that add a residual in float32 and for all of
+// them in bfloat16, im2col and sgemm for float32 convolutions along one axis (Magika's 5x1 over
+// 508x1: 3.7 ms against oneDNN's 11), oneDNN's direct kernel for the rest.
 int rule_of_thumb(const ConvGeometry& g, bool with_sum, bool bf16) {
-  bool pointwise = g.groups == 1;
+  bool pointwise = g.groups == 1, one_axis = false;
   for (int64_t k : g.kernel) pointwise = pointwise && k == 1;
+  for (int64_t d : g.out) one_axis = one_axis || d == 1;
   if (winograd_candidate(g)) return bf16 ? 3 : 4;
+  if (one_axis && !pointwise && !bf16 && g.groups == 1) return 6;
   if (pointwise && bf16) return 5;
   if (pointwise && with_sum && g.channels_last) return 2;
   return 0;
