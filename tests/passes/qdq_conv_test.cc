@@ -24,8 +24,9 @@ std::vector<int8_t> codes(size_t n, uint32_t seed) {
 }
 
 // x -> float Conv 1x1 -> Q/DQ -> Conv 3x3 (per-channel int8 weights, int32 bias) -> Relu -> Q/DQ -> Conv 1x1 stride 2
-// (per-tensor weights, no bias) -> Q/DQ -> y. `w_zero_point` is the second conv's weight zero point.
-std::string qdq_model(int8_t w_zero_point, bool bias_scale_right) {
+// (per-tensor weights, no bias) -> Q/DQ -> y. `w_zero_point` is the second conv's weight zero point;
+// `c1_groups` the first's groups.
+std::string qdq_model(int8_t w_zero_point, bool bias_scale_right, int64_t c1_groups = 1) {
   GraphBuilder g("qdq_convs", 13, 1);
   g.add_input("x", ElemType::kFloat, {{2, {}}, {16, {}}, {9, {}}, {11, {}}});
   auto scale = [&](const std::string& name, float s) { return g.add_initializer(name, {}, {s}, true); };
@@ -45,15 +46,16 @@ std::string qdq_model(int8_t w_zero_point, bool bias_scale_right) {
   }
   const std::string w1 = g.op(
       "DequantizeLinear", "/w1",
-      {g.add_initializer_i8("w1_q", {24, 16, 3, 3}, codes(24 * 16 * 9, 1)), g.add_initializer("w1_s", {24}, ws1, true),
-       g.add_initializer_i8("w1_zp", {24}, std::vector<int8_t>(24, 0))},
+      {g.add_initializer_i8("w1_q", {24, 16 / c1_groups, 3, 3}, codes(static_cast<size_t>(24 * 16 / c1_groups * 9), 1)),
+       g.add_initializer("w1_s", {24}, ws1, true), g.add_initializer_i8("w1_zp", {24}, std::vector<int8_t>(24, 0))},
       {Attr::i("axis", 0)});
   const std::string bias1 = g.op("DequantizeLinear", "/b1",
                                  {g.add_initializer_i32("b1_q", {24}, b1), g.add_initializer("b1_s", {24}, bs1, true),
                                   g.add_initializer_i32("b1_zp", {24}, std::vector<int32_t>(24, 0))},
                                  {Attr::i("axis", 0)});
   const std::string c1 =
-      g.op("Relu", "/relu", {g.op("Conv", "/c1", {x, w1, bias1}, {Attr::ints_of("pads", {1, 1, 1, 1})})});
+      g.op("Relu", "/relu",
+           {g.op("Conv", "/c1", {x, w1, bias1}, {Attr::ints_of("pads", {1, 1, 1, 1}), Attr::i("group", c1_groups)})});
   const std::string mid = qdq(c1, "mid", kMidScale, 20);  // a zero point above 0: the Relu floor matters
   const std::string w2 = g.op("DequantizeLinear", "/w2",
                               {g.add_initializer_i8("w2_q", {16, 24, 1, 1}, codes(16 * 24, 2)), scale("w2_s", 0.01f),
@@ -163,6 +165,11 @@ TEST(QdqConv, LeavesAloneWhatTheIntegerFormWouldChange) {
   EXPECT_EQ(optimise(qdq_model(0, false), &ops2, 3).at("fuse_qdq_conv"), 1);
   std::multiset<std::string> ops3;
   EXPECT_EQ(optimise(qdq_model(3, false), &ops3, 3).at("fuse_qdq_conv"), 0);
+  // A grouped convolution has no int8 kernel: it stays a float32 FusedConv between its Q and DQ.
+  std::multiset<std::string> ops4;
+  const std::string grouped = qdq_model(0, true, 8);
+  EXPECT_EQ(optimise(grouped, &ops4, 3).at("fuse_qdq_conv"), 1);
+  EXPECT_EQ(ops4.count("FusedQLinearConv"), 1u);
 }
 
 }  // namespace
