@@ -4,8 +4,9 @@ pipelines.py: RapidOCR on PP-OCR, Magika), with onnxruntime and with hipinfer su
 Engines alternate process by process, ROUNDS times; each process runs one warm-up pass (its
 time is the first-pass figure) and REPEAT timed passes (the best is its steady figure). Prints
 the medians over the rounds and hipinfer's time over onnxruntime's. Then Magika's model alone:
-one run() at batch 1 on random bytes, both engines in this process with their default threads,
-alternating blocks of 30 runs, ROUNDS times (ms per run, median of the blocks). Needs a quiet
+one run() at batch 1 on random bytes, each engine in a process of its own with its default threads,
+alternating process by process, ROUNDS times (ms per run: the median of 5 blocks of 30 runs per
+process, then the median over the rounds). Needs a quiet
 machine.
 
 usage: .venv/bin/python scripts/third_party_bench.py [--rounds 3] [--repeat 5] [pipeline ...]
@@ -29,24 +30,35 @@ def run(pipeline: str, engine: str, repeat: int) -> dict:
     return json.loads(r.stdout)
 
 
-def magika_model(rounds: int) -> None:
-    import magika
-    import numpy as np
-    import onnxruntime
-    import hipinfer
-    model = str(next(Path(magika.__file__).parent.glob("models/*/model.onnx")))
-    x = np.random.default_rng(0).integers(0, 257, (1, 2048)).astype(np.int32)
-    sessions = {"onnxruntime": onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"]),
-                "hipinfer": hipinfer.InferenceSession(model)}
-    times = {name: [] for name in sessions}
-    for s in sessions.values():
+MAGIKA_BLOCK = """
+import statistics, sys, time
+from pathlib import Path
+import numpy as np
+import magika
+engine = __import__(sys.argv[1])
+model = str(next(Path(magika.__file__).parent.glob("models/*/model.onnx")))
+x = np.random.default_rng(0).integers(0, 257, (1, 2048)).astype(np.int32)
+s = engine.InferenceSession(model, providers=["CPUExecutionProvider"])
+s.run(None, {"bytes": x})
+blocks = []
+for _ in range(5):
+    t0 = time.perf_counter()
+    for _ in range(30):
         s.run(None, {"bytes": x})
+    blocks.append((time.perf_counter() - t0) / 30 * 1e3)
+print(statistics.median(blocks))
+"""
+
+
+def magika_model(rounds: int) -> None:
+    """Each engine in a process of its own, alternating: in one process, the thread pool of the
+    engine that ran last still spins while the other runs (ONNX Runtime's for a while after each
+    run, libgomp's likewise), which doubled hipinfer's time in an earlier form of this bench."""
+    times = {name: [] for name in ("onnxruntime", "hipinfer")}
     for _ in range(rounds):
-        for name, s in sessions.items():
-            t0 = time.perf_counter()
-            for _ in range(30):
-                s.run(None, {"bytes": x})
-            times[name].append((time.perf_counter() - t0) / 30 * 1e3)
+        for name in times:
+            r = subprocess.run([sys.executable, "-c", MAGIKA_BLOCK, name], capture_output=True, text=True, check=True)
+            times[name].append(float(r.stdout.split()[-1]))
     o, h = statistics.median(times["onnxruntime"]), statistics.median(times["hipinfer"])
     print(f"magika model alone, ms per run: onnxruntime {o:.2f}, hipinfer {h:.2f}, ratio {h / o:.2f}")
 
