@@ -59,6 +59,13 @@ HI_AVX512_VNNI inline __m256i requantize(__m256i v, const double* mult, __m512d 
   return _mm512_maskz_cvtpd_epi32(all, _mm512_maskz_min_pd(all, _mm512_maskz_max_pd(all, x, lo), hi));
 }
 
+// acc += four u8 x s8 products per int32 lane. As inline assembly: with the intrinsic GCC 12
+// computes every sum into a scratch register and moves it to the accumulator and back (two
+// moves per vpdpbusd, and spills of the 6x4 tile's accumulators: half the kernel's time).
+HI_AVX512_VNNI inline void dot_accumulate(__m512i& acc, __m512i a, __m512i w) {
+  asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(w));
+}
+
 template <int M, int NV>
 HI_AVX512_VNNI void int8_tile(const TileArgs& t) {
   __m512i acc[M][NV];
@@ -76,7 +83,7 @@ HI_AVX512_VNNI void int8_tile(const TileArgs& t) {
       std::memcpy(&quad, t.a + i * t.lda + kk, sizeof quad);
       const __m512i av = _mm512_set1_epi32(quad);
 #pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], av, wv[j]);
+      for (int j = 0; j < NV; ++j) dot_accumulate(acc[i][j], av, wv[j]);
     }
   }
   const __m512d zp = _mm512_set1_pd(t.zero_point), lo = _mm512_set1_pd(t.lo), hi = _mm512_set1_pd(t.hi);
