@@ -41,7 +41,7 @@ struct SessionOptions {
   // the kernel cache, else a rule of thumb, untimed, so that the first run does no timing.
   // "time": the candidates for a new shape are timed on zeros during its first run (up to a few
   // hundred ms per model) and the winner kept in memory and the kernel cache, for every later
-  // session of any model on this CPU; what `hipinfer tune` and `bench --tune` do.
+  // session of any model on this CPU; what `hipinfer run --tune` and `bench --tune` do.
   std::string kernel_tuning = "auto";
   // The kernel cache: a file of timed choices per CPU model and hipinfer build, in
   // kernel_cache_dir (empty: $HIPINFER_CACHE_DIR, else $XDG_CACHE_HOME/hipinfer, else

@@ -209,7 +209,8 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
     const int known = winners().find(family, size_of(g), work_of(g));
     if (known >= 0)
       if (auto k = candidate(known)) return k;
-    if (known < 0 && !time_new_shapes()) {
+    // Untimed, also when a remembered winner cannot be made here (a cache line of another build).
+    if (!time_new_shapes()) {
       if (auto k = candidate(rule_of_thumb(g, with_sum, compute == dt::bf16))) return k;
       for (int i = 0; i < kCandidates; ++i)
         if (auto k = candidate(i)) return k;

@@ -104,7 +104,7 @@ std::unique_ptr<MatMulKernel> make_matmul_kernel(int64_t rows, int64_t k, int64_
     if (std::unique_ptr<MatMulKernel> kernel = known == 1 ? own() : onednn()) return kernel;
   // Untimed: our packed product for a few rows (a classifier's or pooler's single row), oneDNN's
   // for more (it won the encoders' 128 and 1024 rows on the EPYC that cpu/fastest.h measured).
-  if (known < 0 && !time_new_shapes())
+  if (!time_new_shapes())
     if (std::unique_ptr<MatMulKernel> kernel = rows < 32 ? own() : onednn()) return kernel;
   std::unique_ptr<MatMulKernel> dnnl_kernel = onednn(), own_kernel = own();
   if (!dnnl_kernel || !own_kernel) return dnnl_kernel ? std::move(dnnl_kernel) : std::move(own_kernel);

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -22,7 +21,7 @@ namespace hi::cpu {
 namespace {
 
 thread_local const KernelTuning* t_tuning = nullptr;
-std::atomic<int64_t> g_shapes_timed{0};
+thread_local int64_t t_shapes_timed = 0;
 
 struct Timed {
   double work;
@@ -133,15 +132,19 @@ KernelTuningScope::~KernelTuningScope() { t_tuning = previous_; }
 
 bool time_new_shapes() { return !t_tuning || t_tuning->time_new_shapes; }
 
-int64_t shapes_timed() { return g_shapes_timed.load(std::memory_order_relaxed); }
+int64_t shapes_timed() { return t_shapes_timed; }
 
 std::string kernel_cache_file(const std::string& dir) {
-  const std::string what =
-      cpu_model_name() + "|" + fast_kernels_description() + "|" + version_string() + "|" + git_commit();
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a
-  for (unsigned char c : what) hash = (hash ^ c) * 1099511628211ull;
-  char name[40];
-  std::snprintf(name, sizeof name, "kernels-%016llx.tsv", static_cast<unsigned long long>(hash));
+  // The same for the whole process: computed once (every session asks).
+  static const std::string name = [] {
+    const std::string what =
+        cpu_model_name() + "|" + fast_kernels_description() + "|" + version_string() + "|" + git_commit();
+    uint64_t hash = 1469598103934665603ull;  // FNV-1a
+    for (unsigned char c : what) hash = (hash ^ c) * 1099511628211ull;
+    char text[40];
+    std::snprintf(text, sizeof text, "kernels-%016llx.tsv", static_cast<unsigned long long>(hash));
+    return std::string(text);
+  }();
   return (std::filesystem::path(dir) / name).string();
 }
 
@@ -159,7 +162,7 @@ int KernelChoices::find(const std::string& family, const std::vector<int64_t>& s
 
 void KernelChoices::remember(const std::string& family, const std::vector<int64_t>& size, double work, int winner) {
   const std::string key = keyed(name_, current_threads(), family);
-  g_shapes_timed.fetch_add(1, std::memory_order_relaxed);
+  ++t_shapes_timed;
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.families[key][size] = Timed{work, winner};

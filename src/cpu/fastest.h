@@ -37,7 +37,7 @@ size_t fastest_on_zeros(const std::vector<const Kernel*>& kernels, size_t input_
 // How the runs on this thread choose a kernel for a shape no choice is known for (Session::run
 // sets it from SessionOptions::kernel_tuning). Timing the candidates makes a first run slow
 // (ResNet-50: 0.6 s of its 0.75 s), so by default a rule of thumb per operation picks one,
-// untimed, and timed choices come from the kernel cache that a timed session (`hipinfer tune`)
+// untimed, and timed choices come from the kernel cache that a timed session (`hipinfer run --tune`)
 // filled. Without a scope (kernel tests, tools calling kernels directly) new shapes are timed
 // and nothing is written.
 struct KernelTuning {
@@ -59,7 +59,8 @@ bool time_new_shapes();
 // DIR/kernels-<fingerprint>.tsv: one file per CPU model, instruction set, oneDNN and hipinfer
 // build, since a choice measured on one need not hold on another.
 std::string kernel_cache_file(const std::string& dir);
-// Shapes whose candidates were timed in this process, for RunStats.
+// Shapes whose candidates were timed on this thread so far (a run's kernels are made on the
+// thread that runs it), for RunStats: concurrent runs of other sessions do not count.
 int64_t shapes_timed();
 
 // Which candidate won the timing for a shape, remembered for the process and in the kernel cache

@@ -1,8 +1,9 @@
 // A MobileNet-style inverted residual block in one kernel: an optional pointwise (1x1) expansion,
 // a depthwise convolution and a pointwise projection with an optional residual, float32 (the
-// pointwise products optionally bfloat16), all tensors channels-last. Run separately, the three convolutions write the
-// expanded tensor (6x the block's input) to memory and read it back twice; here the block walks the image in strips of
-// output rows and keeps each strip's expanded rows in a per-thread buffer that stays in the cache.
+// pointwise products optionally bfloat16), all tensors channels-last. Run separately, the three
+// convolutions write the expanded tensor (6x the block's input) to memory and read it back twice;
+// here the block walks the image in strips of output rows and keeps each strip's expanded rows in
+// a per-thread buffer that stays in the cache.
 // AVX-512 only: where the CPU lacks it the kernel is not made and the graph keeps three FusedConvs.
 #pragma once
 

@@ -2,9 +2,9 @@
 // transposed), optionally followed by Relu, becomes a FusedMatMul: its weights are packed once
 // when the session starts, where the plain Gemm hands B to sgemm, which packs it again on every
 // run (the classifier of a CNN reads its whole weight matrix twice per inference that way).
-#include "ops/internal.h"
 #include <algorithm>
 
+#include "ops/internal.h"
 #include "passes/pass_util.h"
 
 namespace hi::passes {

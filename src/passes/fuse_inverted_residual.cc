@@ -1,7 +1,8 @@
 // FusedConv 1x1 -> FusedConv depthwise -> FusedConv 1x1 (channels-last, float32 tensors, constant
-// weights, one precision: fp32, or bf16 for the pointwise products) becomes one InvertedResidual (com.hipinfer), the
-// MobileNet block computed strip by strip with its expanded tensor kept in the cache. The expansion is optional
-// (MobileNetV2's first block has none). Runs after the channels-last pass, on CPUs where the kernel exists.
+// weights, one precision: fp32, or bf16 for the pointwise products) becomes one InvertedResidual
+// (com.hipinfer), the MobileNet block computed strip by strip with its expanded tensor kept in the
+// cache. The expansion is optional (MobileNetV2's first block has none). Runs after the
+// channels-last pass, on CPUs where the kernel exists.
 #include "cpu/inverted_residual.h"
 #include "ops/internal.h"
 #include "passes/pass_util.h"

@@ -9,33 +9,37 @@
 #include <random>
 #include <sstream>
 
+#include "cpu/fastest.h"
 #include "hipinfer/session.h"
 #include "model_builder.h"
 
 namespace hi::test {
 namespace {
 
-// A 3x3 convolution with 19 channels over an odd 13x11 image, which no other test uses, so
-// the process has no choice for it yet; Relu after it (fused).
-std::string conv_model() {
+// A 3x3 convolution with C channels over an odd H x W image, which no other test uses, so the
+// process has no choice for it yet; Relu after it (fused).
+struct ConvShape {
+  int64_t c = 19, h = 13, w = 11;
+};
+std::string conv_model(ConvShape s = {}) {
   ModelBuilder b;
-  b.input("x", onnx::TensorProto::FLOAT, {1, 19, 13, 11});
+  b.input("x", onnx::TensorProto::FLOAT, {1, s.c, s.h, s.w});
   b.output("y", onnx::TensorProto::FLOAT);
   std::mt19937 rng(7);
   std::normal_distribution<float> normal(0.f, 0.2f);
-  std::vector<float> w(19 * 19 * 9), bias(19);
+  std::vector<float> w(static_cast<size_t>(s.c * s.c * 9)), bias(static_cast<size_t>(s.c));
   for (float& v : w) v = normal(rng);
   for (float& v : bias) v = normal(rng);
-  b.initializer_f32("w", {19, 19, 3, 3}, w);
-  b.initializer_f32("b", {19}, bias);
+  b.initializer_f32("w", {s.c, s.c, 3, 3}, w);
+  b.initializer_f32("b", {s.c}, bias);
   auto& conv = b.node("Conv", {"x", "w", "b"}, {"c"}, "conv");
   ModelBuilder::set_ints(conv, "pads", {1, 1, 1, 1});
   b.node("Relu", {"c"}, {"y"}, "relu");
   return b.bytes();
 }
 
-Tensor input() {
-  Tensor x = Tensor::empty(DType::kFloat32, {1, 19, 13, 11});
+Tensor input(ConvShape s = {}) {
+  Tensor x = Tensor::empty(DType::kFloat32, {1, s.c, s.h, s.w});
   for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = std::sin(static_cast<float>(i) * 0.61f);
   return x;
 }
@@ -45,12 +49,12 @@ struct Ran {
   int64_t shapes_timed = 0;
 };
 
-Ran run(const std::string& bytes, const SessionOptions& o) {
+Ran run(const std::string& bytes, const SessionOptions& o, ConvShape shape = {}) {
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   EXPECT_TRUE(s.is_ok()) << s.status().to_string();
   if (!s.is_ok()) return {};
   RunStats stats;
-  auto out = s.value()->run({{"x", input()}}, {}, &stats);
+  auto out = s.value()->run({{"x", input(shape)}}, {}, &stats);
   EXPECT_TRUE(out.is_ok()) << out.status().to_string();
   if (!out.is_ok()) return {};
   const Tensor& y = out.value().at("y");
@@ -101,6 +105,34 @@ TEST(KernelTuning, AutoTimesNothingAndTimeKeepsTheWinnerInTheCache) {
 
   const Ran again = run(bytes, o);
   EXPECT_EQ(again.shapes_timed, 0) << "a shape is timed once per process";
+  std::filesystem::remove_all(dir);
+}
+
+// A cache line naming a kernel that does not apply to the shape (written by another build, or by
+// hand) must not make "auto" time the candidates: the rule of thumb takes the shape.
+TEST(KernelTuning, AutoTimesNothingWhenTheCachedChoiceCannotBeMade) {
+  const ConvShape shape{17, 9, 7};
+  const std::string bytes = conv_model(shape);
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "hi_kernel_cache_stale";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    // Candidate 1, the first-layer kernel, is only made for 1-4 channels read channels-first.
+    std::ofstream out(cpu::kernel_cache_file(dir.string()));
+    out << "conv|2|3,3,1,1,1,1,1,1,1,1,17,17,1,110Reluf32\t1,9,7,9,7\t63\t1\n";
+  }
+  SessionOptions o;
+  o.devices = {"cpu"};
+  o.threads = 2;
+  o.adapt_threads = false;
+  o.kernel_cache_dir = dir.string();
+  SessionOptions reference = o;
+  reference.optimization_level = 0;
+  reference.kernel_cache = false;
+  const Ran want = run(bytes, reference, shape);
+  const Ran got = run(bytes, o, shape);
+  EXPECT_EQ(got.shapes_timed, 0) << "\"auto\" timed the shape its cached choice could not make";
+  expect_close(got.y, want.y, "rule of thumb after a stale choice");
   std::filesystem::remove_all(dir);
 }
 
