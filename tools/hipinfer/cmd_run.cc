@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "cli.h"
 #include "model_inputs.h"
 #include "hipinfer/device.h"
@@ -31,13 +32,9 @@ std::string run_times(std::vector<double> ms, int64_t shapes_timed) {
                   ms.empty() ? 0.0 : ms.front(), timed.c_str());
     return text;
   }
-  const double first = ms.front();
-  std::vector<double> rest(ms.begin() + 1, ms.end());
-  std::sort(rest.begin(), rest.end());
-  const size_t n = rest.size();
-  const double median = n % 2 ? rest[n / 2] : (rest[n / 2 - 1] + rest[n / 2]) / 2;
-  std::snprintf(text, sizeof text, "first run %.2f ms%s; steady state %.2f ms (median of %zu %s)", first, timed.c_str(),
-                median, n, n == 1 ? "run" : "runs");
+  const LatencySummary rest = summarize(std::vector<double>(ms.begin() + 1, ms.end()));
+  std::snprintf(text, sizeof text, "first run %.2f ms%s; steady state %.2f ms (median of %d %s)", ms.front(),
+                timed.c_str(), rest.median_ms, rest.runs, rest.runs == 1 ? "run" : "runs");
   return text;
 }
 
