@@ -31,6 +31,14 @@ struct ModelSummary {
   std::vector<std::string> unsupported;
   // Why the model could not be compiled, if it could not (empty when it can run).
   std::string load_error;
+  // The main graph's nodes in order (not those inside subgraphs): the op ("Conv",
+  // "com.microsoft.Gelu") and why the GPU kernels cannot run the node with its input types ("" when
+  // they can; "this build has no GPU backend ..." without one). Read from the GPU kernel table alone, so
+  // it answers on a machine without a GPU too.
+  struct Node {
+    std::string name, op, gpu_gap;
+  };
+  std::vector<Node> graph_nodes;
 };
 
 struct InspectOptions {

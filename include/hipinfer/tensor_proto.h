@@ -14,6 +14,11 @@ namespace hi {
 
 // Reads a TensorProto file; `name` (optional) receives the tensor's name from the file.
 Result<Tensor> read_tensor_proto(const std::string& path, std::string* name = nullptr);
+// Reads a value file (the ONNX test data's input_N.pb, or what write_value_proto wrote) as the
+// type `type` spells it, in onnxruntime's form (TensorInfo::type: "tensor(float)",
+// "seq(tensor(int64))", "optional(tensor(float))"): the file does not say which message it holds.
+// A file of a type hipinfer cannot read (nested sequences, maps) is kUnsupported.
+Result<Value> read_value_proto(const std::string& path, const std::string& type);
 // Writes `t` as a TensorProto named `name` (sub-byte types packed as ONNX packs them).
 Status write_tensor_proto(const std::string& path, const Tensor& t, const std::string& name);
 // Writes any value: a tensor as write_tensor_proto does; a sequence of tensors as a SequenceProto

@@ -11,7 +11,7 @@
 
 #include "cpu/kernels.h"
 #include "hipinfer/tensor.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 namespace {

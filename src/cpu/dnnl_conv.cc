@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cpu/dnnl_common.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 namespace {

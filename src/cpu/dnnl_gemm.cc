@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/gemm_ref.h"
 
 namespace hi::cpu {

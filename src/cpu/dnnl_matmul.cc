@@ -6,7 +6,7 @@
 
 #include "cpu/avx512_util.h"
 #include "cpu/dnnl_common.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 namespace {

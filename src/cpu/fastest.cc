@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "hipinfer/version.h"
 
 namespace hi::cpu {

@@ -8,7 +8,7 @@
 
 #include "cpu/aligned.h"
 #include "cpu/avx512_util.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 

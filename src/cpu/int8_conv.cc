@@ -15,7 +15,7 @@
 
 #include "cpu/avx512_util.h"
 #include "cpu/packed_gemm.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 

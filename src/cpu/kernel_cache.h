@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "cpu/weight_cache.h"
 
 namespace hi::cpu {

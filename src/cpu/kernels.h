@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/activation.h"
 #include "hipinfer/status.h"
 
 namespace hi::cpu {
@@ -22,17 +23,6 @@ bool cpu_has_bf16();
 // Row-major C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C, multithreaded.
 void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
-
-// An activation applied after a convolution or matrix product (and after the residual sum).
-struct Activation {
-  enum class Kind { kNone, kRelu, kLeakyRelu, kClip, kSigmoid, kTanh, kHardSigmoid, kHardSwish, kGelu, kGeluTanh };
-  Kind kind = Kind::kNone;
-  float alpha = 0, beta = 0;  // LeakyRelu: alpha; Clip: [alpha, beta]; HardSigmoid: alpha, beta
-  float apply(float x) const;
-  // Parses the FusedConv/FusedGemm attribute value ("Relu", "Clip", ...); false if unknown.
-  static bool parse(const std::string& name, const std::vector<float>& params, Activation* out);
-  std::string name() const;
-};
 
 enum class Precision { kFloat32, kBFloat16 };
 
@@ -143,22 +133,6 @@ std::unique_ptr<MatMulKernel> make_packed_matmul_kernel(int64_t rows, int64_t k,
                                                         const float* bias, const Activation& act, bool with_sum,
                                                         Precision precision = Precision::kFloat32,
                                                         WeightCache* cache = nullptr);
-
-// QuantizeLinear / DequantizeLinear's common case, float32 <-> 8-bit with one float32 scale and
-// zero point over n elements, vectorised and multithreaded (cpu/quantize_kernels.cc); the same
-// results as the reference ops bit for bit.
-void quantize_to_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* y);
-void quantize_to_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* y);
-void dequantize_u8(const uint8_t* x, int64_t n, float scale, int32_t zero_point, float* y);
-void dequantize_s8(const int8_t* x, int64_t n, float scale, int32_t zero_point, float* y);
-// A QDQ model's quantized Add, DequantizeLinear(a) + DequantizeLinear(b) -> QuantizeLinear, over
-// n elements of the same 8-bit type, bit-identical to those three ops in float32.
-struct QuantizedAddParams {
-  float a_scale = 1, b_scale = 1, y_scale = 1;
-  int32_t a_zero_point = 0, b_zero_point = 0, y_zero_point = 0;
-};
-void quantized_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QuantizedAddParams& p, uint8_t* y);
-void quantized_add_s8(const int8_t* a, const int8_t* b, int64_t n, const QuantizedAddParams& p, int8_t* y);
 
 // Row-wise softmax of [rows, n] float32 (numerically stable); always available. y may be x.
 // With `add`, of x + add: row r adds add[r * add_stride, + n) (stride 0: one row for all), an

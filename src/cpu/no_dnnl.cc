@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 

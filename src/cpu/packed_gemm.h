@@ -15,7 +15,7 @@
 
 #include "cpu/aligned.h"
 #include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 

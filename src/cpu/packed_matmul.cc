@@ -12,7 +12,7 @@
 #include "cpu/avx512_util.h"
 #include "cpu/packed_gemm.h"
 #include "cpu/packed_gemm_bf16.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "cpu/weight_cache.h"
 
 namespace hi::cpu {

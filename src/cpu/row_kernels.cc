@@ -5,7 +5,7 @@
 
 #include "cpu/avx512_util.h"
 #include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 namespace hi::cpu {
 namespace {

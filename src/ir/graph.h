@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct ValueType {
   bool is_static() const;
   Shape concrete_shape() const;
   std::string to_string() const;  // "float32[batch, 3, 224, 224]"
+  // The type as onnxruntime spells it: "tensor(float)", "seq(map(int64,tensor(float)))".
+  std::string ort_string() const;
+  // The kinds and element types of an ort_string() (shapes unknown); nullopt when it does not read.
+  static std::optional<ValueType> from_ort_string(std::string_view text);
 };
 
 struct Graph;

@@ -836,4 +836,10 @@ Result<Tensor> read_tensor_proto(const std::string& path, std::string* name) {
   return onnx_reader::read_tensor_file(path, name);
 }
 
+Result<Value> read_value_proto(const std::string& path, const std::string& type) {
+  std::optional<ir::ValueType> t = ir::ValueType::from_ort_string(type);
+  if (!t) return Status(StatusCode::kInvalidArgument, str(path, ": cannot read a value of type '", type, "'"));
+  return onnx_reader::read_value_file(path, *t);
+}
+
 }  // namespace hi

@@ -5,7 +5,7 @@
 //   running_mean = input_mean * momentum + batch_mean * (1 - momentum)   (the same for var);
 // training before opset 14 (is_test=0, or the extra outputs) is not supported. From opset 15
 // scale/B and mean/var may have float types other than X's.
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/elementwise.h"
 #include "ops/op_checks.h"
 
@@ -117,17 +117,17 @@ class BatchNormalizationOp final : public Op {
       // One channel's run of `inner` values at a time, its parameters hoisted: the same arithmetic
       // as element by element, in a loop the compiler vectorises, the runs shared among threads.
       const int64_t runs = inner > 0 ? x.numel() / inner : 0;
-      cpu::parallel_for(runs, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(inner, 1)),
-                        [&](int64_t r0, int64_t r1) {
-                          for (int64_t r = r0; r < r1; ++r) {
-                            const size_t j = static_cast<size_t>(r % c);
-                            const double mean = param[3][j], is = inv_std[j], scale = param[1][j], bias = param[2][j];
-                            const T* xr = px + r * inner;
-                            T* yr = py + r * inner;
-                            for (int64_t k = 0; k < inner; ++k)
-                              yr[k] = static_cast<T>((static_cast<double>(xr[k]) - mean) * is * scale + bias);
-                          }
-                        });
+      parallel_for(runs, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(inner, 1)),
+                   [&](int64_t r0, int64_t r1) {
+                     for (int64_t r = r0; r < r1; ++r) {
+                       const size_t j = static_cast<size_t>(r % c);
+                       const double mean = param[3][j], is = inv_std[j], scale = param[1][j], bias = param[2][j];
+                       const T* xr = px + r * inner;
+                       T* yr = py + r * inner;
+                       for (int64_t k = 0; k < inner; ++k)
+                         yr[k] = static_cast<T>((static_cast<double>(xr[k]) - mean) * is * scale + bias);
+                     }
+                   });
     });
     if (!ok) return unsupported_dtype(ctx.node(), x.dtype());
     return Status::ok();

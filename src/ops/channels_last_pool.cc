@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/internal.h"
 #include "ops/pool_util.h"
 
@@ -85,7 +85,7 @@ class ChannelsLastPoolOp final : public Op {
       for (size_t i = 1; i + 1 < out.size(); ++i) out[i] = 1;
       float* py = ctx.output(0, DType::kFloat32, out).data<float>();
       const bool max = mode_ == "global_max";
-      cpu::parallel_for(n, 1, [&](int64_t b0, int64_t b1) {
+      parallel_for(n, 1, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {
           pool_taps(px + b * in_size * c, nullptr, in_size, c, max, max ? 1.f : 1.f / static_cast<float>(in_size),
                     py + b * c);
@@ -101,7 +101,7 @@ class ChannelsLastPoolOp final : public Op {
     out.push_back(c);
     float* py = ctx.output(0, DType::kFloat32, out).data<float>();
     const int64_t out_size = static_cast<int64_t>(w.divisor.size());
-    cpu::parallel_for(n * out_size, 16, [&](int64_t p0, int64_t p1) {
+    parallel_for(n * out_size, 16, [&](int64_t p0, int64_t p1) {
       std::vector<int64_t> scratch;  // taps of one position when they are not cached
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t b = p / out_size, pos = p % out_size;

@@ -1,9 +1,9 @@
 // DequantizeLinear: y = (x - x_zero_point) * x_scale, per tensor, per axis (opset 13) or in
 // blocks along an axis (opset 21). y has x_scale's type, or `output_dtype` (opset 23); the
 // product is computed in float32 and rounded once to y's type.
-#include "cpu/kernels.h"
 #include "ops/arity.h"
 #include "ops/dispatch.h"
+#include "ops/quantize_loops.h"
 #include "ops/quantize_util.h"
 
 namespace hi::ops {
@@ -57,8 +57,8 @@ class DequantizeLinearOp final : public Op {
     if (out == DType::kFloat32 && scale.dtype() == DType::kFloat32) {
       Tensor& y = ctx.output(0, out, x.shape());
       if (quant::run_8bit_fast(layout, x, scale, zp, x.dtype(), [&](int64_t at, int64_t n, float s, int32_t z) {
-            if (x.dtype() == DType::kUInt8) cpu::dequantize_u8(x.data<uint8_t>() + at, n, s, z, y.data<float>() + at);
-            else cpu::dequantize_s8(x.data<int8_t>() + at, n, s, z, y.data<float>() + at);
+            if (x.dtype() == DType::kUInt8) quant::dequantize_u8(x.data<uint8_t>() + at, n, s, z, y.data<float>() + at);
+            else quant::dequantize_s8(x.data<int8_t>() + at, n, s, z, y.data<float>() + at);
           }))
         return Status::ok();
     }

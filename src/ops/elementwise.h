@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/arity.h"
 #include "ops/dispatch.h"
 #include "ops/op.h"
@@ -110,12 +110,12 @@ void binary_loop(const Tensor& a, const Tensor& b, Tensor& out, F f) {
   };
   if (rows == 1) {
     // One row (same shapes, or a one-element operand): chunks of it for the threads.
-    cpu::parallel_for(n, int64_t{1} << 15, [&](int64_t j0, int64_t j1) {
+    parallel_for(n, int64_t{1} << 15, [&](int64_t j0, int64_t j1) {
       span(pa + (a_moves ? j0 : 0), pb + (b_moves ? j0 : 0), po + j0, j1 - j0);
     });
     return;
   }
-  cpu::parallel_for(rows, std::max<int64_t>(1, (int64_t{1} << 15) / inner), [&](int64_t r0, int64_t r1) {
+  parallel_for(rows, std::max<int64_t>(1, (int64_t{1} << 15) / inner), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t base = r * inner;
       span(pa + (a.numel() == 1 ? 0 : ia.offset(base)), pb + (b.numel() == 1 ? 0 : ib.offset(base)), po + base, inner);
@@ -167,7 +167,7 @@ Status run_unary(RunContext& ctx, F f) {
         const T* px = x.data<T>();
         T* po = out.data<T>();
         using C = compute_t<T>;
-        cpu::parallel_for(n, int64_t{1} << 15, [&](int64_t i0, int64_t i1) {
+        parallel_for(n, int64_t{1} << 15, [&](int64_t i0, int64_t i1) {
           for (int64_t i = i0; i < i1; ++i) po[i] = static_cast<T>(f(static_cast<C>(px[i])));
         });
       }))

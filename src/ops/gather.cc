@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/arity.h"
 #include "ops/copy_util.h"
 
@@ -84,9 +84,8 @@ class GatherOp final : public Op {
           };
           if constexpr (std::is_same_v<U, std::string>) copy_rows(0, outer * n);
           else
-            cpu::parallel_for(outer * n,
-                              std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, inner * sizeof(U))),
-                              copy_rows);
+            parallel_for(outer * n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, inner * sizeof(U))),
+                         copy_rows);
         }))
       return check_movable(ctx.node(), data.dtype());
     return Status::ok();

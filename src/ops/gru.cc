@@ -21,7 +21,7 @@ struct GruCell {
     const int64_t H = w.hidden, G = 3 * H, n = batch * H;
     // hr = H * R^T for all three gates; the h gate's part is redone below without linear_before_reset.
     std::vector<C> hr(static_cast<size_t>(batch * G)), z(static_cast<size_t>(n)), r(z.size()), h(z.size());
-    rnn::gemm_nt<C>(batch, G, H, C(1), h_prev, H, w.r, H, C(0), hr.data(), G);
+    rnn::gemm_nt<C>(w, batch, G, H, C(1), h_prev, H, w.r, H, C(0), hr.data(), G);
     const auto at = [](int64_t i) { return static_cast<size_t>(i); };
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t j = 0; j < H; ++j) {
@@ -39,7 +39,7 @@ struct GruCell {
       }
     if (!linear_before_reset) {
       std::vector<C> rhr(rh.size());
-      rnn::gemm_nt<C>(batch, H, H, C(1), rh.data(), H, w.r + 2 * H * H, H, C(0), rhr.data(), H);
+      rnn::gemm_nt<C>(w, batch, H, H, C(1), rh.data(), H, w.r + 2 * H * H, H, C(0), rhr.data(), H);
       for (int64_t i = 0; i < n; ++i) rh[at(i)] = rhr[at(i)] + w.rb[2 * H + i % H];
     }
     for (int64_t b = 0; b < batch; ++b)
@@ -49,27 +49,22 @@ struct GruCell {
   }
 };
 
-class GruOp final : public Op {
- public:
-  Status init(InitContext& ctx) override {
-    spec_.gates = 3;
-    spec_.activations_per_dir = 2;
-    rnn::parse_attributes(ctx, spec_, {"Sigmoid", "Tanh"});
-    const int64_t lbr = ctx.get_int("linear_before_reset", 0);
-    if (lbr != 0 && lbr != 1)
-      return ctx.fail(StatusCode::kInvalidModel, "GRU: attribute 'linear_before_reset' must be 0 or 1, got ", lbr);
-    cell_.linear_before_reset = lbr == 1;
-    return ctx.status();
-  }
-  Status infer(InferContext& ctx) const override { return rnn::infer(ctx, spec_); }
-  Status run(RunContext& ctx) const override { return rnn::run(ctx, spec_, cell_); }
-
- private:
-  rnn::Spec spec_;
-  GruCell cell_;
-};
-
 }  // namespace
+
+Status GruOp::init(InitContext& ctx) {
+  spec_.gates = 3;
+  spec_.activations_per_dir = 2;
+  rnn::parse_attributes(ctx, spec_, {"Sigmoid", "Tanh"});
+  const int64_t lbr = ctx.get_int("linear_before_reset", 0);
+  if (lbr != 0 && lbr != 1)
+    return ctx.fail(StatusCode::kInvalidModel, "GRU: attribute 'linear_before_reset' must be 0 or 1, got ", lbr);
+  linear_before_reset_ = lbr == 1;
+  return ctx.status();
+}
+
+Status GruOp::run(RunContext& ctx) const {
+  return rnn::run(ctx, spec_, GruCell{linear_before_reset_}, float32_kernels());
+}
 
 HI_REGISTER_OP(GRU, GruOp)
 

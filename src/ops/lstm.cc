@@ -21,7 +21,7 @@ struct LstmCell {
             C* c_next) const {
     const int64_t H = w.hidden, G = 4 * H;
     std::vector<C> g(static_cast<size_t>(batch * G)), cell(static_cast<size_t>(H));
-    rnn::gemm_nt<C>(batch, G, H, C(1), h_prev, H, w.r, H, C(0), g.data(), G);
+    rnn::gemm_nt<C>(w, batch, G, H, C(1), h_prev, H, w.r, H, C(0), g.data(), G);
     const C* pi = w.p;
     const C* po = w.p + H;
     const C* pf = w.p + 2 * H;
@@ -56,28 +56,21 @@ struct LstmCell {
   }
 };
 
-class LstmOp final : public Op {
- public:
-  Status init(InitContext& ctx) override {
-    spec_.gates = 4;
-    spec_.activations_per_dir = 3;
-    spec_.has_cell = true;
-    rnn::parse_attributes(ctx, spec_, {"Sigmoid", "Tanh", "Tanh"});
-    const int64_t input_forget = ctx.get_int("input_forget", 0);
-    if (input_forget != 0 && input_forget != 1)
-      return ctx.fail(StatusCode::kInvalidModel, "LSTM: attribute 'input_forget' must be 0 or 1, got ", input_forget);
-    cell_.input_forget = input_forget == 1;
-    return ctx.status();
-  }
-  Status infer(InferContext& ctx) const override { return rnn::infer(ctx, spec_); }
-  Status run(RunContext& ctx) const override { return rnn::run(ctx, spec_, cell_); }
-
- private:
-  rnn::Spec spec_;
-  LstmCell cell_;
-};
-
 }  // namespace
+
+Status LstmOp::init(InitContext& ctx) {
+  spec_.gates = 4;
+  spec_.activations_per_dir = 3;
+  spec_.has_cell = true;
+  rnn::parse_attributes(ctx, spec_, {"Sigmoid", "Tanh", "Tanh"});
+  const int64_t input_forget = ctx.get_int("input_forget", 0);
+  if (input_forget != 0 && input_forget != 1)
+    return ctx.fail(StatusCode::kInvalidModel, "LSTM: attribute 'input_forget' must be 0 or 1, got ", input_forget);
+  input_forget_ = input_forget == 1;
+  return ctx.status();
+}
+
+Status LstmOp::run(RunContext& ctx) const { return rnn::run(ctx, spec_, LstmCell{input_forget_}, float32_kernels()); }
 
 HI_REGISTER_OP(LSTM, LstmOp)
 

@@ -3,11 +3,11 @@
 // inputs as com.microsoft's QLinearAdd: A, A_scale, A_zero_point, B, B_scale, B_zero_point,
 // C_scale, C_zero_point, each scale and zero point one element). Each step rounds to float32
 // as the three ops do, so the codes are theirs bit for bit. A and B broadcast (numpy rules);
-// same shapes and one type take the vectorised kernel (cpu/quantize_kernels.cc).
-#include "cpu/kernels.h"
+// same shapes and one type take the vectorised loop (ops/quantize_loops.cc).
 #include "ops/arity.h"
 #include "ops/elementwise.h"
 #include "ops/internal.h"
+#include "ops/quantize_loops.h"
 #include "ops/shape_util.h"
 
 namespace hi::ops {
@@ -51,7 +51,7 @@ class QLinearAddOp final : public Op {
                      " must have one element");
     const Tensor& a = ctx.in(0);
     const Tensor& b = ctx.in(3);
-    cpu::QuantizedAddParams p;
+    quant::QuantizedAddParams p;
     p.a_scale = ctx.in(1).data<float>()[0];
     p.b_scale = ctx.in(4).data<float>()[0];
     p.y_scale = ctx.in(6).data<float>()[0];
@@ -63,8 +63,8 @@ class QLinearAddOp final : public Op {
     Tensor& y = ctx.output(0, out, shape);
     if (a.shape() == b.shape() && a.dtype() == out && b.dtype() == out) {
       if (out == DType::kUInt8)
-        cpu::quantized_add_u8(a.data<uint8_t>(), b.data<uint8_t>(), a.numel(), p, y.data<uint8_t>());
-      else cpu::quantized_add_s8(a.data<int8_t>(), b.data<int8_t>(), a.numel(), p, y.data<int8_t>());
+        quant::quantized_add_u8(a.data<uint8_t>(), b.data<uint8_t>(), a.numel(), p, y.data<uint8_t>());
+      else quant::quantized_add_s8(a.data<int8_t>(), b.data<int8_t>(), a.numel(), p, y.data<int8_t>());
       return Status::ok();
     }
     // Mixed types or broadcasting: the three ops one after the other.
@@ -80,8 +80,9 @@ class QLinearAddOp final : public Op {
     for_each_broadcast(shape, a.shape(), b.shape(), [&](int64_t o, int64_t ia, int64_t ib) {
       sum[static_cast<size_t>(o)] = da[static_cast<size_t>(ia)] + db[static_cast<size_t>(ib)];
     });
-    if (out == DType::kUInt8) cpu::quantize_to_u8(sum.data(), y.numel(), p.y_scale, p.y_zero_point, y.data<uint8_t>());
-    else cpu::quantize_to_s8(sum.data(), y.numel(), p.y_scale, p.y_zero_point, y.data<int8_t>());
+    if (out == DType::kUInt8)
+      quant::quantize_to_u8(sum.data(), y.numel(), p.y_scale, p.y_zero_point, y.data<uint8_t>());
+    else quant::quantize_to_s8(sum.data(), y.numel(), p.y_scale, p.y_zero_point, y.data<int8_t>());
     return Status::ok();
   }
 };

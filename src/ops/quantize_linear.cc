@@ -1,9 +1,9 @@
 // QuantizeLinear: y = saturate(round_half_even(x / y_scale) + y_zero_point), per tensor, per
 // axis (opset 13) or in blocks along an axis (opset 21). The division happens in the precision
 // of y_scale's type, or of the `precision` attribute (opset 23); float8 targets honour `saturate`.
-#include "cpu/kernels.h"
 #include "ops/arity.h"
 #include "ops/dispatch.h"
+#include "ops/quantize_loops.h"
 #include "ops/quantize_util.h"
 
 namespace hi::ops {
@@ -67,8 +67,8 @@ class QuantizeLinearOp final : public Op {
     if (p == DType::kUndefined) p = in_set(kFloatTypes, scale.dtype()) ? scale.dtype() : DType::kFloat32;
     if (x.dtype() == DType::kFloat32 && scale.dtype() == DType::kFloat32 && p == DType::kFloat32 &&
         quant::run_8bit_fast(layout, x, scale, zp, out, [&](int64_t at, int64_t n, float s, int32_t z) {
-          if (out == DType::kUInt8) cpu::quantize_to_u8(x.data<float>() + at, n, s, z, y.data<uint8_t>() + at);
-          else cpu::quantize_to_s8(x.data<float>() + at, n, s, z, y.data<int8_t>() + at);
+          if (out == DType::kUInt8) quant::quantize_to_u8(x.data<float>() + at, n, s, z, y.data<uint8_t>() + at);
+          else quant::quantize_to_s8(x.data<float>() + at, n, s, z, y.data<int8_t>() + at);
         }))
       return Status::ok();
     const std::vector<double> xs = quant::real_values(x), ss = quant::real_values(scale);

@@ -109,7 +109,7 @@ struct QuantLayout {
   }
 };
 
-// The 8-bit fast path shared by QuantizeLinear and DequantizeLinear (cpu/quantize_kernels.cc):
+// The 8-bit fast path shared by QuantizeLinear and DequantizeLinear (ops/quantize_loops.cc):
 // when `quantized` (the 8-bit side's type) is uint8 or int8, the zero point (if any) has that
 // type and the layout is per tensor, or per axis with runs of at least 64 elements, calls
 // span(offset, count, scale, zero point) over x's elements and returns true; else false, and the

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/memory_budget.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/dispatch.h"
 #include "ops/numeric.h"
 
@@ -186,7 +186,7 @@ bool resize_nearest(const Tensor& x, const std::vector<ResizeAxis>& axes, const 
   auto gather = [&]<typename E>(E) {
     const E* src = static_cast<const E*>(x.raw());
     E* dst = static_cast<E*>(y.raw());
-    cpu::parallel_for(rows, std::max<int64_t>(1, 4096 / last), [&](int64_t r0, int64_t r1) {
+    parallel_for(rows, std::max<int64_t>(1, 4096 / last), [&](int64_t r0, int64_t r1) {
       for (int64_t row = r0; row < r1; ++row) {
         int64_t off = 0, rest = row;
         for (size_t d = r - 1; d-- > 0;) {

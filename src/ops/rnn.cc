@@ -10,7 +10,7 @@ struct RnnCell {
   void step(const rnn::DirectionWeights<C>& w, int64_t batch, const C* xw, const C* h_prev, const C*, C* h_next,
             C*) const {
     const int64_t H = w.hidden;
-    rnn::gemm_nt<C>(batch, H, H, C(1), h_prev, H, w.r, H, C(0), h_next, H);
+    rnn::gemm_nt<C>(w, batch, H, H, C(1), h_prev, H, w.r, H, C(0), h_next, H);
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t j = 0; j < H; ++j) {
         C& v = h_next[b * H + j];
@@ -19,22 +19,16 @@ struct RnnCell {
   }
 };
 
-class RnnOp final : public Op {
- public:
-  Status init(InitContext& ctx) override {
-    spec_.gates = 1;
-    spec_.activations_per_dir = 1;
-    rnn::parse_attributes(ctx, spec_, {"Tanh"});
-    return ctx.status();
-  }
-  Status infer(InferContext& ctx) const override { return rnn::infer(ctx, spec_); }
-  Status run(RunContext& ctx) const override { return rnn::run(ctx, spec_, RnnCell{}); }
-
- private:
-  rnn::Spec spec_;
-};
-
 }  // namespace
+
+Status RnnOp::init(InitContext& ctx) {
+  spec_.gates = 1;
+  spec_.activations_per_dir = 1;
+  rnn::parse_attributes(ctx, spec_, {"Tanh"});
+  return ctx.status();
+}
+
+Status RnnOp::run(RunContext& ctx) const { return rnn::run(ctx, spec_, RnnCell{}, float32_kernels()); }
 
 HI_REGISTER_OP(RNN, RnnOp)
 

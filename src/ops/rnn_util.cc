@@ -7,7 +7,6 @@
 
 #include "ops/arity.h"
 #include "ops/dispatch.h"
-#include "cpu/kernels.h"
 #include "ops/gemm_ref.h"
 #include "ops/shape_util.h"
 
@@ -346,20 +345,21 @@ void gates_in_place(const DirectionWeights<C>& w, size_t i, C* x, int64_t n) {
     if (kind == Activation::Kind::kSigmoid || kind == Activation::Kind::kTanh) {
       if (w.clip)
         for (int64_t k = 0; k < n; ++k) x[k] = std::fmax(-*w.clip, std::fmin(*w.clip, x[k]));
-      cpu::Activation act;
-      act.kind = kind == Activation::Kind::kSigmoid ? cpu::Activation::Kind::kSigmoid : cpu::Activation::Kind::kTanh;
-      cpu::activate_in_place(x, n, act);
-      return;
+      if (w.kernels && w.kernels->sigmoid_or_tanh) {
+        w.kernels->sigmoid_or_tanh(x, n, kind == Activation::Kind::kSigmoid);
+        return;
+      }
     }
   }
   for (int64_t k = 0; k < n; ++k) x[k] = w.gate(i, x[k]);
 }
 
 template <typename C>
-void gemm_nt(int64_t m, int64_t n, int64_t k, C alpha, const C* a, int64_t lda, const C* b, int64_t ldb, C beta, C* c,
-             int64_t ldc) {
-  if constexpr (std::is_same_v<C, float>) cpu::sgemm(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  else gemm_ref<C>(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+void gemm_nt(const DirectionWeights<C>& w, int64_t m, int64_t n, int64_t k, C alpha, const C* a, int64_t lda,
+             const C* b, int64_t ldb, C beta, C* c, int64_t ldc) {
+  if constexpr (std::is_same_v<C, float>)
+    if (w.kernels && w.kernels->gemm_nt) return w.kernels->gemm_nt(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  gemm_ref<C>(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <typename C>
@@ -367,7 +367,7 @@ void project_inputs(const Problem<C>& p, const DirectionWeights<C>& w, int64_t g
   const int64_t rows = p.seq * p.batch, cols = gates * p.hidden;
   xw->resize(static_cast<size_t>(rows * cols));
   for (int64_t i = 0; i < rows; ++i) std::copy_n(w.wb, cols, xw->begin() + i * cols);
-  gemm_nt<C>(rows, cols, p.input, C(1), p.x.data(), p.input, w.w, p.input, C(1), xw->data(), cols);
+  gemm_nt<C>(w, rows, cols, p.input, C(1), p.x.data(), p.input, w.w, p.input, C(1), xw->data(), cols);
 }
 
 template Status read_problem<float>(const RunContext&, const Spec&, Problem<float>*);
@@ -380,10 +380,10 @@ template void project_inputs<float>(const Problem<float>&, const DirectionWeight
                                     std::vector<float>*);
 template void gates_in_place<float>(const DirectionWeights<float>&, size_t, float*, int64_t);
 template void gates_in_place<double>(const DirectionWeights<double>&, size_t, double*, int64_t);
-template void gemm_nt<float>(int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float,
-                             float*, int64_t);
-template void gemm_nt<double>(int64_t, int64_t, int64_t, double, const double*, int64_t, const double*, int64_t, double,
-                              double*, int64_t);
+template void gemm_nt<float>(const DirectionWeights<float>&, int64_t, int64_t, int64_t, float, const float*, int64_t,
+                             const float*, int64_t, float, float*, int64_t);
+template void gemm_nt<double>(const DirectionWeights<double>&, int64_t, int64_t, int64_t, double, const double*,
+                              int64_t, const double*, int64_t, double, double*, int64_t);
 template void project_inputs<double>(const Problem<double>&, const DirectionWeights<double>&, int64_t,
                                      std::vector<double>*);
 

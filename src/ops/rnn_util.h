@@ -101,6 +101,18 @@ struct Problem {
   std::vector<C> h0, c0;      // [dirs, batch, hidden] whatever the layout
 };
 
+// The float32 products and gate activations a backend runs its own way (the CPU's sgemm and
+// vector Sigmoid/Tanh, cpu/ops/recurrent.h): a step of a small recurrent model is a few small
+// products, which the reference loops made 3x slower than ONNX Runtime's. Null members take the
+// reference loops.
+struct Float32Kernels {
+  // c = alpha a b^T + beta c, row-major a [m, k], b [n, k].
+  void (*gemm_nt)(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+                  int64_t ldb, float beta, float* c, int64_t ldc) = nullptr;
+  // x = sigmoid(x) (or tanh(x)) over n values.
+  void (*sigmoid_or_tanh)(float* x, int64_t n, bool sigmoid) = nullptr;
+};
+
 // One direction's weights, handed to a cell.
 template <typename C>
 struct DirectionWeights {
@@ -112,6 +124,7 @@ struct DirectionWeights {
   const C* p = nullptr;             // [3*hidden]
   const Activation* act = nullptr;  // activations_per_dir of them
   std::optional<float> clip;
+  const Float32Kernels* kernels = nullptr;  // a backend's, for C = float; null: the reference loops
 
   // act[i] applied to x clipped to [-clip, clip] when clip is set.
   C gate(size_t i, C x) const {
@@ -120,8 +133,9 @@ struct DirectionWeights {
   }
 };
 
-// gate(i, x) over n values in place: the CPU's vector Sigmoid and Tanh for float32 (a step's
-// activations one call at a time were a third of a small LSTM's time), else one by one.
+// gate(i, x) over n values in place: the backend's Sigmoid and Tanh for float32 where it gives
+// them (a step's activations one call at a time were a third of a small LSTM's time), else one by
+// one.
 // Instantiated for float and double.
 template <typename C>
 void gates_in_place(const DirectionWeights<C>& w, size_t i, C* x, int64_t n);
@@ -137,12 +151,11 @@ template <typename C>
 Status write_outputs(RunContext& ctx, const Spec& spec, const Problem<C>& p, const std::vector<C>& y,
                      const std::vector<C>& h, const std::vector<C>& c);
 
-// c = alpha a b^T + beta c for row-major a [m, k], b [n, k]: the CPU's fast product for float32
-// (a step of a small recurrent model is a few such products; the reference loop made it 3x
-// slower than ONNX Runtime's), the reference for float64. Instantiated for float and double.
+// c = alpha a b^T + beta c for row-major a [m, k], b [n, k]: w's backend product for float32 where
+// it gives one, else the reference. Instantiated for float and double.
 template <typename C>
-void gemm_nt(int64_t m, int64_t n, int64_t k, C alpha, const C* a, int64_t lda, const C* b, int64_t ldb, C beta, C* c,
-             int64_t ldc);
+void gemm_nt(const DirectionWeights<C>& w, int64_t m, int64_t n, int64_t k, C alpha, const C* a, int64_t lda,
+             const C* b, int64_t ldb, C beta, C* c, int64_t ldc);
 
 // xw[t*batch + b, :] = x[t, b, :] * W^T + Wb for every time step at once.
 template <typename C>
@@ -159,8 +172,8 @@ void project_inputs(const Problem<C>& p, const DirectionWeights<C>& w, int64_t g
 // index (other entries stay zero); h/c end as the state after the row's last step (zero for a
 // row of length 0, as ONNX Runtime gives).
 template <typename C, typename Cell>
-void run_direction(const Problem<C>& p, const Spec& spec, int64_t dir, const Cell& cell, std::vector<C>* y,
-                   std::vector<C>* h_out, std::vector<C>* c_out) {
+void run_direction(const Problem<C>& p, const Spec& spec, int64_t dir, const Cell& cell, const Float32Kernels* kernels,
+                   std::vector<C>* y, std::vector<C>* h_out, std::vector<C>* c_out) {
   const int64_t G = spec.gates, H = p.hidden, B = p.batch;
   const auto at = [](int64_t i) { return static_cast<size_t>(i); };
   DirectionWeights<C> w;
@@ -173,6 +186,7 @@ void run_direction(const Problem<C>& p, const Spec& spec, int64_t dir, const Cel
   w.p = spec.has_cell ? p.p.data() + at(dir * 3 * H) : nullptr;
   w.act = spec.activations.data() + at(dir) * spec.activations_per_dir;
   w.clip = spec.clip;
+  w.kernels = kernels;
   const bool reverse = spec.reverse || dir == 1;
 
   std::vector<C> xw;
@@ -216,7 +230,7 @@ void run_direction(const Problem<C>& p, const Spec& spec, int64_t dir, const Cel
 // Reads the inputs, runs every direction and writes the outputs. float16 and bfloat16 compute
 // in float (the state is not rounded between steps), float64 in double.
 template <typename Cell>
-Status run(RunContext& ctx, const Spec& spec, const Cell& cell) {
+Status run(RunContext& ctx, const Spec& spec, const Cell& cell, const Float32Kernels* kernels) {
   const auto go = [&]<typename C>() -> Status {
     Problem<C> p;
     HI_RETURN_IF_ERROR(read_problem<C>(ctx, spec, &p));
@@ -225,7 +239,7 @@ Status run(RunContext& ctx, const Spec& spec, const Cell& cell) {
     const ScratchBytes held(shape_numel({p.seq, p.batch, p.hidden, p.dirs + spec.gates, int64_t{sizeof(C)}}));
     const size_t state = static_cast<size_t>(p.dirs * p.batch * p.hidden);
     std::vector<C> y(static_cast<size_t>(p.seq) * state, C(0)), h(state), c(spec.has_cell ? state : 0);
-    for (int64_t d = 0; d < p.dirs; ++d) run_direction(p, spec, d, cell, &y, &h, &c);
+    for (int64_t d = 0; d < p.dirs; ++d) run_direction(p, spec, d, cell, kernels, &y, &h, &c);
     return write_outputs<C>(ctx, spec, p, y, h, c);
   };
   const DType t = ctx.in(kX).dtype();
@@ -233,4 +247,43 @@ Status run(RunContext& ctx, const Spec& spec, const Cell& cell) {
   return go.template operator()<float>();  // read_problem rejects types other than the float ones
 }
 
+// RNN, GRU and LSTM (ops/rnn.cc, gru.cc, lstm.cc): their attributes in spec_, their cells in their
+// files. A backend's op derived from one gives float32_kernels().
+class RecurrentOp : public Op {
+ public:
+  Status infer(InferContext& ctx) const override { return rnn::infer(ctx, spec_); }
+
+ protected:
+  virtual const Float32Kernels* float32_kernels() const { return nullptr; }
+  Spec spec_;
+};
+
 }  // namespace hi::ops::rnn
+
+namespace hi::ops {
+
+class RnnOp : public rnn::RecurrentOp {
+ public:
+  Status init(InitContext& ctx) override;
+  Status run(RunContext& ctx) const override;
+};
+
+class GruOp : public rnn::RecurrentOp {
+ public:
+  Status init(InitContext& ctx) override;
+  Status run(RunContext& ctx) const override;
+
+ private:
+  bool linear_before_reset_ = false;
+};
+
+class LstmOp : public rnn::RecurrentOp {
+ public:
+  Status init(InitContext& ctx) override;
+  Status run(RunContext& ctx) const override;
+
+ private:
+  bool input_forget_ = false;
+};
+
+}  // namespace hi::ops

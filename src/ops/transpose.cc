@@ -1,7 +1,7 @@
 // Transpose: permutes the axes (default: reverses them); moves elements of any type.
 #include <algorithm>
 
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "ops/arity.h"
 #include "ops/copy_util.h"
 
@@ -20,7 +20,7 @@ void copy_rows(const U* src, U* dst, const Shape& out_shape, const std::vector<i
   const int64_t inner = out_shape.back(), step = strides.back();
   if (inner == 0) return;
   const int64_t rows = shape_numel(out_shape) / inner;
-  cpu::parallel_for(rows, std::max<int64_t>(1, 16384 / inner), [&](int64_t r0, int64_t r1) {
+  parallel_for(rows, std::max<int64_t>(1, 16384 / inner), [&](int64_t r0, int64_t r1) {
     for (int64_t row = r0; row < r1; ++row) {
       int64_t in = 0;
       for (int64_t t = row, d = static_cast<int64_t>(r) - 1; d-- > 0;) {
@@ -47,7 +47,7 @@ void copy_tiles(const U* src, U* dst, const Shape& shape, const std::vector<int6
   const size_t r = shape.size();
   const int64_t rows = shape[r - 2], cols = shape[r - 1], step = strides[r - 1];
   const int64_t batches = shape_numel(shape) / (rows * cols), row_tiles = (rows + kTile - 1) / kTile;
-  cpu::parallel_for(batches * row_tiles, 1, [&](int64_t t0, int64_t t1) {
+  parallel_for(batches * row_tiles, 1, [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t b = t / row_tiles, i0 = t % row_tiles * kTile, i1 = std::min(rows, i0 + kTile);
       int64_t base = 0;

@@ -2,8 +2,7 @@
 // weights, one precision: fp32, or bf16 for the pointwise products) becomes one InvertedResidual
 // (com.hipinfer), the MobileNet block computed strip by strip with its expanded tensor kept in the
 // cache. The expansion is optional (MobileNetV2's first block has none). Runs after the
-// channels-last pass, on CPUs where the kernel exists.
-#include "cpu/inverted_residual.h"
+// channels-last pass, on targets with the fused kernel.
 #include "ops/internal.h"
 #include "passes/pass_util.h"
 
@@ -25,15 +24,15 @@ std::string precision_of(const ir::Node& n) {
 // A channels-last float32 FusedConv reading a channels-last input, with constant weights of
 // rank 4 (bias constant too when present), computing in float32 or bfloat16 with an activation
 // the kernel has.
-const Tensor* fusable_conv(const ir::Graph& g, const GraphIndex& index, const ir::Node& n) {
+const Tensor* fusable_conv(const ir::Graph& g, const GraphIndex& index, const Target& target, const ir::Node& n) {
   if (n.domain != ops::kInternalDomain || n.op_type != "FusedConv" || int_attr(n, "channels_last", 0) != 1)
     return nullptr;
   if (precision_of(n) != "fp32" && precision_of(n) != "bf16") return nullptr;
-  cpu::Activation act;
+  Activation act;
   const ir::Attribute* name = n.attr("activation");
   const ir::Attribute* params = n.attr("activation_params");
-  if (!cpu::Activation::parse(name ? name->s : "", params ? params->floats : std::vector<float>{}, &act) ||
-      !cpu::inverted_residual_activation_supported(act))
+  if (!Activation::parse(name ? name->s : "", params ? params->floats : std::vector<float>{}, &act) ||
+      !target.inverted_residual_activations.count(act.kind))
     return nullptr;
   if (n.inputs.size() < 2) return nullptr;
   const Tensor* w = constant(g, index, n.inputs[1]);
@@ -58,20 +57,20 @@ void copy_activation(const ir::Node& from, const std::string& stage, ir::Node* t
 
 }  // namespace
 
-int fuse_inverted_residual(ir::Model& m) {
-  if (!cpu::inverted_residual_available()) return 0;
+int fuse_inverted_residual(ir::Model& m, const Target& target) {
+  if (!target.inverted_residual) return 0;
   ir::Graph& g = m.graph;
   GraphIndex index(g);
   std::set<int> dead;
   int fused = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node& project = g.nodes[i];
-    const Tensor* wp = fusable_conv(g, index, project);
+    const Tensor* wp = fusable_conv(g, index, target, project);
     if (!wp || !pointwise(project, *wp)) continue;
     const int di = index.producer(project.inputs[0]);
     if (di < 0 || dead.count(di) || !index.single_use(project.inputs[0])) continue;
     const ir::Node& dw = g.nodes[static_cast<size_t>(di)];
-    const Tensor* wd = fusable_conv(g, index, dw);
+    const Tensor* wd = fusable_conv(g, index, target, dw);
     if (!wd || has_residual(dw) || wd->dim(1) != 1 || int_attr(dw, "group", 1) != wd->dim(0) ||
         wp->dim(1) != wd->dim(0) || precision_of(dw) != precision_of(project))
       continue;
@@ -80,7 +79,7 @@ int fuse_inverted_residual(ir::Model& m) {
     const int ei = index.producer(dw.inputs[0]);
     if (ei >= 0 && !dead.count(ei) && index.single_use(dw.inputs[0])) {
       const ir::Node& e = g.nodes[static_cast<size_t>(ei)];
-      const Tensor* we = fusable_conv(g, index, e);
+      const Tensor* we = fusable_conv(g, index, target, e);
       if (we && pointwise(e, *we) && !has_residual(e) && we->dim(0) == wd->dim(0) &&
           precision_of(e) == precision_of(project))
         expand = &e;

@@ -2,14 +2,13 @@
 // DequantizeLinear(bias)) [-> Relu] -> QuantizeLinear, becomes one FusedQLinearConv
 // (com.hipinfer) computing in integers on the int8 kernel, as ONNX Runtime's QDQ fusion turns it
 // into QLinearConv. It runs after the channels-last pass, on channels-last FusedConv nodes, where
-// the CPU has the int8 kernel (elsewhere oneDNN's float32 convolution beats the reference).
+// the target has the int8 kernel (elsewhere oneDNN's float32 convolution beats the reference).
 // Matched only when the integer form computes what the graph does: x and y quantized per tensor,
 // the weights int8 with zero point 0 per tensor or per output channel (axis 0), the bias int32
 // with the scale x_scale * w_scale the quantizer gives it; a Relu before QuantizeLinear is the
 // floor at y's zero point.
 #include <cmath>
 
-#include "cpu/kernels.h"
 #include "ops/internal.h"
 #include "passes/pass_util.h"
 
@@ -34,8 +33,8 @@ bool all_zero(const Tensor& t) {
 
 }  // namespace
 
-int fuse_qdq_conv(ir::Model& m) {
-  if (!cpu::int8_kernels_available()) return 0;
+int fuse_qdq_conv(ir::Model& m, const Target& target) {
+  if (!target.int8_convolutions) return 0;
   ir::Graph& g = m.graph;
   GraphIndex index(g);
   std::set<int> dead, dequantized_inputs;

@@ -2,7 +2,6 @@
 #include <functional>
 #include <iterator>
 
-#include "cpu/kernels.h"
 #include "passes/pass_util.h"
 
 namespace hi::passes {
@@ -76,10 +75,10 @@ Status optimize(ir::Model& model, const PassOptions& options, const TypeOracle& 
     pass("fuse_gemm", [&] { return fuse_gemm(model, types, options.precision); });
   }
   // The channels-last layout is for the fast convolutions; the reference ones are channels-first.
-  if (options.level >= 3 && options.channels_last && cpu::fast_kernels_available()) {
+  if (options.level >= 3 && options.target.channels_last_convolutions) {
     pass("to_channels_last", [&] { return to_channels_last(model, types); });
-    pass("fuse_inverted_residual", [&] { return fuse_inverted_residual(model); });
-    pass("fuse_qdq_conv", [&] { return fuse_qdq_conv(model); });
+    pass("fuse_inverted_residual", [&] { return fuse_inverted_residual(model, options.target); });
+    pass("fuse_qdq_conv", [&] { return fuse_qdq_conv(model, options.target); });
     pass("fuse_qdq_add", [&] { return fuse_qdq_add(model); });
   }
   r["drop_unused_initializers"] += drop_unused_initializers(model.graph);

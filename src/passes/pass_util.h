@@ -93,8 +93,8 @@ int fuse_conv(ir::Model& m, const TypeOracle& types, const std::string& precisio
 int fuse_matmul(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int fuse_gemm(ir::Model& m, const TypeOracle& types, const std::string& precision);
 int to_channels_last(ir::Model& m, const TypeOracle& types);
-int fuse_inverted_residual(ir::Model& m);
-int fuse_qdq_conv(ir::Model& m);
+int fuse_inverted_residual(ir::Model& m, const Target& target);
+int fuse_qdq_conv(ir::Model& m, const Target& target);
 int fuse_qdq_add(ir::Model& m);
 int fuse_attention(ir::Model& m, const TypeOracle& types);
 

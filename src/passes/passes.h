@@ -2,9 +2,9 @@
 // Runtime: 0 none; 1 basic (constant folding - done by the executor -, Identity/Dropout
 // removal, Conv+BatchNormalization folding); 2 extended (Conv/MatMul/Gemm + bias +
 // activation + residual fusion, GELU fusion into MatMul, BERT-style multi-head attention); 3 all (channels-last layout
-// for the convolutional part of the graph, when the fast kernels are built in). precision bf16 turns every float32
-// convolution into a FusedConv computing in bfloat16, at any level. Every pass keeps the model's outputs equal within
-// float32 rounding.
+// for the convolutional part of the graph, when the target has fast channels-last convolutions). precision bf16 turns
+// every float32 convolution into a FusedConv computing in bfloat16, at any level. Every pass keeps the model's outputs
+// equal within float32 rounding.
 #pragma once
 
 #include <functional>
@@ -14,15 +14,16 @@
 
 #include "hipinfer/status.h"
 #include "ir/graph.h"
+#include "passes/target.h"
 
 namespace hi::passes {
 
 struct PassOptions {
   int level = 3;
   std::string precision = "fp32";  // "bf16": convolutions compute in bfloat16
-  // The channels-last layout (level 3) suits the CPU kernels; a session whose first device is a
-  // GPU turns it off, since the GPU kernels read NCHW.
-  bool channels_last = true;
+  // What the device that runs the graph has: the level-3 passes (channels-last layout, fused
+  // int8 convolutions and inverted residual blocks) run only where it has the kernels for them.
+  Target target;
   // Passes not to run, by name; optimize() refuses names that are not passes.
   std::set<std::string> disabled;
 };

@@ -38,6 +38,9 @@ struct BuildOptions {
   // Static memory plan per input-shape signature (runtime/memory_plan.h), for main graphs of
   // plain tensors.
   bool memory_plan = false;
+  // Nodes run the CPU backend's implementation of their op where it has one (its fast kernels);
+  // false: every node runs its op's reference kernel (tests compare the two).
+  bool backend_ops = true;
   // Inferred shapes to plan with may use input shapes fixed by the caller.
 };
 
@@ -82,6 +85,9 @@ class Executor {
     std::vector<int> outputs;                                    // slot, or -1 for an unused optional output
     std::vector<int> release;                                    // slots whose last reader is this node
     std::map<std::string, std::unique_ptr<Executor>> subgraphs;  // by attribute name
+    // An If branch that did not compile for the inputs' static types, and why: it fails when
+    // taken, not when the graph is built (the other branch may be the one these inputs take).
+    std::map<std::string, Status> failed_branches;
   };
 
   Status compile(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets, const BuildOptions& options,

@@ -6,6 +6,7 @@
 #include "onnx/model_reader.h"
 #include "ops/op.h"
 #include "runtime/executor.h"
+#include "runtime/placement.h"
 #include "runtime/tensor_info.h"
 
 namespace hi {
@@ -33,6 +34,25 @@ void find_unsupported(const ir::Model& m, const ir::Graph& g, std::map<std::stri
       if (a.g) find_unsupported(m, *a.g, out);
       for (const auto& sg : a.graphs) find_unsupported(m, *sg, out);
     }
+  }
+}
+
+// Each main-graph node, with the GPU kernel table's answer for it. An input's type is the one
+// the model declares (graph inputs, initializers), else the one `ex` inferred (when given), else
+// unknown.
+void list_nodes(const ir::Graph& g, const std::map<std::string, ir::ValueType>& declared, const ops::Executor* ex,
+                ModelSummary& s) {
+  s.graph_nodes.clear();
+  for (const auto& n : g.nodes) {
+    std::vector<ir::ValueType> types;
+    for (const std::string& in : n.inputs) {
+      ir::ValueType t;
+      if (auto it = declared.find(in); !in.empty() && it != declared.end()) t = it->second;
+      else if (const ir::ValueType* inferred = ex && !in.empty() ? ex->value_type(in) : nullptr) t = *inferred;
+      types.push_back(std::move(t));
+    }
+    s.graph_nodes.push_back(
+        {n.name, (n.domain.empty() ? "" : n.domain + ".") + n.op_type, runtime::gpu_kernel_support(n, types)});
   }
 }
 
@@ -95,6 +115,10 @@ Result<ModelSummary> inspect_model(const std::string& path, const InspectOptions
   // one build below.
   for (const auto& in : model.graph.inputs) s.inputs.push_back(runtime::tensor_info(in));
   for (const auto& out : model.graph.outputs) s.outputs.push_back(runtime::tensor_info(out));
+  std::map<std::string, ir::ValueType> declared;
+  for (const auto& in : model.graph.inputs) declared[in.name] = in.type;
+  for (const auto& [name, t] : model.graph.initializers) declared[name] = ir::ValueType::concrete(t.dtype(), t.shape());
+  list_nodes(model.graph, declared, nullptr, s);
   if (!s.unsupported.empty()) return s;
   // One build, with symbolic dims fixed to the batch so every node has shapes for the FLOPs, and
   // folding bounded as in a session: describing a model never builds it twice or runs it.
@@ -121,6 +145,7 @@ Result<ModelSummary> inspect_model(const std::string& path, const InspectOptions
       out.dim_names.assign(t->rank(), "");
     }
   }
+  list_nodes(model.graph, declared, ex.value().get(), s);
   int64_t total = 0;
   bool known = true;
   for (const auto& n : model.graph.nodes) {

@@ -11,13 +11,14 @@
 
 #include "core/memory_budget.h"
 #include "core/run_control.h"
+#include "core/threading.h"
 #include "cpu/fastest.h"
-#include "cpu/threading.h"
 #include "onnx/model_reader.h"
 #include "ops/internal.h"
 #include "passes/passes.h"
 #include "runtime/executor.h"
 #include "runtime/partition.h"
+#include "runtime/pass_target.h"
 #include "runtime/placement.h"
 #include "runtime/run_trace.h"
 #include "runtime/tensor_info.h"
@@ -31,11 +32,11 @@ struct Session::Impl {
   std::vector<TensorInfo> inputs, outputs;
   ModelMetadata metadata;
   SessionOptions options;
-  int threads = 1;                                // resolved intra-op thread count
-  std::unique_ptr<cpu::ThreadGovernor> governor;  // the thread count of each run
-  cpu::KernelTuning tuning;                       // from kernel_tuning and the kernel cache options
-  passes::PassReport passes;                      // what the graph passes rewrote
-  PlacementReport placement;                      // where each node runs
+  int threads = 1;                           // resolved intra-op thread count
+  std::unique_ptr<ThreadGovernor> governor;  // the thread count of each run
+  cpu::KernelTuning tuning;                  // from kernel_tuning and the kernel cache options
+  passes::PassReport passes;                 // what the graph passes rewrote
+  PlacementReport placement;                 // where each node runs
   std::vector<std::string> warnings;
   std::vector<int64_t> partition_ids;  // DevicePartition runners this session registered
   ~Impl() {
@@ -43,33 +44,10 @@ struct Session::Impl {
   }
 };
 
-namespace {
-
-// ONNX's names of element types ("float", "double", "int64", ...).
-std::string onnx_type_name(DType d) {
-  if (d == DType::kFloat32) return "float";
-  if (d == DType::kFloat64) return "double";
-  return dtype_name(d);
-}
-
-std::string ort_type_string(const ir::ValueType& t) {
-  auto inner = [&] { return t.elem ? ort_type_string(*t.elem) : std::string("unknown"); };
-  switch (t.kind) {
-    case ir::ValueKind::kTensor: return "tensor(" + onnx_type_name(t.dtype) + ")";
-    case ir::ValueKind::kSequence: return "seq(" + inner() + ")";
-    case ir::ValueKind::kOptional: return "optional(" + inner() + ")";
-    case ir::ValueKind::kMap: return "map(" + onnx_type_name(t.dtype) + "," + inner() + ")";
-    case ir::ValueKind::kUnknown: break;
-  }
-  return "unknown";
-}
-
-}  // namespace
-
 TensorInfo runtime::tensor_info(const ir::ValueInfo& vi) {
   TensorInfo t;
   t.name = vi.name;
-  t.type = ort_type_string(vi.type);
+  t.type = vi.type.ort_string();
   const ir::ValueType* type = &vi.type;
   switch (vi.type.kind) {
     case ir::ValueKind::kSequence: t.kind = "sequence"; break;
@@ -310,8 +288,8 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   HI_ASSIGN_OR_RETURN(impl->warnings, override_free_dimensions(impl->model.graph, options.free_dimension_overrides));
   HI_RETURN_IF_ERROR(replace_initializers(impl->model.graph, options.initializers));
   impl->metadata = metadata_of(impl->model);
-  impl->threads = cpu::resolve_threads(options.threads);
-  impl->governor = std::make_unique<cpu::ThreadGovernor>(impl->threads, options.adapt_threads);
+  impl->threads = resolve_threads(options.threads);
+  impl->governor = std::make_unique<ThreadGovernor>(impl->threads, options.adapt_threads);
   impl->tuning.time_new_shapes = options.kernel_tuning == "time";
   if (const std::string dir = kernel_cache_dir(options); options.kernel_cache && !dir.empty())
     impl->tuning.cache_file = cpu::kernel_cache_file(dir);
@@ -323,7 +301,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   const runtime::DeviceBackends backends = runtime::device_backends();
   HI_ASSIGN_OR_RETURN(auto devices,
                       runtime::resolve_devices(options.devices, wants_gpu ? backends.query() : GpuRuntimeInfo{}));
-  cpu::ThreadScope thread_scope(impl->threads);
+  ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
   bo.fold_limit_bytes = options.constant_folding_limit;
@@ -335,7 +313,7 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     passes::PassOptions po;
     po.level = options.optimization_level;
     po.precision = options.precision;
-    po.channels_last = devices.front().name.empty() || devices.front().name == "cpu";
+    po.target = runtime::pass_target(devices.front().name.empty() ? "cpu" : devices.front().name);
     po.disabled.insert(options.disabled_passes.begin(), options.disabled_passes.end());
     const ops::Executor& t = *typed.value();
     HI_RETURN_IF_ERROR(passes::optimize(
@@ -681,8 +659,8 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
   }
   const int64_t host_before = host_memory_stats().allocated_bytes;
   const int threads = impl_->governor->threads_for_run();
-  cpu::ThreadScope thread_scope(threads);
-  cpu::RegionLoad region_load;
+  ThreadScope thread_scope(threads);
+  RegionLoad region_load;
   region_load.full_threads = impl_->governor->full();
   cpu::KernelTuningScope tuning_scope(&impl_->tuning);
   const int64_t timed_before = cpu::shapes_timed();
@@ -694,7 +672,7 @@ Status Session::run_guarded(const TensorMap* tensors, const ValueMap* given,
   const GpuActivity gpu_before = stats ? gpu_activity() : GpuActivity{};
   {
     runtime::TrafficTrace trace(profile ? &traffic : nullptr);
-    cpu::RegionLoadScope load_scope(&region_load);
+    RegionLoadScope load_scope(&region_load);
     Status ran =
         ex.run(std::move(values), &all, nullptr, &arena_bytes, &activation_bytes, profile ? &node_ms : nullptr);
     impl_->governor->after_run(threads, region_load);

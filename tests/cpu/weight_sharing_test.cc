@@ -14,7 +14,7 @@
 #include "cpu/fastest.h"
 #include "cpu/kernel_test_util.h"
 #include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 #include "cpu/weight_cache.h"
 
 namespace hi::cpu {

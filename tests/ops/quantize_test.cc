@@ -69,7 +69,7 @@ TEST(QuantizeLinear, SpecExampleSaturatesAndRoundsHalfToEven) {
   expect_tensor_eq(run1({"QuantizeLinear", "", 13, {}, {f32({3}, {-1, 3, 300}), f32({}, {1})}}), u8({3}, {0, 3, 255}));
 }
 
-// Large float32 tensors take the vectorised 8-bit path (cpu/quantize_kernels.cc): per tensor, and
+// Large float32 tensors take the vectorised 8-bit path (ops/quantize_loops.cc): per tensor, and
 // per axis with runs of 64 or more; every element against the spec computed here in double:
 // exact halves (ties to even), NaN and infinities, values far past the range, negative zero.
 TEST(QuantizeLinear, EightBitFastPathMatchesTheSpec) {

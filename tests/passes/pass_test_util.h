@@ -11,6 +11,7 @@
 #include "onnx/model_reader.h"
 #include "passes/passes.h"
 #include "runtime/executor.h"
+#include "runtime/pass_target.h"
 #include "zoo/graph_builder.h"
 
 namespace hi {
@@ -43,6 +44,7 @@ inline passes::PassReport optimise(const std::string& bytes, std::multiset<std::
   passes::PassOptions po;
   po.level = level;
   po.precision = precision;
+  po.target = runtime::pass_target("cpu");
   Status s = passes::optimize(
       m, po, [&](const std::string& n) { return t.value_type(n); }, &report);
   EXPECT_TRUE(s.is_ok()) << s.to_string();

@@ -380,5 +380,60 @@ TEST(Session, FoldsLargeConstantsOnlyWhereNothingGrows) {
   EXPECT_EQ(stats.nodes_executed, 3);
 }
 
+// An If whose branches type-check for different inputs (the expanded AffineGrid function holds a
+// 2-D and a 3-D path): with its condition unknown at build time, as at optimization level 0, the
+// branch that does not fit fails only when a run takes it.
+TEST(Session, IfBranchThatDoesNotFitFailsOnlyWhenTaken) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {2, 5});
+  b.input("cond", onnx::TensorProto::BOOL, {});
+  b.output("y", onnx::TensorProto::FLOAT);
+  auto& branch = b.node("If", {"cond"}, {"y"}, "pick");
+  for (const char* which : {"then_branch", "else_branch"}) {
+    auto* a = branch.add_attribute();
+    a->set_name(which);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto* g = a->mutable_g();
+    g->set_name(which);
+    auto* n = g->add_node();
+    n->add_output(std::string(which) + "_y");
+    if (which[0] == 't') {  // x [2, 5] reshaped to [3, 3]: ten values do not fill nine
+      auto* shape = g->add_initializer();
+      shape->set_name("shape33");
+      shape->set_data_type(onnx::TensorProto::INT64);
+      shape->add_dims(2);
+      shape->add_int64_data(3);
+      shape->add_int64_data(3);
+      n->set_op_type("Reshape");
+      n->add_input("x");
+      n->add_input("shape33");
+    } else {
+      n->set_op_type("Neg");
+      n->add_input("x");
+    }
+    auto* out = g->add_output();
+    out->set_name(std::string(which) + "_y");
+    out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  }
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  Tensor x = Tensor::empty(DType::kFloat32, {2, 5});
+  for (int64_t i = 0; i < 10; ++i) x.data<float>()[i] = static_cast<float>(i);
+  auto scalar = [](bool v) {
+    Tensor t = Tensor::empty(DType::kBool, {});
+    *t.data<bool>() = v;
+    return t;
+  };
+  auto neg = s.value()->run({{"x", x}, {"cond", scalar(false)}});
+  ASSERT_TRUE(neg.is_ok()) << neg.status().to_string();
+  EXPECT_EQ(neg.value().at("y").data<float>()[3], -3.f);
+  auto bad = s.value()->run({{"x", x}, {"cond", scalar(true)}});
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.status().message().find("subgraph 'then_branch'"), std::string::npos) << bad.status().to_string();
+}
+
 }  // namespace
 }  // namespace hi::test

@@ -22,9 +22,8 @@
 #include <vector>
 
 #include "hipinfer/session.h"
-#include "onnx/model_reader.h"
-#include "runtime/executor.h"
-#include "runtime/placement.h"
+#include "hipinfer/model_info.h"
+#include "hipinfer/tensor_proto.h"
 
 namespace fs = std::filesystem;
 using hi::Status;
@@ -77,8 +76,8 @@ Tolerance tolerance_for(const std::string& test) {
 struct Outcome {
   std::string status;  // pass, fail, unsupported, error, crash, timeout
   std::string reason;
-  // With --device: the nodes the session placed off the CPU, of all; -1 when the test ran on the
-  // executor alone (no --device, or inputs or outputs that are not tensors).
+  // With --device: the nodes the session placed off the CPU, of all; -1 without --device or when
+  // no session could be built.
   int64_t off_cpu = -1, nodes = 0;
 };
 
@@ -133,11 +132,10 @@ std::string compare(const Tensor& got, const Tensor& exp, const std::string& nam
 
 // Compares a tensor, a sequence (length, then element-wise) or an optional (empty or not, then
 // its element); returns "" when it matches.
-std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, const std::string& name,
-                          const Tolerance& tol) {
+std::string compare_value(const hi::Value& got, const hi::Value& exp, const std::string& name, const Tolerance& tol) {
   if (got.kind != exp.kind) return hi::str("output '", name, "' is ", got.describe(), ", expected ", exp.describe());
-  if (exp.kind == hi::ops::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name, tol);
-  if (exp.kind != hi::ops::Value::Kind::kSequence) return "";
+  if (exp.kind == hi::Value::Kind::kTensor) return compare(got.tensor, exp.tensor, name, tol);
+  if (exp.kind != hi::Value::Kind::kSequence) return "";
   if (got.sequence.size() != exp.sequence.size())
     return hi::str("output '", name, "': sequence of ", got.sequence.size(), " tensors, expected ",
                    exp.sequence.size());
@@ -148,45 +146,54 @@ std::string compare_value(const hi::ops::Value& got, const hi::ops::Value& exp, 
   return "";
 }
 
-// With --device: the test through a Session placed on those devices (as a user's session is,
-// unoptimised so the node under test stays itself), when every input and output is a tensor.
-std::optional<Outcome> run_on_devices(const fs::path& dir, const std::vector<std::string>& devices,
-                                      const std::vector<fs::path>& sets) {
+Outcome failed(const hi::Status& s) {
+  return {s.code() == StatusCode::kUnsupported ? "unsupported" : "error", s.message()};
+}
+
+// Runs a test through a Session as a user's would be, unoptimised so the node under test stays
+// itself: on the CPU, or with --device on those devices (then counting the nodes placed off the
+// CPU). Inputs and outputs of any kind: tensors, sequences, optionals.
+Outcome run_test(const fs::path& dir, const std::vector<std::string>& devices) {
   using namespace hi;
-  SessionOptions o;
-  o.devices = devices;
-  o.optimization_level = 0;
-  auto session = Session::create((dir / "model.onnx").string(), o);
-  if (!session.is_ok()) return std::nullopt;  // the executor path reports it
+  SessionOptions options;
+  options.optimization_level = 0;
+  options.devices = devices.empty() ? std::vector<std::string>{"cpu"} : devices;
+  auto session = Session::create((dir / "model.onnx").string(), options);
+  if (!session.is_ok()) return failed(session.status());
   const Session& s = *session.value();
-  for (const auto* infos : {&s.inputs(), &s.outputs()})
-    for (const TensorInfo& i : *infos)
-      if (i.kind != "tensor") return std::nullopt;
-  Outcome outcome{"pass", "", 0, static_cast<int64_t>(s.placement().nodes.size())};
-  outcome.off_cpu = outcome.nodes - s.placement().count_on("cpu");
+  Outcome outcome{"pass", ""};
+  if (!devices.empty()) {
+    outcome.nodes = static_cast<int64_t>(s.placement().nodes.size());
+    outcome.off_cpu = outcome.nodes - s.placement().count_on("cpu");
+  }
+  std::vector<fs::path> sets;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+  std::sort(sets.begin(), sets.end());
   for (const auto& set : sets) {
-    TensorMap feeds;
+    ValueMap feeds;
     for (size_t i = 0; i < s.inputs().size(); ++i) {
       const fs::path pb = set / ("input_" + std::to_string(i) + ".pb");
-      if (!fs::exists(pb)) continue;
-      auto v = onnx_reader::read_value_file(pb.string(), ir::ValueType::tensor_unknown_shape(s.inputs()[i].dtype));
-      if (!v.is_ok() || v.value().kind != ops::Value::Kind::kTensor) return std::nullopt;
-      feeds[s.inputs()[i].name] = std::move(v).value().tensor;
+      if (!fs::exists(pb)) continue;  // an omitted optional input
+      auto v = read_value_proto(pb.string(), s.inputs()[i].type);
+      if (!v.is_ok()) return failed(v.status());
+      feeds[s.inputs()[i].name] = std::move(v).value();
     }
-    auto out = session.value()->run(feeds);
+    auto out = s.run_values(feeds);
     if (!out.is_ok()) {
-      outcome.status = out.status().code() == StatusCode::kUnsupported ? "unsupported" : "error";
-      outcome.reason = out.status().message();
+      const Outcome f = failed(out.status());
+      outcome.status = f.status;
+      outcome.reason = f.reason;
       return outcome;
     }
     for (size_t i = 0; i < s.outputs().size(); ++i) {
       const fs::path pb = set / ("output_" + std::to_string(i) + ".pb");
       if (!fs::exists(pb)) continue;
       const std::string& name = s.outputs()[i].name;
-      auto exp = onnx_reader::read_value_file(pb.string(), ir::ValueType::tensor_unknown_shape(s.outputs()[i].dtype));
-      if (!exp.is_ok() || !out.value().count(name)) return std::nullopt;
+      auto exp = read_value_proto(pb.string(), s.outputs()[i].type);
+      if (!exp.is_ok()) return failed(exp.status());
       const std::string diff =
-          compare(out.value().at(name), exp.value().tensor, name, tolerance_for(dir.filename().string()));
+          compare_value(out.value().at(name), exp.value(), name, tolerance_for(dir.filename().string()));
       if (!diff.empty()) {
         outcome.status = "fail";
         outcome.reason = diff;
@@ -195,53 +202,6 @@ std::optional<Outcome> run_on_devices(const fs::path& dir, const std::vector<std
     }
   }
   return outcome;
-}
-
-Outcome run_test(const fs::path& dir, const std::vector<std::string>& devices) {
-  using namespace hi;
-  auto model = onnx_reader::read_model_file((dir / "model.onnx").string());
-  if (!model.is_ok())
-    return {model.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", model.status().message()};
-  ops::BuildOptions bo;
-  auto ex = ops::Executor::build(model.value().graph, model.value().opsets, bo);
-  if (!ex.is_ok())
-    return {ex.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", ex.status().message()};
-  std::vector<fs::path> sets;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
-  std::sort(sets.begin(), sets.end());
-  if (!devices.empty())
-    if (std::optional<Outcome> o = run_on_devices(dir, devices, sets)) return *o;
-  const auto& inputs = ex.value()->graph_inputs();
-  const auto& outputs = ex.value()->graph_outputs();
-  for (const auto& set : sets) {
-    std::vector<ops::Value> in;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const fs::path pb = set / ("input_" + std::to_string(i) + ".pb");
-      if (!fs::exists(pb)) {
-        in.emplace_back();  // an omitted optional input
-        continue;
-      }
-      auto v = onnx_reader::read_value_file(pb.string(), inputs[i].type);
-      if (!v.is_ok())
-        return {v.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", v.status().message()};
-      in.push_back(std::move(v).value());
-    }
-    std::vector<ops::Value> out;
-    Status s = ex.value()->run(std::move(in), &out);
-    if (!s.is_ok()) return {s.code() == StatusCode::kUnsupported ? "unsupported" : "error", s.message()};
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const fs::path pb = set / ("output_" + std::to_string(i) + ".pb");
-      if (!fs::exists(pb)) continue;
-      auto exp = onnx_reader::read_value_file(pb.string(), outputs[i].type);
-      if (!exp.is_ok())
-        return {exp.status().code() == StatusCode::kUnsupported ? "unsupported" : "error", exp.status().message()};
-      const std::string diff =
-          compare_value(out[i], exp.value(), outputs[i].name, tolerance_for(dir.filename().string()));
-      if (!diff.empty()) return {"fail", diff};
-    }
-  }
-  return {"pass", ""};
 }
 
 // Runs a test in a child process with a timeout; the child reports through a pipe.
@@ -288,37 +248,27 @@ Outcome run_isolated(const fs::path& dir, int timeout_s, const std::vector<std::
   return o;
 }
 
-// The op a test exercises: the single node's op, or the op of the non-expanded sibling.
-std::string op_of(const fs::path& dir) {
-  auto m = hi::onnx_reader::read_model_file((dir / "model.onnx").string());
-  if (!m.is_ok()) return "?";
-  const auto& nodes = m.value().graph.nodes;
+// What a test's model holds, from hipinfer::inspect_model: the op it exercises (its single node's,
+// or the non-expanded sibling's), and for one-node tests whether the GPU kernel table covers the
+// node with the input types the model declares ("" when it does, else why not; unset for models
+// of several nodes). The table answers on a machine without a GPU too.
+struct ModelFacts {
+  std::string op = "?";
+  std::optional<std::string> gpu_why_not;
+};
+
+ModelFacts facts_of(const fs::path& dir) {
+  auto m = hi::inspect_model((dir / "model.onnx").string());
+  if (!m.is_ok()) return {};
+  const auto& nodes = m.value().graph_nodes;
+  ModelFacts facts{nodes.size() == 1 ? nodes[0].op : "(model)", std::nullopt};
+  if (nodes.size() == 1) facts.gpu_why_not = nodes[0].gpu_gap;
   std::string name = dir.filename().string();
   if (name.size() > 9 && name.compare(name.size() - 9, 9, "_expanded") == 0) {
     const fs::path sib = dir.parent_path() / name.substr(0, name.size() - 9);
-    if (fs::exists(sib / "model.onnx")) return op_of(sib);
+    if (fs::exists(sib / "model.onnx")) facts.op = facts_of(sib).op;
   }
-  if (nodes.size() == 1) return (nodes[0].domain.empty() ? "" : nodes[0].domain + ".") + nodes[0].op_type;
-  return "(model)";
-}
-
-// Whether the GPU kernel table covers a one-node test's node, with the input types the model
-// declares (graph inputs, initializers); nothing for models of several nodes. Asks the table
-// only, so it answers on a machine without a GPU too.
-std::optional<std::string> gpu_coverage(const fs::path& dir) {
-  auto m = hi::onnx_reader::read_model_file((dir / "model.onnx").string());
-  if (!m.is_ok() || m.value().graph.nodes.size() != 1) return std::nullopt;
-  const hi::ir::Graph& g = m.value().graph;
-  std::vector<hi::ir::ValueType> types;
-  for (const std::string& in : g.nodes[0].inputs) {
-    hi::ir::ValueType t;
-    for (const auto& vi : g.inputs)
-      if (vi.name == in) t = vi.type;
-    if (auto it = g.initializers.find(in); !in.empty() && it != g.initializers.end())
-      t = hi::ir::ValueType::concrete(it->second.dtype(), it->second.shape());
-    types.push_back(t);
-  }
-  return hi::runtime::gpu_kernel_support(g.nodes[0], types);
+  return facts;
 }
 
 // Reads {"test": {"status": "...", "why": "..."}, ...}: the only JSON shape the baseline uses.
@@ -512,12 +462,9 @@ int main(int argc, char** argv) {
       if (!fs::exists(e.path() / "model.onnx")) continue;
       const std::string name = e.path().filename().string();
       if (!filter.empty() && name.find(filter) == std::string::npos) continue;
-      tests.push_back({name,
-                       folder,
-                       e.path(),
-                       op_of(e.path()),
-                       std::string(folder) == "node" ? gpu_coverage(e.path()) : std::nullopt,
-                       {}});
+      ModelFacts facts = facts_of(e.path());
+      if (std::string(folder) != "node") facts.gpu_why_not.reset();
+      tests.push_back({name, folder, e.path(), facts.op, facts.gpu_why_not, {}});
     }
   }
   std::sort(tests.begin(), tests.end(),
@@ -574,7 +521,7 @@ int main(int argc, char** argv) {
                     static_cast<long long>(t.outcome.nodes), one_line(t.outcome.reason, 200).c_str());
     }
     std::printf(
-        "--device: %d tests ran through a session on those devices (the rest: the executor); %d ran nodes off "
+        "--device: %d tests built a session on those devices; %d ran nodes off "
         "the CPU, and %d of those passed\n",
         sessions, ran, passed);
   }

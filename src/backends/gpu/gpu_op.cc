@@ -104,8 +104,8 @@ Status check_output_shape(const ir::Node& node, const Shape& planned, const Shap
   return Status::ok();
 }
 
-bool to_unary(const cpu::Activation& a, bool* has, UnaryOp* op) {
-  using K = cpu::Activation::Kind;
+bool to_unary(const Activation& a, bool* has, UnaryOp* op) {
+  using K = Activation::Kind;
   *has = a.kind != K::kNone;
   switch (a.kind) {
     case K::kNone: return true;
@@ -123,19 +123,19 @@ bool to_unary(const cpu::Activation& a, bool* has, UnaryOp* op) {
 }
 
 std::string activation_why_not(const ir::Node& node) {
-  cpu::Activation a;
+  Activation a;
   const ir::Attribute* p = node.attr("activation_params");
   bool has = false;
   UnaryOp u;
   const std::string name = attr_string(node, "activation", "");
-  if (!cpu::Activation::parse(name, p ? p->floats : std::vector<float>{}, &a) || !to_unary(a, &has, &u))
+  if (!Activation::parse(name, p ? p->floats : std::vector<float>{}, &a) || !to_unary(a, &has, &u))
     return "no GPU kernel for " + node.op_type + "'s activation " + name;
   return "";
 }
 
 void read_activation(ops::InitContext& ctx, bool* has, UnaryOp* op) {
-  cpu::Activation a;
-  cpu::Activation::parse(ctx.get_string("activation", ""), ctx.get_floats("activation_params"), &a);
+  Activation a;
+  Activation::parse(ctx.get_string("activation", ""), ctx.get_floats("activation_params"), &a);
   to_unary(a, has, op);
 }
 

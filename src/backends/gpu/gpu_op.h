@@ -11,7 +11,7 @@
 
 #include "backends/gpu/device_api.h"
 #include "backends/gpu/kernels/elementwise.h"
-#include "cpu/kernels.h"
+#include "core/activation.h"
 #include "hipinfer/tensor.h"
 #include "ir/graph.h"
 #include "ops/op.h"
@@ -154,7 +154,7 @@ Status check_output_shape(const ir::Node& node, const Shape& planned, const Shap
 
 // Activations FusedConv / FusedMatMul carry, as the unary kernels' descriptor; false when no
 // GPU kernel computes it.
-bool to_unary(const cpu::Activation& a, bool* has, UnaryOp* op);
+bool to_unary(const Activation& a, bool* has, UnaryOp* op);
 // Empty when the node's "activation" attribute has a GPU kernel, else why not.
 std::string activation_why_not(const ir::Node& node);
 // Reads the activation attributes into (has, op).

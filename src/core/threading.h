@@ -1,5 +1,5 @@
-// Intra-op threads for the CPU kernels. oneDNN (Debian's build) runs on OpenMP, so our own
-// kernels use OpenMP too: one pool, no oversubscription between two runtimes.
+// Intra-op threads for the CPU kernels, of the reference ops and of the CPU backend alike. oneDNN
+// (Debian's build) runs on OpenMP, so our own kernels use OpenMP too: one pool, no oversubscription.
 //
 // A fork-join region waits for its slowest thread, so on a machine where other processes keep
 // cores busy one descheduled thread stalls every region for a scheduler time slice. Regions
@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string_view>
 
-namespace hi::cpu {
+namespace hi {
 
 // Physical cores this process may run on (its affinity mask; hyper-threads not counted), capped
 // by its cgroup's CPU quota (cpu.max, or cpu.cfs_quota_us in cgroup v1), rounded up; at least 1.
@@ -148,4 +148,4 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
   note_region(load);
 }
 
-}  // namespace hi::cpu
+}  // namespace hi

@@ -1,4 +1,4 @@
-// The thread count of the CPU backend: the cores a process may use (affinity, cgroup quota), the
+// The thread count of the CPU kernels: the cores a process may use (affinity, cgroup quota), the
 // late-start record of parallel regions, and the governor that runs a session on fewer threads
 // while other processes take cores.
 #include <gtest/gtest.h>
@@ -7,10 +7,9 @@
 #include <thread>
 #include <vector>
 
-#include "cpu/kernel_cache.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
 
-namespace hi::cpu {
+namespace hi {
 namespace {
 
 using Clock = ThreadGovernor::Clock;
@@ -188,31 +187,5 @@ TEST(ThreadGovernor, ConcurrentRunsKeepItConsistent) {
   for (auto& r : runners) r.join();
 }
 
-struct CountedKernel {
-  int threads;
-  std::string describe() const { return std::to_string(threads); }
-};
-
-TEST(KernelCache, KeepsOneKernelPerThreadCount) {
-  KernelCache<CountedKernel> cache;
-  int made = 0;
-  auto make = [&](WeightCache*) {
-    ++made;
-    return new CountedKernel{current_threads()};
-  };
-  {
-    ThreadScope two(2);
-    EXPECT_EQ(cache.get({1, 2}, make)->threads, 2);
-    EXPECT_EQ(cache.get({1, 2}, make)->threads, 2);
-  }
-  {
-    ThreadScope one(1);
-    EXPECT_EQ(cache.get({1, 2}, make)->threads, 1);  // made for one thread, not the two-thread one
-  }
-  ThreadScope two(2);
-  EXPECT_EQ(cache.get({1, 2}, make)->threads, 2);
-  EXPECT_EQ(made, 2);
-}
-
 }  // namespace
-}  // namespace hi::cpu
+}  // namespace hi

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cpu/kernels.h"
-#include "cpu/threading.h"
+#include "core/threading.h"
+#include "ops/quantize_loops.h"
 
-namespace hi::cpu {
+namespace hi::ops::quant {
 namespace {
 
 constexpr int64_t kGrain = 1 << 16;  // elements per thread at least: below that one thread
@@ -112,4 +112,4 @@ void dequantize_s8(const int8_t* x, int64_t n, float scale, int32_t zero_point, 
   split(x, n, y, [&](const int8_t* a, int64_t m, float* b) { dequantize_s8_span(a, m, scale, float(zero_point), b); });
 }
 
-}  // namespace hi::cpu
+}  // namespace hi::ops::quant

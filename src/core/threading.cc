@@ -1,4 +1,4 @@
-#include "cpu/threading.h"
+#include "core/threading.h"
 
 #include <omp.h>
 #include <sched.h>
@@ -14,7 +14,7 @@
 #include <thread>
 #include <utility>
 
-namespace hi::cpu {
+namespace hi {
 namespace {
 
 std::string read_first_line(const std::string& file) {
@@ -192,4 +192,4 @@ void ThreadGovernor::after_run(int threads, const RegionLoad& load, Clock::time_
   }
 }
 
-}  // namespace hi::cpu
+}  // namespace hi

@@ -1,9 +1,9 @@
+#include "core/activation.h"
+
 #include <algorithm>
 #include <cmath>
 
-#include "cpu/kernels.h"
-
-namespace hi::cpu {
+namespace hi {
 
 float Activation::apply(float x) const {
   switch (kind) {
@@ -63,4 +63,4 @@ std::string Activation::name() const {
   return "";
 }
 
-}  // namespace hi::cpu
+}  // namespace hi
