@@ -8,7 +8,7 @@
 
 namespace hi::test {
 
-Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constants) {
+Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constants, bool backend_ops) {
   ir::Graph g;
   ir::Node n;
   n.op_type = c.op_type;
@@ -35,6 +35,7 @@ Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constant
   if (!c.domain.empty()) opsets[c.domain] = 1;
   ops::BuildOptions bo;
   bo.fold_constants = inputs_as_constants;
+  bo.backend_ops = backend_ops;
   HI_ASSIGN_OR_RETURN(auto ex, ops::Executor::build(g, opsets, bo));
   std::vector<ops::Value> ins, outs;
   if (!inputs_as_constants)

@@ -25,8 +25,9 @@ struct OpCase {
 // and inputs as initializers (the session folds the node at build time). Fails the current
 // test if the two disagree; returns the first run's outputs or the error.
 Result<std::vector<Tensor>> run_op(const OpCase& c);
-// Only the graph-input variant (for ops whose build-time folding is not wanted).
-Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constants);
+// One variant alone (for ops whose build-time folding is not wanted). `backend_ops` false runs the
+// op's reference kernel instead of the CPU backend's implementation.
+Result<std::vector<Tensor>> run_op_once(const OpCase& c, bool inputs_as_constants, bool backend_ops = true);
 
 ir::Attribute attr_int(int64_t v);
 ir::Attribute attr_float(float v);
