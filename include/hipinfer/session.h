@@ -182,14 +182,15 @@ struct SessionMemoryStats {
 // over its partitions since it was created.
 struct PartitionGraphStats {
   bool enabled = false;
-  int64_t captures = 0;         // graphs captured: one per partition and input signature
-  int64_t replays = 0;          // partition runs that launched a captured graph
-  int64_t direct_runs = 0;      // partition runs that launched each kernel (graphs off, a capture that
-                                // failed, a signature past the per-partition limit, or a graph busy in
-                                // another thread)
-  int64_t failures = 0;         // captures that failed; the partition then ran directly
-  std::string last_failure;     // why the last one failed
-  std::string summary() const;  // "graphs on: 2 captured, 98 replays, 0 direct runs"
+  int64_t captures = 0;          // graphs captured: one per partition and input signature
+  int64_t replays = 0;           // partition runs that launched a captured graph
+  int64_t direct_runs = 0;       // partition runs that launched each kernel (graphs off, a capture that
+                                 // failed, a signature past the per-partition limit, or a graph busy in
+                                 // another thread)
+  int64_t failures = 0;          // captures that failed; the partition then ran directly
+  int64_t shape_inferences = 0;  // partition runs that inferred their steps' shapes (once per input signature)
+  std::string last_failure;      // why the last one failed
+  std::string summary() const;   // "graphs on: 2 captured, 98 replays, 0 direct runs"
 };
 
 // Where one node runs, and why not on an earlier device of the list.

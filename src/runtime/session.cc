@@ -543,6 +543,7 @@ PartitionGraphStats Session::graph_stats() const {
     total.replays += s.replays;
     total.direct_runs += s.direct_runs;
     total.failures += s.failures;
+    total.shape_inferences += s.shape_inferences;
     if (!s.last_failure.empty()) total.last_failure = s.last_failure;
   }
   return total;

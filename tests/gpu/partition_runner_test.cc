@@ -212,6 +212,9 @@ TEST(HI_GPU_TEST_SUITE, GraphReplayMatchesDirectLaunches) {
   EXPECT_EQ(on.captures % 2, 0) << on.summary();
   EXPECT_EQ(on.replays, 2 * on.captures) << on.summary();
   EXPECT_EQ(on.direct_runs, on.captures) << on.summary();
+  // Shapes are inferred once per partition and input signature (two: batch 1 and 3), not per run.
+  EXPECT_EQ(off.shape_inferences, on.captures);
+  EXPECT_EQ(on.shape_inferences, on.captures);
   std::vector<std::thread> threads;
   std::atomic<int> mismatches{0};
   const TensorMap feeds{{input, random_tensor(DType::kFloat32, {1, 3, 32, 32}, 9, false)}};
@@ -231,6 +234,39 @@ TEST(HI_GPU_TEST_SUITE, GraphReplayMatchesDirectLaunches) {
     });
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(mismatches.load(), 0);
+}
+
+// Shapes are inferred once per input signature, which holds the values of inputs read on the
+// host: an Expand whose target shape changes value (not shape) between runs gets the new shape.
+TEST(HI_GPU_TEST_SUITE, ShapesAreInferredOncePerSignatureAndShapeValues) {
+  SKIP_WITHOUT_GPU();
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {1, 3});
+  b.input("shape", onnx::TensorProto::INT64, {2});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.node("Relu", {"x"}, {"r"}, "relu");
+  b.node("Expand", {"r", "shape"}, {"e"}, "expand");
+  b.node("Sigmoid", {"e"}, {"y"}, "sigmoid");
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.devices = {HI_GPU_BACKEND, "cpu"};
+  o.gpu_graphs = false;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  EXPECT_EQ(s.value()->placement().count_on(HI_GPU_BACKEND ":0"), 3) << s.value()->placement().table();
+  const Tensor x = random_tensor(DType::kFloat32, {1, 3}, 5, false);
+  for (int64_t rows : {2, 2, 4, 2}) {
+    Tensor shape = Tensor::empty(DType::kInt64, {2});
+    shape.data<int64_t>()[0] = rows;
+    shape.data<int64_t>()[1] = 3;
+    auto got = s.value()->run({{"x", x}, {"shape", shape}});
+    ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+    const Tensor& y = got.value().at("y");
+    ASSERT_EQ(y.shape(), (Shape{rows, 3}));
+    for (int64_t i = 0; i < y.numel(); ++i)
+      EXPECT_NEAR(y.data<float>()[i], 1.f / (1.f + std::exp(-std::max(0.f, x.data<float>()[i % 3]))), 1e-6);
+  }
+  EXPECT_EQ(s.value()->graph_stats().shape_inferences, 2);
 }
 
 }  // namespace

@@ -76,7 +76,11 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
   mutable std::mutex graphs_mutex_;
   mutable std::map<std::string, std::unique_ptr<GraphEntry>> graphs_;
   mutable std::set<std::string> warmed_;  // signatures run once, directly
-  mutable PartitionGraphStats stats_;     // under graphs_mutex_
+  // Inferred values (dtypes, shapes, aliases) by input signature, at most kMaxShapeSignatures.
+  static constexpr size_t kMaxShapeSignatures = 64;
+  mutable std::mutex shapes_mutex_;
+  mutable std::map<std::string, std::vector<DeviceValue>> shapes_;
+  mutable PartitionGraphStats stats_;  // under graphs_mutex_
 
   int slot(const std::string& name) {
     auto [it, inserted] = slots_.emplace(name, static_cast<int>(names_.size()));
@@ -85,6 +89,11 @@ class GpuPartitionRunner final : public runtime::PartitionRunner {
   }
   Status infer_shapes(const std::vector<const Tensor*>& inputs, const std::vector<const Tensor*>& host,
                       std::vector<DeviceValue>* v) const;
+  // infer_shapes once per input signature (`key`, signature(): the inputs' shapes and the values
+  // of those read on the host, which are all a step's output shape can depend on, as a graph's
+  // replay assumes too): a run of a known signature infers nothing.
+  Status shapes_for(const std::string& key, const std::vector<const Tensor*>& inputs,
+                    const std::vector<const Tensor*>& host, std::vector<DeviceValue>* v) const;
   Result<void*> constant_on_device(int slot, const Tensor& t) const;
   std::string signature(const std::vector<const Tensor*>& inputs) const;
   // Launches every step; workspaces[k]: step k's scratch memory (pointer, bytes).
@@ -209,6 +218,23 @@ Status GpuPartitionRunner::infer_shapes(const std::vector<const Tensor*>& inputs
     }
     if (s.kernel->aliases_input()) v[static_cast<size_t>(s.out[0])].root = v[static_cast<size_t>(s.in[0])].root;
   }
+  return Status::ok();
+}
+
+Status GpuPartitionRunner::shapes_for(const std::string& key, const std::vector<const Tensor*>& inputs,
+                                      const std::vector<const Tensor*>& host, std::vector<DeviceValue>* v) const {
+  {
+    std::lock_guard<std::mutex> lock(shapes_mutex_);
+    if (auto it = shapes_.find(key); it != shapes_.end()) {
+      *v = it->second;
+      return Status::ok();
+    }
+  }
+  HI_RETURN_IF_ERROR(infer_shapes(inputs, host, v));
+  count(&PartitionGraphStats::shape_inferences);
+  std::lock_guard<std::mutex> lock(shapes_mutex_);
+  if (shapes_.size() >= kMaxShapeSignatures) shapes_.clear();  // ever-new shapes: start over
+  shapes_.emplace(key, *v);
   return Status::ok();
 }
 
@@ -456,14 +482,14 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
     host[static_cast<size_t>(input_slots_[i])] = inputs[i];
   }
   HI_RETURN_IF_ERROR(set_device(device_));
+  const std::string key = signature(inputs);
   if (!use_graphs_) {
     count(&PartitionGraphStats::direct_runs);
     std::vector<DeviceValue> v;
-    HI_RETURN_IF_ERROR(infer_shapes(inputs, host, &v));
+    HI_RETURN_IF_ERROR(shapes_for(key, inputs, host, &v));
     note_traffic(v);
     return run_direct(inputs, std::move(v), host, outputs);
   }
-  const std::string key = signature(inputs);
   GraphEntry* entry = nullptr;
   bool capture_now = false;
   {
@@ -490,7 +516,7 @@ Status GpuPartitionRunner::run(const std::vector<const Tensor*>& inputs, std::ve
     }
   }
   std::vector<DeviceValue> v;
-  HI_RETURN_IF_ERROR(infer_shapes(inputs, host, &v));
+  HI_RETURN_IF_ERROR(shapes_for(key, inputs, host, &v));
   note_traffic(v);
   if (!capture_now) {
     count(&PartitionGraphStats::direct_runs);
