@@ -297,36 +297,11 @@ Result<std::unique_ptr<Executor>> Executor::build(const ir::Graph& graph, const 
   return e;
 }
 
-Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets,
-                         const BuildOptions& options, const OuterScope* outer) {
-  auto new_slot = [&](const std::string& name, ir::ValueType type) {
-    const int s = static_cast<int>(slot_types_.size());
-    slots_[name] = s;
-    slot_types_.push_back(std::move(type));
-    constants_.emplace_back();
-    is_constant_.push_back(false);
-    return s;
-  };
+namespace {
 
-  // 1. Graph inputs and initializers.
-  inputs_ = graph.inputs;
-  outputs_ = graph.outputs;
-  overridable_ = graph.overridable_initializers;
-  for (const auto& in : graph.inputs) {
-    if (in.type.kind == ir::ValueKind::kTensor && in.type.dtype != DType::kUndefined &&
-        !dtype_is_supported(in.type.dtype))
-      return error(StatusCode::kUnsupported, "input '", in.name, "' has data type ", dtype_name(in.type.dtype),
-                   ", which hipinfer does not support");
-    input_slots_.push_back(new_slot(in.name, in.type));
-  }
-  for (const auto& [name, t] : graph.initializers) {
-    const int s = new_slot(name, ir::ValueType::concrete(t.dtype(), t.shape()));
-    constants_[static_cast<size_t>(s)] = Value::of(t);
-    is_constant_[static_cast<size_t>(s)] = true;
-  }
-  for (const auto& o : graph.overridable_initializers) overridable_slots_.push_back(slot_of(o.name));
-
-  // 2. Every op known, in one message.
+// Every node's op is one hipinfer has for the opset the model imports; the ones it lacks are
+// named in one message.
+Status check_ops_supported(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets) {
   std::map<std::string, std::vector<std::string>> unsupported;  // "Op (domain, opset N)" -> nodes
   for (const auto& n : graph.nodes) {
     const OpEntry* entry = find_op(n.domain, n.op_type);
@@ -355,13 +330,19 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     }
     return Status(StatusCode::kUnsupported, msg);
   }
+  return Status::ok();
+}
 
-  // 3. Topological order; every input produced exactly once.
+// The nodes in an order where each runs after the producers of what it reads (its subgraphs'
+// reads from this graph included), stable where the file's order already is one; every input
+// produced exactly once. `defined`: the graph's inputs and initializers.
+Result<std::vector<size_t>> topological_order(const ir::Graph& graph, const std::map<std::string, int>& defined,
+                                              const OuterScope* outer) {
   std::map<std::string, size_t> producer;
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& o : graph.nodes[i].outputs) {
       if (o.empty()) continue;
-      if (slots_.count(o))
+      if (defined.count(o))
         return error(StatusCode::kInvalidModel, graph.nodes[i].describe(), " writes '", o,
                      "', which is already a graph input or initializer");
       if (!producer.emplace(o, i).second)
@@ -401,7 +382,7 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       }
     }
     for (const auto& in : n.inputs) {
-      if (in.empty() || producer.count(in) || slots_.count(in) || (outer && outer->find(in))) continue;
+      if (in.empty() || producer.count(in) || defined.count(in) || (outer && outer->find(in))) continue;
       return error(StatusCode::kInvalidModel, n.describe(), ": input '", in,
                    "' is not a graph input, an initializer, or the output of any node");
     }
@@ -426,8 +407,45 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
       if (pending[i] > 0) cyc += (shown++ ? ", " : "") + graph.nodes[i].describe();
     return error(StatusCode::kInvalidModel, "the graph has a cycle among ", cyc);
   }
+  return order;
+}
 
-  // 4. Per node: init, compile subgraphs, infer, fold.
+}  // namespace
+
+Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int64_t>& opsets,
+                         const BuildOptions& options, const OuterScope* outer) {
+  auto new_slot = [&](const std::string& name, ir::ValueType type) {
+    const int s = static_cast<int>(slot_types_.size());
+    slots_[name] = s;
+    slot_types_.push_back(std::move(type));
+    constants_.emplace_back();
+    is_constant_.push_back(false);
+    return s;
+  };
+
+  // 1. Graph inputs and initializers.
+  inputs_ = graph.inputs;
+  outputs_ = graph.outputs;
+  overridable_ = graph.overridable_initializers;
+  for (const auto& in : graph.inputs) {
+    if (in.type.kind == ir::ValueKind::kTensor && in.type.dtype != DType::kUndefined &&
+        !dtype_is_supported(in.type.dtype))
+      return error(StatusCode::kUnsupported, "input '", in.name, "' has data type ", dtype_name(in.type.dtype),
+                   ", which hipinfer does not support");
+    input_slots_.push_back(new_slot(in.name, in.type));
+  }
+  for (const auto& [name, t] : graph.initializers) {
+    const int s = new_slot(name, ir::ValueType::concrete(t.dtype(), t.shape()));
+    constants_[static_cast<size_t>(s)] = Value::of(t);
+    is_constant_[static_cast<size_t>(s)] = true;
+  }
+  for (const auto& o : graph.overridable_initializers) overridable_slots_.push_back(slot_of(o.name));
+
+  // 2. Every op known; the nodes in an order that runs producers first.
+  HI_RETURN_IF_ERROR(check_ops_supported(graph, opsets));
+  HI_ASSIGN_OR_RETURN(const std::vector<size_t> order, topological_order(graph, slots_, outer));
+
+  // 3. Per node: init, compile subgraphs, infer, fold.
   for (size_t idx : order) {
     const ir::Node& n = graph.nodes[idx];
     const OpEntry* entry = find_op(n.domain, n.op_type);
@@ -579,7 +597,7 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     nodes_.push_back(std::move(cn));
   }
 
-  // 5. Outputs, and declared output types against inferred ones.
+  // 4. Outputs, and declared output types against inferred ones.
   for (const auto& o : graph.outputs) {
     int slot = slot_of(o.name);
     if (slot < 0 && outer && outer->find(o.name)) {
@@ -597,7 +615,7 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     output_slots_.push_back(slot);
   }
 
-  // 6. Liveness: release each value after its last reader (outputs and constants stay).
+  // 5. Liveness: release each value after its last reader (outputs and constants stay).
   std::vector<int> last_use(slot_types_.size(), -1);
   for (size_t i = 0; i < nodes_.size(); ++i)
     for (int s : nodes_[i].inputs)
@@ -607,7 +625,7 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
     if (last_use[s] >= 0 && !is_constant_[s])
       nodes_[static_cast<size_t>(last_use[s])].release.push_back(static_cast<int>(s));
 
-  // 7. Memory planning: main graphs whose values are all plain tensors (a sequence could hold a
+  // 6. Memory planning: main graphs whose values are all plain tensors (a sequence could hold a
   // planned buffer past its lifetime; subgraphs run inside their node's lifetime anyway).
   bool plain = !outer && options.memory_plan;
   for (const auto& t : slot_types_) plain = plain && t.kind == ir::ValueKind::kTensor;
