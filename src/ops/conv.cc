@@ -75,14 +75,6 @@ std::vector<C> permute_channels(const std::vector<C>& v, const Shape& shape, boo
   return r;
 }
 
-template <typename T, typename C>
-std::vector<C> to_compute(const Tensor& t) {
-  std::vector<C> v(static_cast<size_t>(t.numel()));
-  const T* p = t.data<T>();
-  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(p[i]);
-  return v;
-}
-
 }  // namespace
 
 Status ConvOp::init(InitContext& ctx) {

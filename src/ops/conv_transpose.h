@@ -154,14 +154,6 @@ class ConvTransposeOp : public ProductOp {
   }
 
  private:
-  template <typename T, typename C>
-  static std::vector<C> to_compute(const Tensor& t) {
-    std::vector<C> v(static_cast<size_t>(t.numel()));
-    const T* p = t.data<T>();
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(p[i]);
-    return v;
-  }
-
   template <typename C>
   void run_typed(const C* x, const C* w, const C* bias, C* y, int64_t n, int64_t c, int64_t mg,
                  const Geometry& g) const {

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "hipinfer/dtype.h"
+#include "hipinfer/tensor.h"
 
 namespace hi::ops {
 
@@ -65,5 +67,14 @@ struct ComputeType<BFloat16> {
 };
 template <typename T>
 using compute_t = typename ComputeType<T>::type;
+
+// A tensor's elements, stored as T, converted to C (the type a reference kernel computes in).
+template <typename T, typename C>
+std::vector<C> to_compute(const Tensor& t) {
+  std::vector<C> v(static_cast<size_t>(t.numel()));
+  const T* p = t.data<T>();
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(static_cast<compute_t<T>>(p[i]));
+  return v;
+}
 
 }  // namespace hi::ops

@@ -89,10 +89,9 @@ Status check_runtime_shape(const Tensor& t, size_t input, const Shape& want) {
 // A tensor's elements converted to C.
 template <typename C>
 std::vector<C> to_compute(const Tensor& t) {
-  std::vector<C> v(static_cast<size_t>(t.numel()));
+  std::vector<C> v;
   dispatch<kFloatTypes>(t.dtype(), [&]<typename T>() {
-    const T* src = t.data<T>();
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<C>(static_cast<compute_t<T>>(src[i]));
+    v = ops::to_compute<T, C>(t);
   });
   return v;
 }

@@ -67,19 +67,30 @@ void expect_close(const std::vector<float>& got, const std::vector<float>& want,
     ASSERT_NEAR(got[i], want[i], 1e-4f * (1.f + std::abs(want[i]))) << what << " at " << i;
 }
 
-TEST(KernelTuning, AutoTimesNothingAndTimeKeepsTheWinnerInTheCache) {
-  const std::string bytes = conv_model();
-  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "hi_kernel_cache_test";
-  std::filesystem::remove_all(dir);
+// Two threads on the CPU, a fixed thread count, the kernel cache in `dir`.
+SessionOptions cached_options(const std::filesystem::path& dir) {
   SessionOptions o;
   o.devices = {"cpu"};
   o.threads = 2;
   o.adapt_threads = false;
   o.kernel_cache_dir = dir.string();
+  return o;
+}
 
-  SessionOptions reference = o;
-  reference.optimization_level = 0;  // the reference convolution, channels-first
-  reference.kernel_cache = false;
+// What the tuned session is compared with: the graph as written (no fusion, channels-first),
+// without the kernel cache.
+SessionOptions unfused_options(SessionOptions o) {
+  o.optimization_level = 0;
+  o.kernel_cache = false;
+  return o;
+}
+
+TEST(KernelTuning, AutoTimesNothingAndTimeKeepsTheWinnerInTheCache) {
+  const std::string bytes = conv_model();
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "hi_kernel_cache_test";
+  std::filesystem::remove_all(dir);
+  SessionOptions o = cached_options(dir);
+  const SessionOptions reference = unfused_options(o);
   const Ran want = run(bytes, reference);
 
   const Ran untimed = run(bytes, o);
@@ -121,14 +132,8 @@ TEST(KernelTuning, AutoTimesNothingWhenTheCachedChoiceCannotBeMade) {
     std::ofstream out(cpu::kernel_cache_file(dir.string()));
     out << "conv|2|3,3,1,1,1,1,1,1,1,1,17,17,1,110Reluf32\t1,9,7,9,7\t63\t1\n";
   }
-  SessionOptions o;
-  o.devices = {"cpu"};
-  o.threads = 2;
-  o.adapt_threads = false;
-  o.kernel_cache_dir = dir.string();
-  SessionOptions reference = o;
-  reference.optimization_level = 0;
-  reference.kernel_cache = false;
+  SessionOptions o = cached_options(dir);
+  const SessionOptions reference = unfused_options(o);
   const Ran want = run(bytes, reference, shape);
   const Ran got = run(bytes, o, shape);
   EXPECT_EQ(got.shapes_timed, 0) << "\"auto\" timed the shape its cached choice could not make";
