@@ -90,9 +90,7 @@ Status check_runtime_shape(const Tensor& t, size_t input, const Shape& want) {
 template <typename C>
 std::vector<C> to_compute(const Tensor& t) {
   std::vector<C> v;
-  dispatch<kFloatTypes>(t.dtype(), [&]<typename T>() {
-    v = ops::to_compute<T, C>(t);
-  });
+  dispatch<kFloatTypes>(t.dtype(), [&]<typename T>() { v = ops::to_compute<T, C>(t); });
   return v;
 }
 
