@@ -1,5 +1,5 @@
 // Conv: N-d convolution with groups, strides, dilations and padding. The reference kernel is
-// im2col + GEMM; the CPU backend runs float32 on its fast kernels (cpu/ops/conv.cc).
+// im2col + GEMM; the CPU backend runs float32 on its fast kernels (backends/cpu/ops/conv.cc).
 // FusedConv (domain com.hipinfer, made by the fusion pass) is Conv followed by an optional
 // residual sum (4th input Z) and an activation, in one kernel.
 #pragma once

@@ -4,7 +4,7 @@
 // optional, float32 and broadcastable to the scores [B, H, S_q, S_kv]; `scale` multiplies Q K^T.
 // Per (batch, head): scores = Q K^T * scale + mask, softmax by row, Y = P V. The score matrix
 // lives in a per-thread buffer, never in a tensor. The reference computes in plain loops; the CPU
-// backend runs the products on its packed product or sgemm (cpu/ops/fused_attention.cc).
+// backend runs the products on its packed product or sgemm (backends/cpu/ops/fused_attention.cc).
 #pragma once
 
 #include "ops/op.h"

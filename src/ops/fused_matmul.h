@@ -2,7 +2,7 @@
 // [..., K], B a [K, N] matrix, bias [N] (any shape holding N values) and Z normally of the
 // product's shape. The reference runs the product as one [rows, K] x [K, N] ProductOp::product_f32 (the
 // CPU backend's sgemm) and applies the bias, residual and activation after it; the CPU backend
-// runs its packed-weight kernels (cpu/ops/fused_matmul.cc), which apply them while the product's
+// runs its packed-weight kernels (backends/cpu/ops/fused_matmul.cc), which apply them while the product's
 // rows are still in cache. The pass
 // also fuses a residual whose shape it cannot prove equal (symbolic dims lost in a Reshape): a Z
 // that turns out to broadcast is added with numpy broadcasting after the product, as the Add

@@ -2,7 +2,7 @@
 // optional Relu (attribute activation), as the QDQ pass (fuse_qdq_conv) makes it from a QDQ
 // model's DequantizeLinear -> Conv -> QuantizeLinear. Inputs are QLinearConv's. The reference
 // runs QLinearConv's arithmetic between two permutations; the CPU backend runs the int8 implicit
-// product (cpu/ops/fused_qlinear_conv.cc) where the CPU has AVX512_VNNI, the weights, scales and
+// product (backends/cpu/ops/fused_qlinear_conv.cc) where the CPU has AVX512_VNNI, the weights, scales and
 // zero points are constants, w's zero point is 0 and the convolution is 2-D with one group. Both
 // give the same codes.
 #pragma once

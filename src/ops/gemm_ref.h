@@ -20,7 +20,7 @@ extern template void gemm_ref<double>(bool, bool, int64_t, int64_t, int64_t, dou
                                       const double*, int64_t, double, double*, int64_t);
 
 // An op whose float32 products go through product_f32 (Gemm, MatMul): gemm_ref<float> here; the
-// CPU backend's op derived from it runs them on its sgemm (cpu/ops/sgemm_product.h).
+// CPU backend's op derived from it runs them on its sgemm (backends/cpu/ops/sgemm_product.h).
 class ProductOp : public Op {
  protected:
   // C[M,N] = alpha * op(A) * op(B) + beta * C, as gemm_ref.

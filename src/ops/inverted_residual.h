@@ -1,7 +1,7 @@
 // InvertedResidual (com.hipinfer, made by the fuse_inverted_residual pass): a MobileNet block,
 // FusedConv 1x1 (expand) -> FusedConv depthwise -> FusedConv 1x1 (project, + residual Z), all
 // float32 and channels-last, which the CPU backend runs as one kernel that keeps the
-// expanded tensor in the cache (cpu/ops/inverted_residual.cc); the reference here computes the three
+// expanded tensor in the cache (backends/cpu/ops/inverted_residual.cc); the reference here computes the three
 // stages one after the other, in float32 (also with `precision` bf16). Inputs: X [N, H, W, C], expand W and B (both
 // empty when the block has no expansion), depthwise W [M, 1, kh, kw] and B, project W [O, M, 1, 1] and B, optional Z
 // [N, OH, OW, O]. The window attributes are the depthwise convolution's; each stage has its

@@ -3,7 +3,7 @@
 // shape. Optional outputs Mean and InvStdDev have shape X[:axis] + [1]*(rank - axis) and the
 // type stash_type names (1: float32, 16: bfloat16). Statistics are computed in double, which
 // is at least stash_type's precision. The CPU backend runs float32 rows in float
-// (cpu/ops/layer_normalization.cc).
+// (backends/cpu/ops/layer_normalization.cc).
 #pragma once
 
 #include "ops/op.h"

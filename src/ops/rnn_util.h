@@ -102,7 +102,7 @@ struct Problem {
 };
 
 // The float32 products and gate activations a backend runs its own way (the CPU's sgemm and
-// vector Sigmoid/Tanh, cpu/ops/recurrent.h): a step of a small recurrent model is a few small
+// vector Sigmoid/Tanh, backends/cpu/ops/recurrent.h): a step of a small recurrent model is a few small
 // products, which the reference loops made 3x slower than ONNX Runtime's. Null members take the
 // reference loops.
 struct Float32Kernels {

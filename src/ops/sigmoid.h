@@ -1,5 +1,5 @@
 // Sigmoid: elementwise 1 / (1 + exp(-x)). The CPU backend runs float32 on its vector kernels
-// (cpu/ops/sigmoid.cc).
+// (backends/cpu/ops/sigmoid.cc).
 #pragma once
 
 #include "ops/elementwise.h"

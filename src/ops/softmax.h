@@ -1,6 +1,6 @@
 // Softmax: exp(x - max) / sum(exp(x - max)) along the axis (see softmax_util.h for the axis).
 // The reference computes each row in double; the CPU backend runs float32 rows its own way
-// (cpu/ops/softmax.cc).
+// (backends/cpu/ops/softmax.cc).
 #pragma once
 
 #include "ops/softmax_util.h"

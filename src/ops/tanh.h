@@ -1,4 +1,4 @@
-// Tanh: elementwise tanh(x). The CPU backend runs float32 on its vector kernels (cpu/ops/tanh.cc).
+// Tanh: elementwise tanh(x). The CPU backend runs float32 on its vector kernels (backends/cpu/ops/tanh.cc).
 #pragma once
 
 #include "ops/elementwise.h"

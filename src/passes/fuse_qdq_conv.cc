@@ -44,7 +44,7 @@ int fuse_qdq_conv(ir::Model& m, const Target& target) {
     if (conv.domain != ops::kInternalDomain || conv.op_type != "FusedConv" || int_attr(conv, "channels_last", 0) != 1)
       continue;
     if (const ir::Attribute* p = conv.attr("precision"); p && p->s != "fp32") continue;
-    // Grouped (depthwise) convolutions have no int8 kernel (cpu/int8_conv.cc): the reference
+    // Grouped (depthwise) convolutions have no int8 kernel (backends/cpu/kernels/int8_conv.cc): the reference
     // would take them (MobileNetV2's 19 ms against 0.2 on oneDNN's float32 kernel between its
     // QuantizeLinear and DequantizeLinear), so they stay float32.
     if (int_attr(conv, "group", 1) != 1) continue;

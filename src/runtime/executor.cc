@@ -8,8 +8,10 @@
 
 #include "core/memory_budget.h"
 #include "core/run_control.h"
-#include "cpu/ops/cpu_ops.h"
+#include "ops/internal.h"
+#include "backends/cpu/ops/cpu_ops.h"
 #include "runtime/memory_plan.h"
+#include "runtime/partition.h"
 #include "runtime/placement.h"
 #include "runtime/run_trace.h"
 #include <new>
@@ -310,7 +312,8 @@ Status check_ops_supported(const ir::Graph& graph, const std::map<std::string, i
     if (ds == opsets.end())
       return error(StatusCode::kInvalidModel, n.describe(), " uses domain '", n.domain,
                    "', which the model does not import");
-    if (!entry || version < entry->since_version) {
+    const bool device_partition = n.domain == kInternalDomain && n.op_type == runtime::kDevicePartitionOp;
+    if (!device_partition && (!entry || version < entry->since_version)) {
       const std::string key =
           (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " (opset " + std::to_string(version) + ")";
       unsupported[key].push_back(!n.name.empty()     ? n.name
@@ -448,12 +451,16 @@ Status Executor::compile(const ir::Graph& graph, const std::map<std::string, int
   // 3. Per node: init, compile subgraphs, infer, fold.
   for (size_t idx : order) {
     const ir::Node& n = graph.nodes[idx];
-    const OpEntry* entry = find_op(n.domain, n.op_type);
     CompiledNode cn;
     cn.node = &n;
+    if (n.domain == kInternalDomain && n.op_type == runtime::kDevicePartitionOp) {
+      auto op = runtime::make_device_partition_op(n, options.partitions);
+      if (!op.is_ok()) return op.status();
+      cn.op = std::move(op).value();
+    }
     // The CPU backend's implementation where it has one (its fast kernels), else the reference.
-    if (options.backend_ops) cn.op = cpu::make_cpu_op(n.domain, n.op_type);
-    if (!cn.op) cn.op = entry->make();
+    if (!cn.op && options.backend_ops) cn.op = cpu::make_cpu_op(n.domain, n.op_type);
+    if (!cn.op) cn.op = find_op(n.domain, n.op_type)->make();
     InitContext ictx(n, opsets.at(n.domain));
     Status s = cn.op->init(ictx);
     if (s.is_ok()) s = ictx.status();
@@ -642,7 +649,7 @@ int64_t value_bytes(const Value& v) { return v.is_tensor() ? v.tensor.nbytes() :
 // nodes (runtime/run_trace.h).
 void note_traffic(const ir::Node& n, size_t index, const RunContext& ctx, const std::vector<Value>& outs) {
   std::vector<NodeTraffic>* sink = runtime::TrafficTrace::current();
-  if (!sink || n.op_type == "DevicePartition") return;
+  if (!sink || n.op_type == runtime::kDevicePartitionOp) return;
   NodeTraffic t{runtime::node_label(n, index), runtime::op_label(n), "cpu", 0, 0};
   for (size_t i = 0; i < ctx.num_inputs(); ++i)
     if (const Value* v = ctx.input_value(i)) t.bytes_read += value_bytes(*v);

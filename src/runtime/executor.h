@@ -21,7 +21,18 @@
 #include "ir/graph.h"
 #include "ops/op.h"
 
+namespace hi::runtime {
+class PartitionRunner;
+}
+
 namespace hi::ops {
+
+// A device partition the session compiled (runtime/partition.h): the DevicePartition node whose
+// "partition" attribute holds its id runs it. The executor that runs the node owns it.
+struct CompiledPartition {
+  std::shared_ptr<const runtime::PartitionRunner> runner;
+  std::vector<ir::ValueType> output_types;
+};
 
 // Names visible from enclosing graphs while a subgraph is compiled, with their static types.
 struct OuterScope {
@@ -41,7 +52,8 @@ struct BuildOptions {
   // Nodes run the CPU backend's implementation of their op where it has one (its fast kernels);
   // false: every node runs its op's reference kernel (tests compare the two).
   bool backend_ops = true;
-  // Inferred shapes to plan with may use input shapes fixed by the caller.
+  // The device partitions its DevicePartition nodes run, by id.
+  std::map<int64_t, CompiledPartition> partitions;
 };
 
 class Executor {

@@ -1,79 +1,42 @@
 #include "runtime/partition.h"
 
-#include <atomic>
-#include <mutex>
 #include <set>
-
-#include "runtime/executor.h"
 
 namespace hi::runtime {
 namespace {
 
-std::mutex& backends_mutex() {
-  static std::mutex m;
-  return m;
-}
-DeviceBackends& current_backends() {
-  static DeviceBackends b = [] {
-    DeviceBackends d;
-    d.query = [] { return query_gpus(); };
-    d.gpu.supports = gpu_kernel_support;
-    d.gpu.host_inputs = gpu_host_inputs;
-    d.gpu.compile = compile_gpu_partition;
-    return d;
-  }();
-  return b;
-}
-
-std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::map<int64_t, RegisteredPartition>& registry() {
-  static std::map<int64_t, RegisteredPartition> r;
-  return r;
-}
-
-// The executor points into its graph's nodes, so the runner owns both. It is given every
-// partition input; the constants are the executor's initializers, so only the others (`pass`)
-// go on to it.
-class CpuPartitionRunner final : public PartitionRunner {
+class DevicePartitionOp final : public ops::Op {
  public:
-  CpuPartitionRunner(std::unique_ptr<ir::Graph> graph, std::unique_ptr<ops::Executor> ex, std::vector<bool> pass)
-      : graph_(std::move(graph)), ex_(std::move(ex)), pass_(std::move(pass)) {}
-  Status run(const std::vector<const Tensor*>& inputs, std::vector<Tensor>* outputs) const override {
-    std::vector<ops::Value> values;
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (pass_[i]) values.push_back(ops::Value::of(*inputs[i]));
-    std::vector<ops::Value> results;
-    HI_RETURN_IF_ERROR(ex_->run(std::move(values), &results));
-    outputs->clear();
-    for (auto& v : results) outputs->push_back(std::move(v.tensor));
+  explicit DevicePartitionOp(ops::CompiledPartition partition) : partition_(std::move(partition)) {}
+
+  Status infer(ops::InferContext& ctx) const override {
+    if (ctx.num_outputs() != partition_.output_types.size())
+      return error(StatusCode::kInternal, "DevicePartition has ", ctx.num_outputs(), " outputs but its runner ",
+                   partition_.output_types.size());
+    for (size_t i = 0; i < ctx.num_outputs(); ++i) ctx.set_output_type(i, partition_.output_types[i]);
     return Status::ok();
   }
 
+  Status run(ops::RunContext& ctx) const override {
+    std::vector<const Tensor*> inputs;
+    for (size_t i = 0; i < ctx.num_inputs(); ++i) inputs.push_back(ctx.input(i));
+    std::vector<Tensor> outputs;
+    HI_RETURN_IF_ERROR(partition_.runner->run(inputs, &outputs));
+    if (outputs.size() != ctx.num_outputs())
+      return error(StatusCode::kInternal, "DevicePartition runner gave ", outputs.size(), " outputs, expected ",
+                   ctx.num_outputs());
+    for (size_t i = 0; i < outputs.size(); ++i) ctx.set_output(i, std::move(outputs[i]));
+    return Status::ok();
+  }
+
+  // The device does the work; folding it at build time would run it on the host.
+  bool is_deterministic() const override { return false; }
+
  private:
-  std::unique_ptr<ir::Graph> graph_;
-  std::unique_ptr<ops::Executor> ex_;
-  std::vector<bool> pass_;
+  ops::CompiledPartition partition_;
 };
 
 }  // namespace
-
-const DeviceBackends& device_backends() {
-  std::lock_guard<std::mutex> lock(backends_mutex());
-  return current_backends();
-}
-
-ScopedDeviceBackends::ScopedDeviceBackends(DeviceBackends backends) {
-  std::lock_guard<std::mutex> lock(backends_mutex());
-  previous_ = current_backends();
-  current_backends() = std::move(backends);
-}
-ScopedDeviceBackends::~ScopedDeviceBackends() {
-  std::lock_guard<std::mutex> lock(backends_mutex());
-  current_backends() = std::move(previous_);
-}
 
 std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes, const PlacementReport& placement,
                                        const std::vector<std::string>& graph_outputs,
@@ -115,44 +78,17 @@ std::vector<Partition> find_partitions(const std::vector<const ir::Node*>& nodes
   return parts;
 }
 
-int64_t register_partition_runner(std::shared_ptr<const PartitionRunner> runner,
-                                  std::vector<ir::ValueType> output_types) {
-  static std::atomic<int64_t> next{1};
-  const int64_t id = next++;
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  registry()[id] = {std::move(runner), std::move(output_types)};
-  return id;
-}
-
-RegisteredPartition find_partition_runner(int64_t id) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  auto it = registry().find(id);
-  return it == registry().end() ? RegisteredPartition{} : it->second;
-}
-
-void unregister_partition_runner(int64_t id) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  registry().erase(id);
-}
-
-Result<std::shared_ptr<PartitionRunner>> compile_on_cpu(const PartitionSpec& spec) {
-  auto graph = std::make_unique<ir::Graph>();
-  ir::Graph& g = *graph;
-  g.name = "partition";
-  g.nodes = spec.nodes;
-  for (const ir::ValueInfo& in : spec.inputs) {
-    auto c = spec.constants.find(in.name);
-    if (c != spec.constants.end()) g.initializers[in.name] = c->second;
-    else g.inputs.push_back(in);
-  }
-  g.outputs = spec.outputs;
-  ops::BuildOptions bo;
-  bo.fold_constants = false;
-  HI_ASSIGN_OR_RETURN(auto ex, ops::Executor::build(g, spec.opsets, bo));
-  std::vector<bool> pass;
-  for (const ir::ValueInfo& in : spec.inputs) pass.push_back(!spec.constants.count(in.name));
-  return std::shared_ptr<PartitionRunner>(
-      std::make_shared<CpuPartitionRunner>(std::move(graph), std::move(ex), std::move(pass)));
+Result<std::unique_ptr<ops::Op>> make_device_partition_op(const ir::Node& node,
+                                                          const std::map<int64_t, ops::CompiledPartition>& partitions) {
+  auto attr = node.attributes.find("partition");
+  const int64_t id = attr == node.attributes.end() ? -1 : attr->second.i;
+  auto it = partitions.find(id);
+  if (attr == node.attributes.end() || attr->second.kind != ir::Attribute::Kind::kInt || it == partitions.end() ||
+      !it->second.runner)
+    return error(StatusCode::kInvalidModel, node.describe(),
+                 ": no compiled device partition for it (DevicePartition nodes are made by a session, not read from a "
+                 "model)");
+  return std::unique_ptr<ops::Op>(std::make_unique<DevicePartitionOp>(it->second));
 }
 
 }  // namespace hi::runtime

@@ -1,7 +1,7 @@
 #include "runtime/pass_target.h"
 
-#include "cpu/inverted_residual.h"
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/inverted_residual.h"
+#include "backends/cpu/kernels/kernels.h"
 
 namespace hi::runtime {
 

@@ -70,8 +70,6 @@ Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& 
   return slots;
 }
 
-// gpu_kernel_support() is defined by src/backends/gpu/gpu_backends.cc, which knows the backends.
-
 Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const std::vector<DeviceSlot>& devices,
                                     const GpuKernelQuery& gpu_query) {
   PlacementReport report;

@@ -34,7 +34,7 @@ Result<std::vector<DeviceSlot>> resolve_devices(const std::vector<std::string>& 
 // knows it, shape; an absent input or a non-tensor is a default ValueType): empty when it does,
 // else the reason it does not (the op, its domain, the dtype or rank that is missing).
 using GpuKernelQuery = std::function<std::string(const ir::Node&, const std::vector<ir::ValueType>& inputs)>;
-// This build's answer: the GPU executor's kernel table where a GPU backend is built.
+// This build's answer: the first GPU backend's kernel table (runtime/backend.cc).
 std::string gpu_kernel_support(const ir::Node& node, const std::vector<ir::ValueType>& inputs);
 
 struct NodeToPlace {
@@ -50,7 +50,7 @@ Result<PlacementReport> place_nodes(const std::vector<NodeToPlace>& nodes, const
 // Which inputs of a node the GPU kernel reads on the host (Reshape's shape, Slice's starts): their
 // values decide the launches, so they must come into a partition from outside it. Empty when none.
 using HostInputsQuery = std::function<std::vector<bool>(const ir::Node&)>;
-// This build's answer (the GPU kernel table's); empty for nodes without a GPU kernel.
+// This build's answer (the first GPU backend's); empty for nodes without a GPU kernel.
 std::vector<bool> gpu_host_inputs(const ir::Node& node);
 
 // Shape arithmetic stays on the CPU, as in ONNX Runtime's CUDA provider: a GPU-placed node whose

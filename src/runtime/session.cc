@@ -12,10 +12,11 @@
 #include "core/memory_budget.h"
 #include "core/run_control.h"
 #include "core/threading.h"
-#include "cpu/fastest.h"
+#include "backends/cpu/kernels/fastest.h"
 #include "onnx/model_reader.h"
 #include "ops/internal.h"
 #include "passes/passes.h"
+#include "runtime/backend.h"
 #include "runtime/executor.h"
 #include "runtime/partition.h"
 #include "runtime/pass_target.h"
@@ -38,10 +39,7 @@ struct Session::Impl {
   passes::PassReport passes;                 // what the graph passes rewrote
   PlacementReport placement;                 // where each node runs
   std::vector<std::string> warnings;
-  std::vector<int64_t> partition_ids;  // DevicePartition runners this session registered
-  ~Impl() {
-    for (int64_t id : partition_ids) runtime::unregister_partition_runner(id);
-  }
+  std::map<int64_t, ops::CompiledPartition> partitions;  // what its DevicePartition nodes run, by id
 };
 
 TensorInfo runtime::tensor_info(const ir::ValueInfo& vi) {
@@ -86,11 +84,10 @@ int64_t index_limit(const ops::Executor& ex, const std::string& input) {
   return limit;
 }
 
-// Replaces each run of nodes placed on a device by one DevicePartition node holding the
-// device's compiled runner, and rebuilds the executor over the rewritten graph.
-Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& backend, const ops::BuildOptions& bo,
-                             bool cpu_listed) {
-  HI_RETURN_IF(!backend.compile, kInternal, "nodes were placed on a GPU, but this build cannot compile GPU partitions");
+// Replaces each run of nodes placed on a device by one DevicePartition node, compiles the run with
+// the device's backend, and rebuilds the executor over the rewritten graph: it owns the runners.
+Status split_into_partitions(Session::Impl& impl, const std::vector<const runtime::Backend*>& backends,
+                             const runtime::HostInputsQuery& host_inputs, ops::BuildOptions bo, bool cpu_listed) {
   const ops::Executor& ex = *impl.executor;
   std::vector<const ir::Node*> executed;
   for (size_t i = 0; i < ex.num_nodes(); ++i) executed.push_back(&ex.node(i));
@@ -109,7 +106,7 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
   }
   impl.warnings = runtime::placement_warnings(impl.placement);
   const std::vector<runtime::Partition> parts =
-      runtime::find_partitions(executed, impl.placement, graph_outputs, backend.host_inputs);
+      runtime::find_partitions(executed, impl.placement, graph_outputs, host_inputs);
   auto typed = [&](const std::string& name) {
     const ir::ValueType* t = ex.value_type(name);
     return ir::ValueInfo{name, t ? *t : ir::ValueType{}};
@@ -138,7 +135,9 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
       spec.outputs.push_back(typed(n));
       output_types.push_back(typed(n).type);
     }
-    auto runner = backend.compile(spec);
+    const runtime::Backend* backend = runtime::backend_for(backends, part.device);
+    HI_RETURN_IF(!backend, kInternal, "nodes were placed on ", part.device, ", which no backend of this build runs");
+    auto runner = backend->compile(spec);
     if (!runner.is_ok()) {
       // A partition the device cannot take (its kernels failed their self-check, say) runs on the
       // CPU when the list allows, with the reason in the placement report and a warning.
@@ -154,11 +153,11 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
       continue;
     }
     for (size_t i : part.nodes) members.insert(executed[i]);
-    const int64_t id = runtime::register_partition_runner(std::move(runner).value(), std::move(output_types));
-    impl.partition_ids.push_back(id);
+    const auto id = static_cast<int64_t>(impl.partitions.size());
+    impl.partitions[id] = {std::move(runner).value(), std::move(output_types)};
     ir::Node n;
     n.name = "DevicePartition_" + std::to_string(p) + "_" + part.device;
-    n.op_type = "DevicePartition";
+    n.op_type = runtime::kDevicePartitionOp;
     n.domain = ops::kInternalDomain;
     n.inputs = part.inputs;
     n.outputs = part.outputs;
@@ -178,6 +177,7 @@ Status split_into_partitions(Session::Impl& impl, const runtime::DeviceBackend& 
   impl.executor.reset();  // it points into the nodes about to be replaced
   impl.model.graph.nodes = std::move(rewritten);
   impl.model.opsets[ops::kInternalDomain] = 1;
+  bo.partitions = impl.partitions;
   auto rebuilt = ops::Executor::build(impl.model.graph, impl.model.opsets, bo);
   if (!rebuilt.is_ok()) return rebuilt.status();
   impl.executor = std::move(rebuilt).value();
@@ -298,9 +298,10 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
   // the GPU runtimes (which initialises them).
   bool wants_gpu = false;
   for (const auto& d : options.devices) wants_gpu = wants_gpu || d != "cpu";
-  const runtime::DeviceBackends backends = runtime::device_backends();
-  HI_ASSIGN_OR_RETURN(auto devices,
-                      runtime::resolve_devices(options.devices, wants_gpu ? backends.query() : GpuRuntimeInfo{}));
+  const std::vector<const runtime::Backend*> backends = runtime::active_backends();
+  HI_ASSIGN_OR_RETURN(
+      auto devices,
+      runtime::resolve_devices(options.devices, wants_gpu ? runtime::query_devices(backends) : GpuRuntimeInfo{}));
   ThreadScope thread_scope(impl->threads);
   ops::BuildOptions bo;
   bo.fold_constants = options.optimization_level >= 1;
@@ -334,19 +335,34 @@ Result<std::unique_ptr<Session::Impl>> build(ir::Model model, const SessionOptio
     }
     to_place.push_back(std::move(n));
   }
-  auto placed = runtime::place_nodes(to_place, devices, backends.gpu.supports);
+  // The backend of the first GPU listed answers placement's questions about GPU kernels (the GPU
+  // backends compile one kernel source, so any answers for all).
+  const runtime::Backend* gpu = runtime::first_gpu(backends);
+  for (const runtime::DeviceSlot& d : devices)
+    if (const runtime::Backend* b = runtime::backend_for(backends, d.name); b && d.name != "cpu") {
+      gpu = b;
+      break;
+    }
+  const runtime::GpuKernelQuery gpu_support = [gpu](const ir::Node& n, const std::vector<ir::ValueType>& in) {
+    return gpu ? gpu->support(n, in) : "this build has no GPU backend (no kernel for " + n.op_type + ")";
+  };
+  const runtime::HostInputsQuery host_inputs = [gpu](const ir::Node& n) {
+    return gpu ? gpu->host_inputs(n) : std::vector<bool>{};
+  };
+  auto placed = runtime::place_nodes(to_place, devices, gpu_support);
   if (!placed.is_ok()) return placed.status().with_context(impl->model.path);
   impl->placement = std::move(placed).value();
   std::vector<std::string> graph_outputs;
   for (const auto& o : impl->model.graph.outputs) graph_outputs.push_back(o.name);
   runtime::keep_shape_math_on_cpu(
-      to_place, backends.gpu.host_inputs, [&](const std::string& name) { return impl->executor->value_type(name); },
-      graph_outputs, &impl->placement);
+      to_place, host_inputs, [&](const std::string& name) { return impl->executor->value_type(name); }, graph_outputs,
+      &impl->placement);
   for (std::string& w : runtime::placement_warnings(impl->placement)) impl->warnings.push_back(std::move(w));
   if (impl->placement.count_on("cpu") < static_cast<int64_t>(impl->placement.nodes.size())) {
     bool cpu_listed = false;
     for (const auto& d : devices) cpu_listed = cpu_listed || d.name == "cpu";
-    HI_RETURN_IF_ERROR(split_into_partitions(*impl, backends.gpu, bo, cpu_listed).with_context(impl->model.path));
+    HI_RETURN_IF_ERROR(
+        split_into_partitions(*impl, backends, host_inputs, bo, cpu_listed).with_context(impl->model.path));
   }
   for (const auto& in : impl->model.graph.inputs) {
     TensorInfo info = runtime::tensor_info(in);
@@ -534,9 +550,7 @@ SessionMemoryStats Session::memory_stats() const {
 
 PartitionGraphStats Session::graph_stats() const {
   PartitionGraphStats total;
-  for (int64_t id : impl_->partition_ids) {
-    const runtime::RegisteredPartition p = runtime::find_partition_runner(id);
-    if (!p.runner) continue;
+  for (const auto& [id, p] : impl_->partitions) {
     const PartitionGraphStats s = p.runner->graph_stats();
     total.enabled = total.enabled || s.enabled;
     total.captures += s.captures;

@@ -1,8 +1,8 @@
-// The bfloat16 kernels for --precision bf16 (cpu/packed_gemm_bf16.cc, the implicit product of
-// cpu/bf16_conv.cc, the bfloat16 forms of FusedMatMul's product and of Winograd): the rounding against hand-computed
-// bit patterns; the products against a plain loop in double over the same bfloat16-rounded inputs (so only the float32
-// summation order differs); Winograd, which rounds its transformed inputs and weights, against the exact convolution
-// within a bound on bfloat16's rounding of each output's terms.
+// The bfloat16 kernels for --precision bf16 (backends/cpu/kernels/packed_gemm_bf16.cc, the implicit product of
+// backends/cpu/kernels/bf16_conv.cc, the bfloat16 forms of FusedMatMul's product and of Winograd): the rounding against
+// hand-computed bit patterns; the products against a plain loop in double over the same bfloat16-rounded inputs (so
+// only the float32 summation order differs); Winograd, which rounds its transformed inputs and weights, against the
+// exact convolution within a bound on bfloat16's rounding of each output's terms.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cpu/kernel_test_util.h"
-#include "cpu/kernels.h"
-#include "cpu/packed_gemm_bf16.h"
+#include "backends/cpu/kernels/kernels.h"
+#include "backends/cpu/kernels/packed_gemm_bf16.h"
 
 namespace hi::cpu {
 namespace {

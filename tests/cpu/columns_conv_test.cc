@@ -1,4 +1,4 @@
-// The im2col + sgemm convolution (cpu/columns_conv.cc) against a plain loop over random data,
+// The im2col + sgemm convolution (backends/cpu/kernels/columns_conv.cc) against a plain loop over random data,
 // channels-first: tall 5x1 windows as in Magika's model, 1x1 read in place, strides, dilation,
 // asymmetric padding, batches, a residual and activations, at awkward sizes.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cpu/kernel_test_util.h"
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 
 namespace hi::cpu {
 namespace {

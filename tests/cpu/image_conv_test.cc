@@ -1,4 +1,4 @@
-// The own first-layer convolution (cpu/image_conv.cc) against a plain loop over random data:
+// The own first-layer convolution (backends/cpu/kernels/image_conv.cc) against a plain loop over random data:
 // 1-4 input channels, odd image sizes, 3x3 / 7x7 / 5x3 windows, strides 1 and 2, asymmetric
 // padding, output channel counts that are and are not multiples of 16, residual and activations.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 #include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {

@@ -1,4 +1,4 @@
-// The int8 implicit product (cpu/int8_conv.cc) against QLinearConv's arithmetic written out
+// The int8 implicit product (backends/cpu/kernels/int8_conv.cc) against QLinearConv's arithmetic written out
 // here: int32 sums of (x - x_zero_point) x w plus bias, times the float32 multiplier in double,
 // rounded half to even, plus y's zero point, saturated. Equal code for code: uint8 and int8 in
 // and out, zero points away from 0, a fused Relu, per-channel multipliers, padding, strides,
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cpu/kernel_test_util.h"
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 
 namespace hi::cpu {
 namespace {

@@ -1,5 +1,5 @@
 // The inverted residual block's two kernels, the fused strip walk and the chain of three
-// convolutions (cpu/inverted_residual.h), against the block written out in double: odd image and
+// convolutions (backends/cpu/kernels/inverted_residual.h), against the block written out in double: odd image and
 // channel counts, with and without expansion, strides 1 and 2, 3x3 and 5x5 windows, with and
 // without the residual; and in bfloat16 against the block written out with its roundings.
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "cpu/inverted_residual.h"
+#include "backends/cpu/kernels/inverted_residual.h"
 #include "cpu/kernel_test_util.h"
-#include "cpu/packed_gemm_bf16.h"
+#include "backends/cpu/kernels/packed_gemm_bf16.h"
 
 namespace hi::cpu {
 namespace {

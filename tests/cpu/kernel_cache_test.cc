@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/threading.h"
-#include "cpu/kernel_cache.h"
+#include "backends/cpu/kernels/kernel_cache.h"
 
 namespace hi::cpu {
 namespace {

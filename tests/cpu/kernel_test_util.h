@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 
 namespace hi::cpu {
 

@@ -1,15 +1,15 @@
-// The own packed matrix product (cpu/packed_matmul.cc, cpu/packed_gemm.cc) and oneDNN's
-// (cpu/dnnl_matmul.cc) against a plain loop in double: awkward row, depth and column counts (tails
-// of tiles, of 16-column vectors and of 64-column blocks), with and without bias and residual,
-// through the activations they fuse.
+// The own packed matrix product (backends/cpu/kernels/packed_matmul.cc, backends/cpu/kernels/packed_gemm.cc) and
+// oneDNN's (backends/cpu/kernels/dnnl_matmul.cc) against a plain loop in double: awkward row, depth and column counts
+// (tails of tiles, of 16-column vectors and of 64-column blocks), with and without bias and residual, through the
+// activations they fuse.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
 #include <vector>
 
-#include "cpu/kernels.h"
-#include "cpu/packed_gemm.h"
+#include "backends/cpu/kernels/kernels.h"
+#include "backends/cpu/kernels/packed_gemm.h"
 #include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {

@@ -1,13 +1,13 @@
-// softmax_rows and layer_norm_rows (cpu/row_kernels.cc) against a double-precision reference: rows of awkward
-// lengths (shorter than a vector, between vectors, longer), with and without an added mask row
-// (per row and shared), in place (both), and the special values: NaN, -inf, every value -inf.
+// softmax_rows and layer_norm_rows (backends/cpu/kernels/row_kernels.cc) against a double-precision reference: rows of
+// awkward lengths (shorter than a vector, between vectors, longer), with and without an added mask row (per row and
+// shared), in place (both), and the special values: NaN, -inf, every value -inf.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 #include "kernel_test_util.h"
 
 namespace hi::cpu {

@@ -1,11 +1,11 @@
-// The in-register activations of the own AVX-512 kernels (cpu/avx512_util.h) against the scalar
+// The in-register activations of the own AVX-512 kernels (backends/cpu/kernels/avx512_util.h) against the scalar
 // reference (Activation::apply, libm's exp, erf and tanh) over [-30, 30] and at the extremes.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "cpu/avx512_util.h"
+#include "backends/cpu/kernels/avx512_util.h"
 
 namespace hi::cpu {
 namespace {

@@ -1,6 +1,6 @@
 // Kernels for new input shapes reuse what does not depend on the shape: the packed weights one op
-// shares among its kernels (cpu/weight_cache.h) and the timed choice of kernel for a family of
-// sizes (KernelChoices, cpu/fastest.h). Kernels made through one cache for awkward sizes must
+// shares among its kernels (backends/cpu/kernels/weight_cache.h) and the timed choice of kernel for a family of
+// sizes (KernelChoices, backends/cpu/kernels/fastest.h). Kernels made through one cache for awkward sizes must
 // still compute the convolution and the product exactly as kernels of their own do.
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "cpu/fastest.h"
+#include "backends/cpu/kernels/fastest.h"
 #include "cpu/kernel_test_util.h"
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 #include "core/threading.h"
-#include "cpu/weight_cache.h"
+#include "backends/cpu/kernels/weight_cache.h"
 
 namespace hi::cpu {
 namespace {

@@ -1,4 +1,4 @@
-// The own Winograd F(2x2, 3x3) convolution (cpu/winograd_conv.cc) against a plain loop in double:
+// The own Winograd F(2x2, 3x3) convolution (backends/cpu/kernels/winograd_conv.cc) against a plain loop in double:
 // channel counts off the 16-lane vectors, output sizes that leave partial 2x2 tiles, padding 0-2,
 // batches, residual and activations. Winograd's transforms round differently from a direct sum;
 // the tolerance is 1e-5 of the largest pre-activation output.
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 #include "cpu/kernel_test_util.h"
 
 namespace hi::cpu {

@@ -1,4 +1,4 @@
-// The CPU backend's ops (src/cpu/ops/) against their ops' reference kernels, on random inputs of
+// The CPU backend's ops (src/backends/cpu/ops/) against their ops' reference kernels, on random inputs of
 // awkward sizes: each case runs the reference alone, then the CPU's op with its inputs as graph
 // inputs (weights not constant) and as constants (folded at build time, weights packed once).
 #include <cmath>

@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-#include "cpu/inverted_residual.h"
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/inverted_residual.h"
+#include "backends/cpu/kernels/kernels.h"
 #include "passes/pass_test_util.h"
 
 namespace hi {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "cpu/kernels.h"
+#include "backends/cpu/kernels/kernels.h"
 #include "pass_test_util.h"
 
 namespace hi {

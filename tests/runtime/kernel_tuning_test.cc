@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "cpu/fastest.h"
+#include "backends/cpu/kernels/fastest.h"
 #include "hipinfer/session.h"
 #include "model_builder.h"
 

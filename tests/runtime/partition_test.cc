@@ -7,6 +7,7 @@
 #include <atomic>
 #include <map>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <set>
 #include <thread>
@@ -14,10 +15,44 @@
 #include "hipinfer/session.h"
 #include "model_builder.h"
 #include "hipinfer/zoo.h"
+#include "backends/cpu/backend.h"
+#include "runtime/backend.h"
 #include "runtime/partition.h"
+#include "runtime/placement.h"
 
 namespace hi::test {
 namespace {
+
+// A "GPU" backend made of functions: each test gives it the answers and the compiler it needs.
+struct StandInBackend final : runtime::Backend {
+  runtime::GpuKernelQuery supports;
+  std::function<std::vector<bool>(const ir::Node&)> reads_on_host;
+  std::function<Result<std::shared_ptr<runtime::PartitionRunner>>(const runtime::PartitionSpec&)> compiles;
+
+  std::string kind() const override { return "cuda"; }
+  void query(GpuRuntimeInfo& info) const override {
+    DeviceInfo d;
+    d.backend = "cuda";
+    d.name = "stand-in";
+    info.devices.push_back(d);
+  }
+  std::string support(const ir::Node& n, const std::vector<ir::ValueType>& inputs) const override {
+    return supports(n, inputs);
+  }
+  std::vector<bool> host_inputs(const ir::Node& n) const override { return reads_on_host(n); }
+  Result<std::shared_ptr<runtime::PartitionRunner>> compile(const runtime::PartitionSpec& spec) const override {
+    return compiles(spec);
+  }
+};
+
+// Sessions made while it lives see the CPU and `gpu` as this build's backends.
+class UsingBackend {
+ public:
+  explicit UsingBackend(const runtime::Backend& gpu) : scope_({&cpu::backend(), &gpu}) {}
+
+ private:
+  runtime::ScopedBackends scope_;
+};
 
 // A machine with one "GPU" whose kernels cover `ops`; partitions run on the CPU, counted.
 struct FakeGpu {
@@ -25,23 +60,14 @@ struct FakeGpu {
   std::map<std::string, std::set<size_t>> host_reads = {};  // op -> inputs its "kernel" reads on the host
   std::shared_ptr<std::atomic<int>> compiled = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<std::vector<runtime::PartitionSpec>> specs = std::make_shared<std::vector<runtime::PartitionSpec>>();
-  runtime::DeviceBackends backends() const {
-    runtime::DeviceBackends b;
-    b.query = [] {
-      GpuRuntimeInfo info;
-      info.compiled_backends = {"cuda"};
-      DeviceInfo d;
-      d.backend = "cuda";
-      d.name = "stand-in";
-      info.devices.push_back(d);
-      return info;
-    };
+  StandInBackend backend() const {
+    StandInBackend b;
     auto supported = ops;
-    b.gpu.supports = [supported](const ir::Node& n, const std::vector<ir::ValueType>&) -> std::string {
+    b.supports = [supported](const ir::Node& n, const std::vector<ir::ValueType>&) -> std::string {
       return supported.count(n.op_type) ? "" : "no GPU kernel for " + n.op_type;
     };
     auto reads = host_reads;
-    b.gpu.host_inputs = [reads](const ir::Node& n) {
+    b.reads_on_host = [reads](const ir::Node& n) {
       std::vector<bool> host(n.inputs.size(), false);
       if (auto it = reads.find(n.op_type); it != reads.end())
         for (size_t k : it->second) host[k] = k < host.size();
@@ -49,10 +75,10 @@ struct FakeGpu {
     };
     auto count = compiled;
     auto seen = specs;
-    b.gpu.compile = [count, seen](const runtime::PartitionSpec& spec) {
+    b.compiles = [count, seen](const runtime::PartitionSpec& spec) {
       ++*count;
       seen->push_back(spec);
-      return runtime::compile_on_cpu(spec);
+      return cpu::backend().compile(spec);
     };
     return b;
   }
@@ -156,7 +182,8 @@ TEST(Partition, ShapeArithmeticReadOnTheHostStaysOnTheCpu) {
   const std::string bytes = reshape_model(false);
   FakeGpu gpu{{"Relu", "Shape", "Gather", "Concat", "Slice", "Reshape", "Identity"},
               {{"Reshape", {1}}, {"Slice", {1, 2, 3, 4}}}};
-  runtime::ScopedDeviceBackends scope(gpu.backends());
+  const StandInBackend backend = gpu.backend();
+  UsingBackend scope(backend);
   SessionOptions o;
   o.optimization_level = 0;
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
@@ -188,7 +215,8 @@ TEST(Partition, AShapeAlsoUsedAsDataStaysOnTheGpuAndItsHostReaderStartsANewParti
   ASSERT_TRUE(reference.is_ok()) << reference.status().to_string();
   FakeGpu gpu{{"Relu", "Shape", "Gather", "Concat", "Slice", "Reshape", "Identity", "Cast", "ReduceSum", "Add"},
               {{"Reshape", {1}}, {"Slice", {1, 2, 3, 4}}}};
-  runtime::ScopedDeviceBackends scope(gpu.backends());
+  const StandInBackend backend = gpu.backend();
+  UsingBackend scope(backend);
   SessionOptions o;
   o.optimization_level = 0;
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
@@ -238,7 +266,8 @@ TEST(Partition, StandInDeviceGivesTheCpuResultsBitForBit) {
   ASSERT_TRUE(reference.is_ok()) << reference.status().to_string();
 
   FakeGpu gpu{{"MatMul", "Add", "Relu", "Mul"}};
-  runtime::ScopedDeviceBackends scope(gpu.backends());
+  const StandInBackend backend = gpu.backend();
+  UsingBackend scope(backend);
   SessionOptions o;
   o.optimization_level = 0;  // keep MatMul and Add apart, as the model has them
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
@@ -275,7 +304,8 @@ TEST(Partition, StandInDeviceGivesTheCpuResultsBitForBit) {
 TEST(Partition, ThreadsShareOnePartitionedSession) {
   const std::string bytes = mixed_model();
   FakeGpu gpu{{"MatMul", "Add", "Relu", "Softmax", "Mul"}};
-  runtime::ScopedDeviceBackends scope(gpu.backends());
+  const StandInBackend backend = gpu.backend();
+  UsingBackend scope(backend);
   SessionOptions o;
   o.optimization_level = 0;
   auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
@@ -295,6 +325,54 @@ TEST(Partition, ThreadsShareOnePartitionedSession) {
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(Partition, EachSessionOwnsItsRunnersAndReleasesThemWithIt) {
+  const std::string bytes = mixed_model();
+  FakeGpu gpu{{"MatMul", "Add", "Relu", "Mul"}};  // two partitions around the Softmax
+  StandInBackend backend = gpu.backend();
+  auto made = std::make_shared<std::vector<std::weak_ptr<runtime::PartitionRunner>>>();
+  backend.compiles = [made](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
+    HI_ASSIGN_OR_RETURN(auto runner, cpu::backend().compile(spec));
+    made->push_back(runner);
+    return runner;
+  };
+  UsingBackend scope(backend);
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto first = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  auto second = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_TRUE(first.is_ok() && second.is_ok());
+  ASSERT_EQ(made->size(), 4u);
+  const TensorMap feeds = {{"x", random({3, 6}, 7)}, {"x2", random({3, 5}, 8)}};
+  auto want = second.value()->run(feeds);
+  ASSERT_TRUE(want.is_ok());
+  first = Status(StatusCode::kCancelled, "dropped");  // the first session goes, with its two runners
+  EXPECT_TRUE((*made)[0].expired());
+  EXPECT_TRUE((*made)[1].expired());
+  EXPECT_FALSE((*made)[2].expired());
+  auto got = second.value()->run(feeds);  // the other session's partitions are untouched
+  ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+  EXPECT_EQ(got.value().at("y").as_double(5), want.value().at("y").as_double(5));
+}
+
+TEST(Partition, ADevicePartitionNodeInAModelFileIsRefusedNamingIt) {
+  ModelBuilder b;
+  b.input("x", onnx::TensorProto::FLOAT, {2});
+  b.output("y", onnx::TensorProto::FLOAT);
+  b.import_domain("com.hipinfer", 1);
+  onnx::NodeProto& n = b.node("DevicePartition", {"x"}, {"y"}, "smuggled");
+  n.set_domain("com.hipinfer");
+  ModelBuilder::set_int(n, "partition", 0);
+  const std::string bytes = b.bytes();
+  SessionOptions o;
+  o.optimization_level = 0;
+  auto s = Session::create_from_bytes(bytes.data(), bytes.size(), o);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidModel);
+  EXPECT_NE(s.status().message().find("smuggled"), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("made by a session, not read from a model"), std::string::npos)
+      << s.status().message();
 }
 
 // A runner that reports graph statistics, to see the session sum them over its partitions.
@@ -323,14 +401,14 @@ class CountingRunner final : public runtime::PartitionRunner {
 TEST(Partition, GraphOptionReachesEveryPartitionAndStatsAreSummed) {
   const std::string bytes = mixed_model();
   FakeGpu gpu{{"MatMul", "Add", "Relu", "Mul"}};  // Softmax on the CPU: two partitions
-  runtime::DeviceBackends b = gpu.backends();
+  StandInBackend b = gpu.backend();
   auto seen = gpu.specs;
-  b.gpu.compile = [seen](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
+  b.compiles = [seen](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
     seen->push_back(spec);
-    HI_ASSIGN_OR_RETURN(auto inner, runtime::compile_on_cpu(spec));
+    HI_ASSIGN_OR_RETURN(auto inner, cpu::backend().compile(spec));
     return std::shared_ptr<runtime::PartitionRunner>(std::make_shared<CountingRunner>(inner, spec.graphs));
   };
-  runtime::ScopedDeviceBackends scope(b);
+  UsingBackend scope(b);
   for (bool graphs : {true, false}) {
     seen->clear();
     SessionOptions o;
@@ -354,11 +432,11 @@ TEST(Partition, GraphOptionReachesEveryPartitionAndStatsAreSummed) {
 TEST(Partition, APartitionTheDeviceRefusesRunsOnTheCpuOrFailsNamingIt) {
   const std::string bytes = mixed_model();
   FakeGpu gpu{{"Relu"}};
-  runtime::DeviceBackends b = gpu.backends();
-  b.gpu.compile = [](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
+  StandInBackend b = gpu.backend();
+  b.compiles = [](const runtime::PartitionSpec& spec) -> Result<std::shared_ptr<runtime::PartitionRunner>> {
     return error(StatusCode::kUnsupported, "stand-in cannot compile ", spec.nodes.size(), " node(s)");
   };
-  runtime::ScopedDeviceBackends scope(b);
+  UsingBackend scope(b);
   SessionOptions o;
   o.optimization_level = 0;
   // With the CPU in the list: the node falls back, says why, and the session runs.
@@ -372,9 +450,9 @@ TEST(Partition, APartitionTheDeviceRefusesRunsOnTheCpuOrFailsNamingIt) {
   // Without it: creation fails, naming the partition and the device's reason.
   o.devices = {"gpu"};
   FakeGpu all{{"MatMul", "Add", "Relu", "Softmax", "Mul"}};
-  runtime::DeviceBackends b2 = all.backends();
-  b2.gpu.compile = b.gpu.compile;
-  runtime::ScopedDeviceBackends scope2(b2);
+  StandInBackend b2 = all.backend();
+  b2.compiles = b.compiles;
+  UsingBackend scope2(b2);
   auto f = Session::create_from_bytes(bytes.data(), bytes.size(), o);
   ASSERT_FALSE(f.is_ok());
   EXPECT_NE(f.status().message().find("partition 0 on cuda:0"), std::string::npos) << f.status().message();
@@ -399,10 +477,10 @@ double placed_fraction_and_compare(const std::string& model, const zoo::ZooOptio
   cpu.optimization_level = gpu.optimization_level = level;
   auto a = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), cpu);
   FakeGpu stand_in;
-  runtime::DeviceBackends backends = stand_in.backends();
-  backends.gpu.supports = runtime::gpu_kernel_support;  // the real table
-  backends.gpu.host_inputs = runtime::gpu_host_inputs;
-  runtime::ScopedDeviceBackends scope(backends);
+  StandInBackend backend = stand_in.backend();
+  backend.supports = runtime::gpu_kernel_support;  // the real table
+  backend.reads_on_host = runtime::gpu_host_inputs;
+  UsingBackend scope(backend);
   auto b = Session::create_from_bytes(bytes.value().data(), bytes.value().size(), gpu);
   EXPECT_TRUE(a.is_ok() && b.is_ok()) << b.status().to_string();
   if (!a.is_ok() || !b.is_ok()) return 0;

@@ -1,6 +1,6 @@
 // The caching allocator on real devices (device_allocator.h): DeviceMemory over device_api.h.
 #include "backends/gpu/device_allocator.h"
-#include "backends/gpu/partition_api.h"
+#include "backends/gpu/gpu_backend.h"
 
 #include <mutex>
 #include <utility>

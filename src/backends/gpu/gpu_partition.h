@@ -1,5 +1,5 @@
 // The GPU executor for one backend: which nodes it has kernels for (the placement query) and a
-// runner for a partition of them (runtime/partition.h). Host C++ compiled once per backend with
+// runner for a partition of them (runtime/backend.h). Host C++ compiled once per backend with
 // HI_GPU_NS naming it; it reaches the device only through device_api.h and kernels/*.h.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backends/gpu/device_api.h"
-#include "runtime/partition.h"
+#include "runtime/backend.h"
 
 namespace hi::gpu::HI_GPU_NS {
 

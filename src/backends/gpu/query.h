@@ -1,6 +1,6 @@
-// The per-backend device queries that hi::query_gpus() (query_gpus.cc) combines. Each is
-// defined by that backend's runtime.cu and exists only when the backend is built
-// (HI_HAVE_CUDA / HI_HAVE_HIP / HI_HAVE_EMU are then defined for query_gpus.cc).
+// The per-backend device queries behind runtime::Backend::query (gpu_backend.cc), which
+// hi::query_gpus() combines. Each is defined by that backend's runtime.cu; kept apart from
+// gpu_backend.h so that the device compilers see only the public device types.
 #pragma once
 
 #include "hipinfer/device.h"
