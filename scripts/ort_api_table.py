@@ -38,7 +38,8 @@ PARTLY = {
     "InferenceSession.io_binding": _HOST_ONLY,
     "InferenceSession.run_with_iobinding": _HOST_ONLY,
     "InferenceSession.run_with_ort_values": _HOST_ONLY,
-    "OrtValue": "tensors in host memory; no sequences, maps or sparse tensors",
+    "OrtValue": "tensors and sparse tensors in host memory; no sequences or maps",
+    "SparseTensor": "host memory; COO and CSR, numeric and bool values; not an input (models take dense tensors)",
     "IOBinding": _HOST_ONLY + "; bound outputs with memory receive a copy of the result",
     "OrtDevice": "describes host memory only",
     "OrtMemoryInfo": "describes host memory only",
@@ -72,8 +73,8 @@ PARTLY = {
 
 # Absent from hipinfer, with the reason.
 NOT_SUPPORTED = {
-    "SessionIOBinding": "IOBinding is hipinfer's one binding class", "SparseTensor": "no sparse tensors yet",
-    "OrtMemType": _ORTVALUE, "OrtSparseFormat": "no sparse tensors yet",
+    "SessionIOBinding": "IOBinding is hipinfer's one binding class",
+    "OrtMemType": _ORTVALUE,
     "OrtDeviceMemoryType": _ORTVALUE, "OrtDeviceVendorId": _ORTVALUE, "OrtMemoryInfoDeviceType": _ORTVALUE,
     "OrtSyncStream": _ORTVALUE, "copy_tensors": _ORTVALUE,
     "InferenceSession.run_with_ortvaluevector": "run_with_ort_values takes a dict of OrtValues",

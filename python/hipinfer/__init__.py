@@ -58,6 +58,7 @@ from ._session import (
 )
 from ._io_binding import IOBinding
 from ._ort_value import OrtDevice, OrtMemoryInfo, OrtValue
+from ._sparse import OrtSparseFormat, SparseTensor
 from ._tensor import from_dlpack
 from ._logging import set_default_logger_severity, set_default_logger_verbosity
 from ._version import GIT_COMMIT, HIPINFER_VERSION, ORT_API_VERSION, get_build_info, get_version_string
@@ -97,6 +98,7 @@ __all__ = [
     "NodeFallbackWarning",
     # tensors and values
     "Tensor", "from_dlpack", "OrtValue", "OrtDevice", "OrtMemoryInfo", "IOBinding",
+    "SparseTensor", "OrtSparseFormat",
     # devices and memory
     "Device", "devices", "gpu_info", "memory_stats", "reset_peak_memory_stats", "set_memory_limit", "reserve",
     "empty_cache", "memory_summary", "print_mem_usage",

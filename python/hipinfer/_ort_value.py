@@ -1,5 +1,6 @@
 """OrtValue, OrtDevice and OrtMemoryInfo, as onnxruntime names them: a tensor in hipinfer's host
-memory or over a numpy array (without a copy), for run_with_ort_values and IOBinding.
+memory or over a numpy array (without a copy), for run_with_ort_values and IOBinding, or a
+SparseTensor (_sparse.py).
 
 Host memory only: device_type "cpu". A session placed on a GPU still takes and gives host
 tensors (it copies them at its partitions' edges); binding GPU memory raises Unsupported."""
@@ -79,9 +80,10 @@ class OrtValue:
     copied: the array must stay unchanged while a run reads it), from a shape and type (zeroed
     host memory), or by a run (hipinfer's result memory)."""
 
-    def __init__(self, array: np.ndarray, tensor: Optional[_C.Tensor] = None) -> None:
+    def __init__(self, array: Optional[np.ndarray], tensor: Optional[_C.Tensor] = None, sparse: Any = None) -> None:
         self._array = array
         self._tensor = tensor
+        self._sparse = sparse  # a SparseTensor (then array is None)
 
     # ---- making one ----
 
@@ -115,55 +117,82 @@ class OrtValue:
         return OrtValue(np.full(dims, "", dtype=object) if dtype == np.object_ else np.zeros(dims, dtype=dtype))
 
     @staticmethod
+    def ort_value_from_sparse_tensor(sparse_tensor: Any) -> "OrtValue":
+        from ._sparse import SparseTensor
+        if not isinstance(sparse_tensor, SparseTensor):
+            raise TypeError(f"OrtValue.ort_value_from_sparse_tensor takes a hipinfer.SparseTensor, not "
+                            f"{type(sparse_tensor).__name__}")
+        return OrtValue(None, sparse=sparse_tensor)
+
+    @staticmethod
     def _from_result(tensor: _C.Tensor) -> "OrtValue":
         return OrtValue(tensor.numpy(), tensor)
 
     # ---- what it holds ----
 
-    def numpy(self) -> np.ndarray:
-        """The values, sharing this value's memory."""
+    def _dense(self, what: str) -> np.ndarray:
+        if self._array is None:
+            raise _C.InvalidArgument(f"OrtValue.{what}: this value holds a sparse tensor, not a tensor (as_sparse_tensor())")
         return self._array
 
+    def numpy(self) -> np.ndarray:
+        """The values, sharing this value's memory."""
+        return self._dense("numpy")
+
+    def as_sparse_tensor(self) -> Any:
+        if self._sparse is None:
+            raise _C.InvalidArgument("OrtValue.as_sparse_tensor: this value holds a tensor, not a sparse tensor")
+        return self._sparse
+
     def shape(self) -> List[int]:
-        return list(self._array.shape)
+        return list(self._dense("shape").shape)
 
     def element_type(self) -> int:
         """The ONNX element type code (1 for float32, 7 for int64, ...)."""
+        if self._sparse is not None:
+            return _ONNX_OF_NUMPY[self._sparse.values().dtype]
         return _ONNX_OF_NUMPY[self._array.dtype]
 
     def data_type(self) -> str:
+        if self._sparse is not None:
+            return self._sparse.data_type()
         return f"tensor({_ONNX_NAMES[self.element_type()]})"
 
     def device_name(self) -> str:
         return "cpu"
 
     def data_ptr(self) -> int:
-        return int(self._array.ctypes.data)
+        return int(self._dense("data_ptr").ctypes.data)
 
     def has_value(self) -> bool:
         return True
 
     def is_tensor(self) -> bool:
-        return True
+        return self._sparse is None
 
     def is_sparse_tensor(self) -> bool:
-        return False
+        return self._sparse is not None
 
     def is_tensor_sequence(self) -> bool:
         return False
 
     def update_inplace(self, np_arr: Any) -> None:
         """Copies `np_arr` (same shape and dtype) into this value's memory."""
-        src = np.asarray(np_arr)
+        src, dst = np.asarray(np_arr), self._dense("update_inplace")
         if src.shape != self._array.shape or src.dtype != self._array.dtype:
             raise _C.InvalidArgument(f"OrtValue.update_inplace: the array is {src.dtype}{list(src.shape)}, "
-                                     f"this value holds {self._array.dtype}{list(self._array.shape)}")
-        np.copyto(self._array, src)
+                                     f"this value holds {dst.dtype}{list(dst.shape)}")
+        np.copyto(dst, src)
 
     def _as_input(self) -> _C.Tensor:
+        if self._sparse is not None:
+            raise _C.InvalidArgument("a sparse tensor is not an input: hipinfer's models take dense tensors "
+                                     "(SparseTensor.to_dense() makes one)")
         return self._tensor if self._tensor is not None else as_tensor(self._array)
 
     def __repr__(self) -> str:
+        if self._sparse is not None:
+            return f"<hipinfer.OrtValue {self._sparse!r}>"
         return f"<hipinfer.OrtValue {self.data_type()}{self.shape()} on cpu>"
 
 

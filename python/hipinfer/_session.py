@@ -314,6 +314,13 @@ def _run_pool() -> concurrent.futures.ThreadPoolExecutor:
         return _pool
 
 
+def _ort_value_input(name: str, value: OrtValue) -> _C.Tensor:
+    try:
+        return value._as_input()
+    except _C.HipinferError as e:
+        raise type(e)(f"input '{name}': {e}") from None
+
+
 class InferenceSession:
     """A loaded, validated model, with onnxruntime's API.
 
@@ -502,7 +509,7 @@ class InferenceSession:
                     raise type(e)(f"input '{name}': {e}") from None
                 continue
             if isinstance(value, OrtValue):
-                feed[str(name)] = value._as_input()
+                feed[str(name)] = _ort_value_input(str(name), value)
                 continue
             try:
                 feed[str(name)] = as_tensor(value, declared.get(str(name)))
@@ -593,7 +600,7 @@ class InferenceSession:
                                  "which OrtValue does not hold in hipinfer yet; use run()")
         feed = {name: as_ort_value(value, f"input '{name}'") for name, value in input_dict_ort_values.items()}
         names, _, control = self._prepare(output_names, {}, run_options, "dlpack")
-        tensors = {name: value._as_input() for name, value in feed.items()}
+        tensors = {name: _ort_value_input(name, value) for name, value in feed.items()}
         return [OrtValue._from_result(t) for t in self._run_tensors(tensors, names, control)]
 
     def io_binding(self) -> IOBinding:

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -228,6 +229,8 @@ struct ChargedArena {
 Result<ir::ValueType> convert_type(const ReadContext& ctx, const onnx::TypeProto& tp, const std::string& where);
 
 Result<Tensor> convert_tensor(const ReadContext& ctx, const onnx::TensorProto& tp, const std::string& where);
+Result<Tensor> convert_sparse_tensor(const ReadContext& ctx, const onnx::SparseTensorProto& sp,
+                                     const std::string& where);
 
 // Where a tensor's external data lives, found and checked before the tensor is allocated.
 struct ExternalData {
@@ -532,8 +535,11 @@ Result<ir::Attribute> convert_attribute(const ReadContext& ctx, const onnx::Attr
       HI_ASSIGN_OR_RETURN(a.t, convert_tensor(ctx, ap.t(), w));
       break;
     }
-    case onnx::AttributeProto::SPARSE_TENSOR:
-      return error(StatusCode::kUnsupported, ctx.display_name, ": ", w, ": sparse tensor attributes are not supported");
+    case onnx::AttributeProto::SPARSE_TENSOR: {  // as its dense tensor (Constant's sparse_value)
+      a.kind = K::kTensor;
+      HI_ASSIGN_OR_RETURN(a.t, convert_sparse_tensor(ctx, ap.sparse_tensor(), w));
+      break;
+    }
     case onnx::AttributeProto::GRAPH: {
       a.kind = K::kGraph;
       HI_ASSIGN_OR_RETURN(auto g, convert_graph(ctx, ap.g(), depth + 1));
@@ -622,6 +628,65 @@ Result<ir::Node> convert_node(const ReadContext& ctx, const onnx::NodeProto& np,
   return n;
 }
 
+// A SparseTensorProto as the dense tensor it stands for: `values` (rank 1, NNZ elements) at
+// `indices` (int64, [NNZ] offsets into the dense tensor or [NNZ, rank] coordinates), zero (or
+// "") elsewhere. Sparse initializers and the sparse_value of Constant are dense from here on.
+Result<Tensor> convert_sparse_tensor(const ReadContext& ctx, const onnx::SparseTensorProto& sp,
+                                     const std::string& where_in) {
+  const std::string where = where_in + (sp.values().name().empty() ? "" : " '" + sp.values().name() + "'");
+  Shape shape;
+  for (int64_t d : sp.dims()) {
+    if (d < 0) return model_error(ctx, str(where, ": dim ", d, " is negative"));
+    shape.push_back(d);
+  }
+  const int64_t numel = shape_numel(shape);
+  if (numel < 0) return model_error(ctx, where + ": shape " + shape_to_string(shape) + " overflows");
+  HI_ASSIGN_OR_RETURN(const Tensor values, convert_tensor(ctx, sp.values(), where + ": values"));
+  HI_ASSIGN_OR_RETURN(const Tensor indices, convert_tensor(ctx, sp.indices(), where + ": indices"));
+  if (values.rank() != 1) return model_error(ctx, str(where, ": values must have rank 1, got ", values.type_string()));
+  const int64_t nnz = values.numel(), rank = static_cast<int64_t>(shape.size());
+  if (indices.dtype() != DType::kInt64)
+    return model_error(ctx, str(where, ": indices must be int64, got ", indices.type_string()));
+  const bool linear = indices.rank() == 1 && indices.dim(0) == nnz;
+  const bool coordinates = indices.rank() == 2 && indices.dim(0) == nnz && indices.dim(1) == rank;
+  if (nnz > 0 && !linear && !coordinates)
+    return model_error(ctx, str(where, ": indices are ", indices.type_string(), "; ", nnz, " values in a rank-", rank,
+                                " tensor need [", nnz, "] or [", nnz, ", ", rank, "]"));
+  // The dense tensor may be far larger than the file: bound it before allocating.
+  if (numel > host_allocation_limit() / static_cast<int64_t>(std::max<size_t>(dtype_size(values.dtype()), 1)))
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", dtype_name(values.dtype()),
+                 shape_to_string(shape), " is larger than the host memory limit");
+  Tensor dense;
+  try {
+    dense = Tensor::zeros(values.dtype(), shape);
+  } catch (const OutOfMemory& e) {
+    return error(StatusCode::kOutOfMemory, ctx.display_name, ": ", where, ": ", e.what);
+  }
+  const int64_t* at = indices.data<int64_t>();
+  const size_t elem = dtype_size(values.dtype());
+  for (int64_t i = 0; i < nnz; ++i) {
+    int64_t offset = 0;
+    if (linear) {
+      offset = at[i];
+    } else {
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t c = at[i * rank + d];
+        if (c < 0 || c >= shape[static_cast<size_t>(d)])
+          return model_error(ctx, str(where, ": value ", i, " has coordinate ", c, " on axis ", d, ", outside [0, ",
+                                      shape[static_cast<size_t>(d)], ")"));
+        offset = offset * shape[static_cast<size_t>(d)] + c;
+      }
+    }
+    if (offset < 0 || offset >= numel)
+      return model_error(ctx, str(where, ": value ", i, " has index ", offset, ", outside [0, ", numel, ")"));
+    if (values.dtype() == DType::kString) dense.strings()[offset] = values.strings()[i];
+    else
+      std::memcpy(static_cast<char*>(dense.raw()) + offset * static_cast<int64_t>(elem),
+                  static_cast<const char*>(values.raw()) + i * static_cast<int64_t>(elem), elem);
+  }
+  return dense;
+}
+
 Result<ir::Graph> convert_graph(const ReadContext& ctx, const onnx::GraphProto& gp, int depth) {
   if (depth > 64) return model_error(ctx, "subgraphs are nested more than 64 deep");
   ir::Graph g;
@@ -632,8 +697,13 @@ Result<ir::Graph> convert_graph(const ReadContext& ctx, const onnx::GraphProto& 
     if (!g.initializers.emplace(tp.name(), std::move(t)).second)
       return model_error(ctx, "initializer '" + tp.name() + "' is defined twice");
   }
-  if (gp.sparse_initializer_size() > 0)
-    return error(StatusCode::kUnsupported, ctx.display_name, ": sparse initializers are not supported");
+  for (const auto& sp : gp.sparse_initializer()) {
+    HI_ASSIGN_OR_RETURN(auto t, convert_sparse_tensor(ctx, sp, "sparse initializer"));
+    const std::string& name = sp.values().name();
+    if (name.empty()) return model_error(ctx, "a sparse initializer has no name (its values tensor names it)");
+    if (!g.initializers.emplace(name, std::move(t)).second)
+      return model_error(ctx, "initializer '" + name + "' is defined twice");
+  }
   std::set<std::string> input_names;
   for (const auto& vi : gp.input()) {
     if (vi.name().empty()) return model_error(ctx, "a graph input has no name");

@@ -1,5 +1,5 @@
-// Constant: a tensor given by one of the attributes value, value_float(s), value_int(s),
-// value_string(s).
+// Constant: a tensor given by one of the attributes value, sparse_value (made dense by the model
+// reader), value_float(s), value_int(s), value_string(s).
 #include "ops/op.h"
 
 namespace hi::ops {
@@ -14,9 +14,9 @@ class ConstantOp final : public Op {
       given += ctx.has(a) ? 1 : 0;
     if (given != 1)
       return ctx.fail(StatusCode::kInvalidModel, "exactly one value attribute must be set, found ", given);
-    if (ctx.has("sparse_value")) return ctx.fail(StatusCode::kUnsupported, "sparse_value is not supported");
     try {
       if (const Tensor* t = ctx.get_tensor("value")) value_ = *t;
+      else if (const Tensor* dense = ctx.get_tensor("sparse_value")) value_ = *dense;
       else if (ctx.has("value_float")) value_ = Tensor::scalar<float>(ctx.get_float("value_float", 0));
       else if (ctx.has("value_int")) value_ = Tensor::scalar<int64_t>(ctx.get_int("value_int", 0));
       else if (ctx.has("value_floats")) {
