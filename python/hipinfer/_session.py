@@ -538,6 +538,11 @@ class InferenceSession:
         output_format="dlpack", hipinfer.Tensor objects for torch.from_dlpack / np.from_dlpack.
         The GIL is released while the model runs; several threads may run one session at once.
         """
+        if (run_options is None and output_format == "numpy" and type(input_feed) is dict and not self._value_io
+                and self._profiler is None and (output_names is None or type(output_names) is list)):
+            outputs = self._sess.run_arrays(input_feed, output_names or [])  # numpy in, numpy out
+            if outputs is not None:
+                return outputs
         names, feed, control = self._prepare(output_names, input_feed, run_options, output_format)
         return self._finish(self._run_tensors(feed, names, control), output_format)
 

@@ -510,6 +510,25 @@ std::vector<hi::Tensor> run_session(const hi::Session& session, const std::map<s
   return list;
 }
 
+// run() for the common call, a dict of numpy arrays in and numpy arrays out, without a Python
+// Tensor object per input and output (a tenth of a small model's call). None when an input is not
+// an ndarray of a type DLPack names (strings, bfloat16, other byte orders, array-likes): the
+// caller then takes the general path, which converts or refuses them with its own messages.
+nb::object run_session_arrays(const hi::Session& session, nb::dict feed, const std::vector<std::string>& output_names) {
+  static const nb::handle ndarray = nb::object(numpy_module().attr("ndarray")).release();  // kept for good
+  std::map<std::string, hi::Tensor> tensors;
+  for (auto [key, value] : feed) {
+    if (!nb::isinstance<nb::str>(key) || !value.type().is(ndarray)) return nb::none();
+    AnyArray array;
+    if (!nb::try_cast(value, array) || !dtype_from_dlpack(array.dtype()) || !host_accessible(array.device_type()))
+      return nb::none();
+    tensors.emplace(nb::cast<std::string>(key), tensor_from_array(array, std::nullopt));
+  }
+  nb::list outputs;
+  for (const hi::Tensor& t : run_session(session, tensors, output_names, nullptr)) outputs.append(tensor_to_numpy(t));
+  return outputs;
+}
+
 // run() plus what a profiled session records (InferenceSession's profiling): (outputs, wall ms of
 // the run, [(node, op_type, ms, kernel)] in execution order; empty unless the session profiles).
 nb::tuple run_session_profiled(const hi::Session& session, const std::map<std::string, hi::Tensor>& feed,
@@ -842,6 +861,8 @@ NB_MODULE(_hipinfer, m) {
              const hi::RunOptions* control) { return run_session(s, feed, names, control); },
           "inputs"_a, "output_names"_a = std::vector<std::string>{}, "control"_a = nb::none(),
           "Runs the model with the GIL released; safe from several threads at once.")
+      .def("run_arrays", &run_session_arrays, "inputs"_a, "output_names"_a = std::vector<std::string>{},
+           "run() from a dict of numpy arrays to a list of numpy arrays; None when an input needs the general path.")
       .def("run_values", &run_session_values, "inputs"_a, "output_names"_a = std::vector<std::string>{},
            "control"_a = nb::none(),
            "run() for any values: inputs Tensor, None, list of Tensors, (keys, values) or a list of those; "

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "backends/cpu/kernels/kernels.h"
@@ -71,6 +73,46 @@ TEST(DnnlMatMul, MatchesAPlainLoop) {
   expect_matches_a_plain_loop([](int64_t rows, int64_t k, int64_t n, const float* w, const float* b,
                                  const Activation& act,
                                  bool sum) { return make_dnnl_matmul_kernel(rows, k, n, w, b, act, sum); });
+}
+
+// The memory objects a oneDNN kernel keeps per thread are pointed at each run's buffers: one
+// kernel run by several threads at once, each on buffers of its own that change from run to run,
+// gives every run its own product.
+TEST(DnnlMatMul, ThreadsAndNewBuffersEachGetTheirOwnProduct) {
+  const int64_t rows = 7, k = 19, n = 11;
+  const auto w = random_values(static_cast<size_t>(k * n), 1);
+  const auto b = random_values(static_cast<size_t>(n), 2);
+  auto kernel = make_dnnl_matmul_kernel(rows, k, n, w.data(), b.data(), Activation{}, false);
+  if (!kernel) GTEST_SKIP() << "no oneDNN in this build";
+  auto product = [&](const std::vector<float>& a) {
+    std::vector<float> y(static_cast<size_t>(rows * n));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = b[static_cast<size_t>(j)];
+        for (int64_t i = 0; i < k; ++i)
+          acc += double(a[static_cast<size_t>(r * k + i)]) * w[static_cast<size_t>(i * n + j)];
+        y[static_cast<size_t>(r * n + j)] = static_cast<float>(acc);
+      }
+    return y;
+  };
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (uint32_t run = 0; run < 50; ++run) {
+        const auto a = random_values(static_cast<size_t>(rows * k), 100 + t * 1000 + run);
+        std::vector<float> y(static_cast<size_t>(rows * n), NAN);  // a new buffer every run
+        if (!kernel->run(a.data(), nullptr, y.data()).is_ok()) ++wrong;
+        const auto want = product(a);
+        for (size_t i = 0; i < y.size(); ++i)
+          if (!(std::fabs(y[i] - want[i]) <= 1e-4 * (1 + std::fabs(want[i])))) {
+            ++wrong;
+            break;
+          }
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 // A channels-last 1x1 convolution on the packed product: weights [O, C, 1, 1], odd sizes.

@@ -1,10 +1,12 @@
-// The in-register activations of the own AVX-512 kernels (backends/cpu/kernels/avx512_util.h) against the scalar
-// reference (Activation::apply, libm's exp, erf and tanh) over [-30, 30] and at the extremes.
+// The in-register activations of the own AVX-512 kernels (backends/cpu/kernels/avx512_util.h) and the AVX2
+// Sigmoid and Tanh (avx2_activation.cc) against the scalar reference (Activation::apply, libm's exp,
+// erf and tanh) over [-30, 30] and at the extremes.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "backends/cpu/kernels/avx2_activation.h"
 #include "backends/cpu/kernels/avx512_util.h"
 
 namespace hi::cpu {
@@ -72,6 +74,46 @@ TEST(VectorActivation, TanhIsRelativelyAccurateNearZero) {
     ASSERT_NEAR(y[i], want, 1e-6 * std::fabs(want)) << "tanh(" << x[i] << ")";
   }
 #endif
+}
+
+// Without AVX-512, Sigmoid and Tanh run in AVX2 registers (backends/cpu/kernels/avx2_activation.cc):
+// the same bounds against the scalar reference, every tail length, NaN and the infinities.
+TEST(VectorActivation, Avx2SigmoidAndTanhMatchTheScalarReference) {
+  Activation probe;
+  probe.kind = Activation::Kind::kTanh;
+  if (!avx2_activation_available(probe)) GTEST_SKIP() << "no AVX2 and FMA on this CPU";
+  std::vector<float> x;
+  for (int i = -30000; i < 30000; ++i) x.push_back(static_cast<float>(i) * 1e-3f);
+  for (float v = 1e-9f; v < 2.f; v *= 1.07f) {
+    x.push_back(v);
+    x.push_back(-v);
+  }
+  for (float v :
+       {0.f, -0.f, 1e-30f, -1e-30f, 87.f, -87.f, 88.5f, -88.5f, 100.f, -100.f, 1e30f, -1e30f, INFINITY, -INFINITY})
+    x.push_back(v);
+  for (auto kind : {Activation::Kind::kSigmoid, Activation::Kind::kTanh}) {
+    Activation act;
+    act.kind = kind;
+    ASSERT_TRUE(avx2_activation_available(act));
+    for (size_t length : {x.size(), size_t{1}, size_t{7}, size_t{9}, size_t{15}}) {  // tails of 0 to 7 lanes
+      std::vector<float> y(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(length));
+      activate_avx2(y.data(), static_cast<int64_t>(y.size()), act);
+      for (size_t i = 0; i < y.size(); ++i) {
+        const double want =
+            kind == Activation::Kind::kTanh ? std::tanh(double(x[i])) : 1 / (1 + std::exp(-double(x[i])));
+        const double tolerance = kind == Activation::Kind::kTanh && std::fabs(x[i]) < 0.4f
+                                     ? 1e-6 * std::fabs(want)  // relative near 0 (Mish's tail)
+                                     : 1e-6 + 2e-6 * std::fabs(want);
+        ASSERT_NEAR(y[i], want, tolerance) << act.name() << "(" << x[i] << ") at length " << length;
+      }
+    }
+    std::vector<float> nan = {NAN, 1.f, NAN};
+    activate_avx2(nan.data(), 3, act);
+    EXPECT_TRUE(std::isnan(nan[0]) && std::isnan(nan[2]) && !std::isnan(nan[1])) << act.name();
+  }
+  Activation relu;
+  relu.kind = Activation::Kind::kRelu;
+  EXPECT_FALSE(avx2_activation_available(relu));
 }
 
 }  // namespace

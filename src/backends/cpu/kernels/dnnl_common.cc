@@ -62,20 +62,23 @@ std::shared_ptr<const dnnl::memory> reordered_weights(const dnnl::memory::desc& 
   return packed_weights<dnnl::memory>(cache, weights, key, reorder);
 }
 
-dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc) {
+void* thread_scratchpad_buffer(size_t bytes) {
   struct FreeDeleter {
     void operator()(void* p) const { std::free(p); }
   };
   thread_local std::unique_ptr<void, FreeDeleter> buffer;
   thread_local size_t capacity = 0;
-  const size_t size = desc.get_size();
-  if (size > capacity) {
-    const size_t rounded = (size + 4095) / 4096 * 4096;
+  if (bytes > capacity) {
+    const size_t rounded = (bytes + 4095) / 4096 * 4096;
     buffer.reset(std::aligned_alloc(4096, rounded));
     if (!buffer) throw std::bad_alloc();
     capacity = rounded;
   }
-  return dnnl::memory(desc, dnnl_engine(), size ? buffer.get() : nullptr);
+  return bytes ? buffer.get() : nullptr;
+}
+
+dnnl::memory thread_scratchpad(const dnnl::memory::desc& desc) {
+  return dnnl::memory(desc, dnnl_engine(), thread_scratchpad_buffer(desc.get_size()));
 }
 
 bool fast_kernels_available() { return true; }

@@ -12,11 +12,8 @@ namespace hi::cpu {
 void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
-  // A small product runs on the calling thread alone: waking the pool costs more than it saves
-  // (an LSTM step of 64 hidden units, 16K multiply-adds, took 13 instead of 8 us with 2 threads).
-  constexpr int64_t kSerialWork = int64_t{1} << 16;
   std::optional<ThreadScope> serial;
-  if (m * n * k < kSerialWork) serial.emplace(1);
+  if (m * n * k < kSerialProductWork) serial.emplace(1);
   // oneDNN's sgemm is row-major and threads with the caller's OpenMP setting. It rejects
   // degenerate leading dimensions (k == 0), which the reference handles.
   if (k > 0 && lda >= 1 && ldb >= 1 && ldc >= 1 &&

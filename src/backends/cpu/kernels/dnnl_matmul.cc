@@ -1,6 +1,7 @@
 // Matrix products with constant weights through oneDNN's matmul: the weights are packed once
 // into the layout its kernel wants, and the bias, residual sum and activation run as post-ops.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -22,17 +23,24 @@ class DnnlMatMulKernel final : public MatMulKernel {
   DnnlMatMulKernel(dnnl::matmul::primitive_desc pd, std::shared_ptr<const memory> weights, memory bias,
                    memory::desc src, memory::desc dst, bool with_sum, const Activation& after)
       : pd_(std::move(pd)), prim_(pd_), weights_(std::move(weights)), bias_(std::move(bias)), src_(src), dst_(dst),
-        with_sum_(with_sum), after_(after) {}
+        scratch_bytes_(pd_.scratchpad_desc().get_size()), with_sum_(with_sum), after_(after) {}
 
   Status run(const float* a, const float* z, float* y) const override {
-    dnnl::engine& eng = dnnl_engine();
     dnnl::stream& s = dnnl_stream();
     if (with_sum_ && z != y) std::copy(z, z + dst_.get_size() / sizeof(float), y);
-    memory src(src_, eng, const_cast<float*>(a)), dst(dst_, eng, y);
-    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, *weights_}, {DNNL_ARG_DST, dst}};
-    if (bias_) args[DNNL_ARG_BIAS] = bias_;
-    args[DNNL_ARG_SCRATCHPAD] = thread_scratchpad(pd_.scratchpad_desc());
-    prim_.execute(s, args);
+    const std::shared_ptr<ThreadArguments::Args> args = args_.get([&] {
+      dnnl::engine& eng = dnnl_engine();
+      ThreadArguments::Args made = {{DNNL_ARG_SRC, memory(src_, eng, nullptr)},
+                                    {DNNL_ARG_WEIGHTS, *weights_},
+                                    {DNNL_ARG_DST, memory(dst_, eng, nullptr)},
+                                    {DNNL_ARG_SCRATCHPAD, memory(pd_.scratchpad_desc(), eng, nullptr)}};
+      if (bias_) made[DNNL_ARG_BIAS] = bias_;
+      return made;
+    });
+    args->at(DNNL_ARG_SRC).set_data_handle(const_cast<float*>(a));
+    args->at(DNNL_ARG_DST).set_data_handle(y);
+    args->at(DNNL_ARG_SCRATCHPAD).set_data_handle(thread_scratchpad_buffer(scratch_bytes_));
+    prim_.execute(s, *args);
     s.wait();
     activate_in_place(y, static_cast<int64_t>(dst_.get_size() / sizeof(float)), after_);
     return Status::ok();
@@ -49,8 +57,10 @@ class DnnlMatMulKernel final : public MatMulKernel {
   std::shared_ptr<const memory> weights_;  // shared by the kernels of one op (backends/cpu/kernels/weight_cache.h)
   memory bias_;
   memory::desc src_, dst_;
+  size_t scratch_bytes_;
   bool with_sum_;
   Activation after_;
+  ThreadArguments args_;  // the memory objects of each thread's runs
 };
 
 }  // namespace
@@ -61,6 +71,10 @@ std::unique_ptr<MatMulKernel> make_dnnl_matmul_kernel(int64_t rows, int64_t k, i
   if (rows <= 0 || k <= 0 || n <= 0) return nullptr;
   try {
     dnnl::engine& eng = dnnl_engine();
+    // A primitive keeps the thread count it was made with: a small one is made for the calling
+    // thread alone (kSerialProductWork), or every run would wake the pool.
+    std::optional<ThreadScope> serial;
+    if (rows * k * n < kSerialProductWork) serial.emplace(1);
     const memory::desc src({rows, k}, dt::f32, tag::ab), dst({rows, n}, dt::f32, tag::ab);
     const memory::desc user_w({k, n}, dt::f32, tag::ab), any_w({k, n}, dt::f32, tag::any);
     const memory::desc bias_md = bias ? memory::desc({1, n}, dt::f32, tag::ab) : memory::desc();

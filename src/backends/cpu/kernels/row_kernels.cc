@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "backends/cpu/kernels/avx2_activation.h"
 #include "backends/cpu/kernels/avx512_util.h"
 #include "backends/cpu/kernels/kernels.h"
 #include "core/threading.h"
@@ -206,10 +207,12 @@ void activate_in_place(float* y, int64_t n, const Activation& act) {
 #else
   const bool avx512 = false;
 #endif
+  const bool avx2 = !avx512 && avx2_activation_available(act);
   parallel_for(n, 1 << 14, [&](int64_t i0, int64_t i1) {
 #ifdef HI_HAVE_AVX512_KERNELS
     if (avx512) return activate_avx512(y + i0, i1 - i0, act);
 #endif
+    if (avx2) return activate_avx2(y + i0, i1 - i0, act);
     for (int64_t i = i0; i < i1; ++i) y[i] = act.apply(y[i]);
   });
 }
