@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "cpu/kernel_test_util.h"
 #include "backends/cpu/kernels/kernels.h"
+#include "backends/cpu/kernels/weight_cache.h"
 
 namespace hi::cpu {
 namespace {
@@ -86,6 +88,24 @@ INSTANTIATE_TEST_SUITE_P(
         // Channels-first input, channels-last output.
         Case{1, 64, 67, 1, 37, 5, 1, 1, 1, {0, 0, 0, 0}, Activation::Kind::kNone, false, true, true},
         Case{2, 3, 11, 9, 10, 1, 1, 1, 1, {0, 0, 0, 0}, Activation::Kind::kRelu, true, true, true}));
+
+// Kernels of one op for other input sizes share one reordered copy of the weights (weight_cache.h),
+// which goes with the last of them.
+TEST(ColumnsConv, KernelsForOtherSizesShareTheirWeights) {
+  const auto w = random_values(5 * 7 * 3 * 3, 1);
+  WeightCache cache;
+  std::vector<std::unique_ptr<ConvKernel>> kept;
+  for (bool channels_last : {true, false})
+    for (int64_t size : {9, 14, 23}) {
+      ConvGeometry g = conv_geometry(1, 7, 5, size, size + 2, 3, 3, 1, {1, 1, 1, 1});
+      g.channels_last = channels_last;
+      kept.push_back(make_columns_conv_kernel(g, w.data(), nullptr, Activation{}, false, &cache));
+      ASSERT_NE(kept.back(), nullptr);
+    }
+  EXPECT_EQ(cache.live_entries(), 2u);  // one per weight order: [O][kh kw C] and [O][C kh kw]
+  kept.clear();
+  EXPECT_EQ(cache.live_entries(), 0u);
+}
 
 TEST(ColumnsConvRefuses, WhatItDoesNotDo) {
   std::vector<float> w(64, 0.5f);

@@ -7,9 +7,12 @@
 // model, where oneDNN 2.6 took 11 ms and this 3.7). One group, float32, 2-D;
 // make_conv_kernel times it against the rest.
 #include <algorithm>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "backends/cpu/kernels/kernels.h"
+#include "backends/cpu/kernels/weight_cache.h"
 #include "hipinfer/tensor.h"
 #include "core/threading.h"
 
@@ -19,20 +22,24 @@ namespace {
 class ColumnsConvKernel final : public ConvKernel {
  public:
   ColumnsConvKernel(const ConvGeometry& g, const float* weights, const float* bias, const Activation& act,
-                    bool with_sum)
+                    bool with_sum, WeightCache* cache)
       : g_(g), act_(act), with_sum_(with_sum) {
     taps_ = g.in_channels * g.kernel[0] * g.kernel[1];
     positions_ = g.out[0] * g.out[1];
-    if (g.channels_last) {
-      const int64_t c_in = g.in_channels, window = g.kernel[0] * g.kernel[1];
-      w_.resize(static_cast<size_t>(g.out_channels * taps_));
-      for (int64_t o = 0; o < g.out_channels; ++o)
-        for (int64_t c = 0; c < c_in; ++c)
-          for (int64_t k = 0; k < window; ++k)
-            w_[static_cast<size_t>(o * taps_ + k * c_in + c)] = weights[(o * c_in + c) * window + k];
-    } else {
-      w_.assign(weights, weights + g.out_channels * taps_);
-    }
+    // The weights in the order the product reads them, one copy for the op's kernels of all sizes.
+    const int64_t c_in = g.in_channels, window = g.kernel[0] * g.kernel[1], taps = taps_, n = g.out_channels;
+    const bool rows = g.channels_last;
+    w_ = packed_weights<std::vector<float>>(
+        cache, weights, std::string("columns ") + (rows ? "[O][kh kw C] " : "[O][C kh kw] ") + std::to_string(taps),
+        [&] {
+          if (!rows) return std::vector<float>(weights, weights + n * taps);
+          std::vector<float> w(static_cast<size_t>(n * taps));
+          for (int64_t o = 0; o < n; ++o)
+            for (int64_t c = 0; c < c_in; ++c)
+              for (int64_t k = 0; k < window; ++k)
+                w[static_cast<size_t>(o * taps + k * c_in + c)] = weights[(o * c_in + c) * window + k];
+          return w;
+        });
     if (bias) b_.assign(bias, bias + g.out_channels);
     // A 1x1 convolution with stride 1 and no padding reads its input as the columns directly.
     direct_ = !g.input_channels_first && g.kernel[0] == 1 && g.kernel[1] == 1 && g.strides[0] == 1 &&
@@ -54,10 +61,10 @@ class ColumnsConvKernel final : public ConvKernel {
       float* out = y + n * out_plane;
       const float* patches = direct_ ? image : cols.data<float>();
       if (g_.channels_last)
-        sgemm(false, true, positions_, g_.out_channels, taps_, 1.f, patches, taps_, w_.data(), taps_, 0.f, out,
+        sgemm(false, true, positions_, g_.out_channels, taps_, 1.f, patches, taps_, w_->data(), taps_, 0.f, out,
               g_.out_channels);
       else
-        sgemm(false, false, g_.out_channels, positions_, taps_, 1.f, w_.data(), taps_, patches, positions_, 0.f, out,
+        sgemm(false, false, g_.out_channels, positions_, taps_, 1.f, w_->data(), taps_, patches, positions_, 0.f, out,
               positions_);
       epilogue(with_sum_ && sum ? sum + n * out_plane : nullptr, out);
     }
@@ -149,15 +156,16 @@ class ColumnsConvKernel final : public ConvKernel {
   Activation act_;
   bool with_sum_ = false, direct_ = false;
   int64_t taps_ = 0, positions_ = 0;
-  std::vector<float> w_, b_;
+  std::shared_ptr<const std::vector<float>> w_;  // shared by the op's kernels (weight_cache.h)
+  std::vector<float> b_;
 };
 
 }  // namespace
 
 std::unique_ptr<ConvKernel> make_columns_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                     const Activation& act, bool with_sum) {
+                                                     const Activation& act, bool with_sum, WeightCache* cache) {
   if (g.in.size() != 2 || g.groups != 1 || g.batch < 1) return nullptr;
-  return std::make_unique<ColumnsConvKernel>(g, weights, bias, act, with_sum);
+  return std::make_unique<ColumnsConvKernel>(g, weights, bias, act, with_sum, cache);
 }
 
 }  // namespace hi::cpu

@@ -202,7 +202,7 @@ std::unique_ptr<ConvKernel> make_conv_kernel(const ConvGeometry& g, const float*
             return nullptr;  // no oneDNN Winograd kernel for this shape or CPU
           }
         case 5: return compute == dt::bf16 ? make_bf16_conv_kernel(g, weights, bias, act, with_sum, cache) : nullptr;
-        default: return compute == dt::f32 ? make_columns_conv_kernel(g, weights, bias, act, with_sum) : nullptr;
+        default: return compute == dt::f32 ? make_columns_conv_kernel(g, weights, bias, act, with_sum, cache) : nullptr;
       }
     };
     const std::string family = family_key(g, act, with_sum, compute == dt::bf16);

@@ -65,7 +65,8 @@ std::unique_ptr<ConvKernel> make_image_conv_kernel(const ConvGeometry& g, const 
 // are): 2-D, one group, channels-first in and out (backends/cpu/kernels/columns_conv.cc); nullptr where it does
 // not apply. make_conv_kernel times it against oneDNN's and keeps the faster.
 std::unique_ptr<ConvKernel> make_columns_conv_kernel(const ConvGeometry& g, const float* weights, const float* bias,
-                                                     const Activation& act, bool with_sum);
+                                                     const Activation& act, bool with_sum,
+                                                     WeightCache* cache = nullptr);
 // A quantized convolution as QLinearConv computes it: y = saturate(round_half_even((conv(x -
 // x_zero_point, w) + bias) * multiplier[o]) + y_zero_point), channels-last, 8-bit x and y.
 struct QuantizedConvParams {
